@@ -198,7 +198,15 @@ def claim_of(kind):
 @njit(cache=True)
 def initial_state(cfg):
     """The state before the deal: coins handed out, deck in Court (and piles)."""
-    s = np.full(STATE_SIZE, -1, dtype=np.int32)
+    s = np.empty(STATE_SIZE, dtype=np.int32)
+    reset_state(s, cfg)
+    return s
+
+
+@njit(cache=True)
+def reset_state(s, cfg):
+    """Overwrite `s` with the state before the deal (no allocation)."""
+    s[:] = -1
     s[S_COINS:] = 0
     n = cfg[C_PLAYERS]
     handed = 0
@@ -221,7 +229,6 @@ def initial_state(cfg):
             s[S_COURT + c] = copies
     s[S_STAGE] = Stage.DEAL
     s[S_CUR] = _CHANCE
-    return s
 
 
 @njit(cache=True)
@@ -749,14 +756,15 @@ def random_playouts(cfg, games, rng, stats, wins):
     outcomes = np.empty(32, dtype=np.int32)
     probs = np.empty(32, dtype=np.float64)
     steps = 0
+    s = initial_state(cfg)
     for _ in range(games):
-        s = initial_state(cfg)
+        reset_state(s, cfg)
         while s[S_STAGE] != Stage.TERMINAL:
             if s[S_CUR] == _CHANCE:
                 a = sample_chance(s, cfg, rng, outcomes, probs)
             else:
                 k = legal_actions_into(s, cfg, buf)
-                a = buf[rng.integers(0, k)]
+                a = buf[int(rng.random() * k)]
             apply_action(s, cfg, a)
             steps += 1
         if s[S_WINNER] < 0:

@@ -1,0 +1,92 @@
+"""Named game configurations (presets), kept as data in ``games/presets/*.toml``.
+
+A game is named on the command line by a preset (``draft-inquisitor``), a
+preset with overrides (``complots-inquisitor(players=5)``), or an OpenSpiel
+game string (``complots(players=3,lineup=inquisitor)``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from complots_solver.rules.config import GAME_NAME, GameConfig
+
+GAMES_DIR_ENV = "COMPLOTS_GAMES_DIR"
+_SPEC = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*(?:\((.*)\))?\s*$")
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named configuration with a description."""
+
+    name: str
+    description: str
+    params: dict[str, Any]
+    ladder: int | None = None
+    path: Path | None = field(default=None, compare=False)
+
+    def config(self, **overrides: Any) -> GameConfig:
+        """The resolved configuration, with optional parameter overrides."""
+        return GameConfig.from_params({**self.params, **overrides})
+
+
+def games_dir() -> Path:
+    """Folder holding the presets: $COMPLOTS_GAMES_DIR, else the repository's games/."""
+    env = os.environ.get(GAMES_DIR_ENV)
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "games"
+
+
+@cache
+def load_presets(directory: Path | None = None) -> dict[str, Preset]:
+    """All presets by name, read from games/presets/*.toml."""
+    folder = (directory or games_dir()) / "presets"
+    presets: dict[str, Preset] = {}
+    for path in sorted(folder.glob("*.toml")):
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+        params = dict(data.get("params", {}))
+        GameConfig.from_params(params)  # a broken preset file fails loudly
+        presets[path.stem] = Preset(
+            name=path.stem,
+            description=str(data.get("description", "")),
+            params=params,
+            ladder=data.get("ladder"),
+            path=path,
+        )
+    return presets
+
+
+def parse_params(text: str) -> dict[str, Any]:
+    """'players=3,lineup=inquisitor' -> {'players': 3, 'lineup': 'inquisitor'}."""
+    params: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"game parameters must be key=value, got {item!r}")
+        value = value.strip()
+        params[key.strip()] = int(value) if re.fullmatch(r"-?\d+", value) else value
+    return params
+
+
+def resolve_game(spec: str) -> tuple[GameConfig, str | None]:
+    """(configuration, preset name or None) for a preset name or game string."""
+    match = _SPEC.match(spec)
+    if not match:
+        raise ValueError(
+            f"game must be a preset name or a game string like {GAME_NAME}(players=3); got {spec!r}"
+        )
+    name, inner = match.group(1), match.group(2) or ""
+    overrides = parse_params(inner)
+    if name == GAME_NAME:
+        return GameConfig.from_params(overrides), None
+    presets = load_presets()
+    if name not in presets:
+        allowed = ", ".join([GAME_NAME + "(...)", *presets])
+        raise ValueError(f"unknown game or preset {name!r}; allowed: {allowed}")
+    return presets[name].config(**overrides), name
