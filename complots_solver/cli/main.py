@@ -9,6 +9,8 @@ code 2 and one line on stderr.
 from __future__ import annotations
 
 import sys
+import time
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -124,6 +126,109 @@ def simulate_cmd(game: str, games: int, seed: int) -> None:
             str(seat), f"{int(result.wins[seat]):,}", f"{rate:.4f}", f"[{low:.4f}, {high:.4f}]"
         )
     console.print(table)
+
+
+@cli.command()
+@click.argument("game")
+@click.option(
+    "--algorithm",
+    type=click.Choice(["cfr", "cfr+", "lcfr", "dcfr"]),
+    default="cfr+",
+    show_default=True,
+    help="CFR variant (exact, on the compiled perfect-recall tree)",
+)
+@click.option("--iterations", "-n", default=1000, show_default=True, help="iteration budget")
+@click.option(
+    "--target-exploitability",
+    "-e",
+    default=0.0,
+    show_default=True,
+    help="stop once the exact exploitability is at most this",
+)
+@click.option(
+    "--out", "out_dir", required=True, type=click.Path(file_okay=False), help="run directory"
+)
+@click.option("--resume", is_flag=True, help="continue the run saved in --out")
+@click.option(
+    "--eval-every", default=10, show_default=True, help="iterations between exact evaluations"
+)
+@click.option(
+    "--checkpoint-seconds", default=60.0, show_default=True, help="seconds between checkpoints"
+)
+@click.option("--simultaneous", is_flag=True, help="simultaneous instead of alternating updates")
+@click.option("--alpha", type=float, default=None, help="DCFR alpha (default 1.5)")
+@click.option("--beta", type=float, default=None, help="DCFR beta (default 0)")
+@click.option("--gamma", type=float, default=None, help="DCFR gamma (default 2)")
+def solve(
+    game: str,
+    algorithm: str,
+    iterations: int,
+    target_exploitability: float,
+    out_dir: str,
+    resume: bool,
+    eval_every: int,
+    checkpoint_seconds: float,
+    simultaneous: bool,
+    alpha: float | None,
+    beta: float | None,
+    gamma: float | None,
+) -> None:
+    """Solve a 2-player GAME exactly; write the strategy and its exploitability to --out."""
+    from complots_solver.solvers.run import SolveRun, SolveSettings
+
+    config, preset = _game_arg(game)
+    settings = SolveSettings(
+        algorithm=algorithm,
+        iterations=iterations,
+        target_exploitability=target_exploitability,
+        eval_every=eval_every,
+        checkpoint_seconds=checkpoint_seconds,
+        alternating=not simultaneous,
+        alpha=alpha,
+        beta=beta,
+        gamma=gamma,
+    )
+    settings.validate()
+    start = time.perf_counter()
+    run = SolveRun(Path(out_dir), config, settings, preset=preset, resume=resume)
+    console.print(f"[bold]{config.game_string()}[/bold]")
+    console.print(f"tree: {run.tree.summary()} (compiled in {time.perf_counter() - start:.1f} s)")
+    if resume:
+        console.print(f"resuming at iteration {run.solver.iteration}")
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("expl {task.fields[expl]}"),
+        TextColumn("{task.fields[rate]} it/s"),
+        TimeRemainingColumn(),
+        console=console,
+    ) as bar:
+        task = bar.add_task(
+            algorithm, total=iterations, completed=run.solver.iteration, expl="-", rate="-"
+        )
+
+        def report(p):
+            bar.update(
+                task,
+                completed=p.iteration,
+                expl=f"{p.exploitability:.3g}",
+                rate=f"{p.iterations_per_second:,.0f}",
+            )
+
+        try:
+            strategy = run.run(report)
+        except KeyboardInterrupt:
+            console.print(
+                f"interrupted at iteration {run.solver.iteration}; checkpoint saved, continue with --resume"
+            )
+            raise click.exceptions.Exit(130) from None
+    meta = strategy.meta
+    console.print(
+        f"{meta['iterations']} iterations in {meta['wall_time_seconds']:.1f} s: exploitability "
+        f"{meta['exploitability']:.3g} (exact), game value for seat 0 {meta['game_value']:+.4f}"
+    )
+    console.print(f"strategy written to {out_dir}/strategy.npz and meta.json")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,105 @@
+"""The complots command line: output content, exit codes, solve with resume."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from complots_solver.solvers.strategy_file import load_strategy
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    """Run `complots ARGS` in a subprocess (as a user would) and capture output."""
+    code = "from complots_solver.cli.main import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=600
+    )
+
+
+def test_info_prints_parameters_and_sizes():
+    """info names the variant, every parameter with value and default, and sizes."""
+    res = run_cli("info", "draft-inquisitor")
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "variant 2-player draft" in out
+    for name in ("players", "lineup", "variant", "influence", "copies", "coins", "start_coins", "max_turns"):
+        assert name in out
+    assert "inquisitor" in out
+    # 48 fixed ids + 4 targeted kinds x 2 players
+    assert "distinct actions" in out and "56" in out
+
+
+def test_simulate_reports_rates_with_intervals():
+    """simulate prints speed, length, the turn-cap share and a CI per seat."""
+    res = run_cli("simulate", "complots(players=3,lineup=inquisitor)", "--games", "3000", "--seed", "5")
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "games/s" in out and "average length" in out and "turn cap (200)" in out
+    rows = [line for line in out.splitlines() if line.strip().startswith("│")]
+    assert len(rows) == 3  # one row per seat
+    wins = sum(int(r.split("│")[2].strip().replace(",", "")) for r in rows)
+    assert wins <= 3000
+
+
+def test_simulate_is_reproducible():
+    """Same seed, same win counts."""
+    a = run_cli("simulate", "draft-ambassador", "-n", "2000", "--seed", "11").stdout
+    b = run_cli("simulate", "draft-ambassador", "-n", "2000", "--seed", "11").stdout
+    table = lambda out: [line for line in out.splitlines() if line.strip().startswith("│")]  # noqa: E731
+    assert table(a) == table(b)
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (("info", "complots(players=9)"), "players must be from 2 to 8"),
+        (("info", "complots(players=3,variant=draft)"), "variant=draft needs players=2"),
+        (("info", "complots(lineup=jester)"), "lineup must be one of"),
+        (("info", "no-such-preset"), "unknown game or preset"),
+        (("simulate", "draft-ambassador", "--games", "0"), "--games"),
+        (("info", "complots(max_turns=0)"), "max_turns must be >= 1"),
+        (("info", "complots(coins=-3)"), "coins must be >= 0"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args, needle):
+    """Bad input: exit code 2, a single readable line on stderr, no traceback."""
+    res = run_cli(*args)
+    assert res.returncode == 2
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, res.stderr
+    assert needle in lines[0]
+    assert "Traceback" not in res.stderr
+
+
+def test_solve_resume_equals_uninterrupted(tmp_path):
+    """A run stopped at 30 iterations and resumed to 60 equals a straight 60-iteration run."""
+    straight, split = tmp_path / "straight", tmp_path / "split"
+    common = ("--algorithm", "cfr+", "--eval-every", "10")
+    res = run_cli("solve", "ladder-1-ambassador", *common, "-n", "60", "--out", str(straight))
+    assert res.returncode == 0, res.stderr
+    assert run_cli("solve", "ladder-1-ambassador", *common, "-n", "30", "--out", str(split)).returncode == 0
+    again = run_cli("solve", "ladder-1-ambassador", *common, "-n", "30", "--out", str(split))
+    assert again.returncode == 2 and "--resume" in again.stderr  # no silent overwrite
+    res = run_cli("solve", "ladder-1-ambassador", *common, "-n", "60", "--out", str(split), "--resume")
+    assert res.returncode == 0, res.stderr
+    a, b = load_strategy(straight), load_strategy(split)
+    assert a.meta["iterations"] == b.meta["iterations"] == 60
+    np.testing.assert_array_equal(a.average, b.average)
+    assert a.meta["exploitability"] == b.meta["exploitability"]
+    config = json.loads((split / "config.json").read_text())
+    assert config["preset"] == "ladder-1-ambassador" and config["params"]["max_turns"] == 2
+    log = (split / "convergence.csv").read_text().splitlines()
+    assert log[0].startswith("iteration,") and len(log) == 1 + 6
+
+
+def test_solve_rejects_mismatched_resume(tmp_path):
+    """Resuming a run with another game is refused with a clear message."""
+    out = tmp_path / "run"
+    assert run_cli("solve", "ladder-1-ambassador", "-n", "10", "--out", str(out)).returncode == 0
+    res = run_cli("solve", "ladder-1-inquisitor", "-n", "20", "--out", str(out), "--resume")
+    assert res.returncode == 2
+    assert "holds a run of" in res.stderr
