@@ -335,6 +335,7 @@ def _claim_stands(s, cfg):
         s[S_RESP] = target  # only the target may counter
         s[S_CUR] = target
     else:
+        # Tax, Exchange and Examine cannot be countered (D-2 for Examine).
         _resolve_effect(s, cfg)
 
 
