@@ -12,7 +12,7 @@ import pyspiel
 
 from complots_solver.rules import core
 from complots_solver.rules.config import DEFAULT_PARAMS, GameConfig
-from complots_solver.rules.enums import NUM_CLANS, ActionKind, Stage, TokenKind
+from complots_solver.rules.enums import NUM_CLANS, ActionKind, Context, Stage, TokenKind
 from complots_solver.rules.layout import (
     MAX_CHANCE_OUTCOMES,
     MAX_PLAYERS,
@@ -25,6 +25,7 @@ from complots_solver.rules.layout import (
     S_COUNTER_CLAN,
     S_COUNTERER,
     S_COURT,
+    S_CTX,
     S_CUR,
     S_HIDDEN,
     S_OUT,
@@ -206,10 +207,14 @@ def _pending(cfg: GameConfig, s: np.ndarray) -> str:
         text += f" on P{int(s[S_TARGET])}"
     if int(s[S_CLAIM]) >= 0:
         text += f" as {cfg.clan_name(int(s[S_CLAIM]))}"
-    if int(s[S_CHALLENGER]) >= 0:
-        text += f"; challenged by P{int(s[S_CHALLENGER])}"
+    challenger = int(s[S_CHALLENGER])
+    on_counter = int(s[S_CTX]) == Context.COUNTER
+    if challenger >= 0 and not on_counter:
+        text += f"; challenged by P{challenger}"
     if int(s[S_COUNTERER]) >= 0:
         text += f"; countered by P{int(s[S_COUNTERER])} as {cfg.clan_name(int(s[S_COUNTER_CLAN]))}"
+    if challenger >= 0 and on_counter:
+        text += f"; counter challenged by P{challenger}"
     return text
 
 
