@@ -1,0 +1,782 @@
+"""Monte Carlo CFR (external and outcome sampling) over the numba rules core.
+
+Everything per node runs in numba: the game is stepped with
+``core.apply_action`` on one state row per depth (an explicit stack, no
+recursion), information keys come from :mod:`complots_solver.solvers.infokeys`
+and regrets live in a compiled open-addressing hash table.
+
+Algorithms (both iterate over every seat as the traverser in turn, like
+OpenSpiel's Python and C++ solvers):
+
+* ``es`` - external sampling (Lanctot et al. 2009): chance and the other
+  players' actions are sampled, all of the traverser's actions are walked;
+  regrets get ``v(a) - v``. The average strategy is accumulated as in
+  OpenSpiel's ``ExternalSamplingMCCFRSolver`` with simple averaging: at the
+  nodes of seat ``(traverser + 1) % players``, the current strategy is added.
+* ``os`` - outcome sampling with epsilon-on-policy exploration at the
+  traverser's nodes (default 0.6), importance-weighted regrets and
+  ``my_reach * sigma / sample_reach`` average-strategy increments, as in
+  OpenSpiel's ``OutcomeSamplingSolver`` (zero baseline).
+
+Options: ``averaging="linear"`` weights the average-strategy increments of
+iteration ``t`` by ``t``. ``discount=Discount(alpha, beta, gamma, interval)``
+applies DCFR-style discounting in bulk every ``interval`` iterations (as
+Pluribus does for linear CFR): with ``k`` the number of discount steps so far,
+positive regrets are multiplied by ``k^alpha / (k^alpha + 1)``, negative ones
+by ``k^beta / (k^beta + 1)`` and the strategy sums by ``(k / (k + 1))^gamma``.
+
+Storage (:class:`HashTable` arrays): ``slot_key``/``slot_row`` (open
+addressing, linear probing, power-of-two capacity, load <= 1/2, grown by
+rehashing), one row per information state in ``row_info`` (pool start, number
+of actions, player) and ``row_key``, and a slot pool holding the action id,
+regret and strategy sum of each (information state, legal action). Rows and
+pool slots are appended in order of first visit, so a row's id never changes.
+
+Randomness comes only from the ``np.random.Generator`` passed in (its bit
+generator state is saved in checkpoints), so runs are reproducible and a
+resumed run is bit-identical to an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from complots_solver.rules import core
+from complots_solver.rules.config import GameConfig
+from complots_solver.rules.enums import PlayerId, Stage
+from complots_solver.rules.layout import (
+    C_PLAYERS,
+    MAX_CHANCE_OUTCOMES,
+    S_CUR,
+    S_STAGE,
+    STATE_SIZE,
+)
+from complots_solver.solvers.infokeys import KEYS, init_keys, key_of, step_keys
+from complots_solver.solvers.strategy_file import atomic_write_npz
+from complots_solver.solvers.tree import NodeKind, Tree
+
+ALGORITHMS = ("es", "os")
+ALGO_ES = 0
+ALGO_OS = 1
+AVERAGING = ("simple", "linear")
+DEFAULT_EPSILON = 0.6
+DEFAULT_CAPACITY = 1 << 12
+MIN_CAPACITY = 16
+NO_ROW = -1
+GROWTH = 2
+MAX_LOAD_DEN = 2  # the table is grown when rows * MAX_LOAD_DEN >= capacity
+
+# counters[...]
+CT_ROWS = 0
+CT_POOL = 1
+CT_ITER = 2
+CT_VISITS = 3
+CT_CONFLICTS = 4
+CT_DISCOUNTS = 5
+NUM_COUNTERS = 6
+
+# row_info[r, ...]
+RI_START = 0
+RI_LEN = 1
+RI_PLAYER = 2
+RI_WIDTH = 3
+
+# params[...] (float64)
+P_LINEAR = 0
+P_INTERVAL = 1
+P_ALPHA = 2
+P_BETA = 3
+P_GAMMA = 4
+P_EPSILON = 5
+NUM_PARAMS = 6
+
+# what a depth of the walk is
+F_CHANCE = 0
+F_SAMPLED = 1  # a decision node where one action is sampled
+F_WALKED = 2  # the traverser's node in external sampling: every action walked
+
+_CHANCE = int(PlayerId.CHANCE)
+_TERMINAL_STAGE = int(Stage.TERMINAL)
+TABLE_ARRAYS = (
+    "slot_key",
+    "slot_row",
+    "row_info",
+    "row_key",
+    "pool_action",
+    "regret",
+    "strategy_sum",
+    "counters",
+)
+
+
+@dataclass(frozen=True)
+class Discount:
+    """DCFR-style discounting applied every ``interval`` iterations."""
+
+    alpha: float = 1.5
+    beta: float = 0.0
+    gamma: float = 2.0
+    interval: int = 1000
+
+
+# ---- the hash table ---------------------------------------------------------------
+@njit(cache=True)
+def _probe(slot_key: np.ndarray, slot_row: np.ndarray, key: np.int64) -> int:
+    """Position of ``key`` in the slot arrays, or of the empty slot where it would go."""
+    mask = slot_key.shape[0] - 1
+    i = key & mask
+    while slot_row[i] != NO_ROW and slot_key[i] != key:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True)
+def _rehash(slot_key, slot_row, row_key, rows):
+    """Slot arrays of twice the capacity holding the first ``rows`` rows."""
+    cap = slot_key.shape[0] * GROWTH
+    new_key = np.zeros(cap, dtype=np.int64)
+    new_row = np.full(cap, NO_ROW, dtype=np.int64)
+    for r in range(rows):
+        i = _probe(new_key, new_row, row_key[r])
+        new_key[i] = row_key[r]
+        new_row[i] = r
+    return new_key, new_row
+
+
+@njit(cache=True)
+def _grow_rows(row_info, row_key):
+    """Row arrays of twice the length."""
+    n = row_info.shape[0]
+    info = np.zeros((n * GROWTH, RI_WIDTH), dtype=np.int64)
+    info[:n] = row_info
+    keys = np.zeros(n * GROWTH, dtype=np.int64)
+    keys[:n] = row_key
+    return info, keys
+
+
+@njit(cache=True)
+def _grow_pool(pool_action, regret, strategy_sum, needed):
+    """Pool arrays of at least ``needed`` slots (doubling)."""
+    n = pool_action.shape[0]
+    cap = max(n * GROWTH, needed)
+    act = np.zeros(cap, dtype=np.int32)
+    act[:n] = pool_action
+    reg = np.zeros(cap)
+    reg[:n] = regret
+    ssum = np.zeros(cap)
+    ssum[:n] = strategy_sum
+    return act, reg, ssum
+
+
+@njit(cache=True)
+def _regret_matching(regret, start, k, out):
+    """Current strategy of a row (positive regrets normalised, else uniform)."""
+    total = 0.0
+    for j in range(k):
+        r = regret[start + j]
+        if r > 0.0:
+            total += r
+    if total > 0.0:
+        for j in range(k):
+            r = regret[start + j]
+            out[j] = r / total if r > 0.0 else 0.0
+    else:
+        for j in range(k):
+            out[j] = 1.0 / k
+
+
+@njit(cache=True)
+def _sample(probs, k, rng):
+    """Index drawn from the first ``k`` entries of ``probs``."""
+    r = rng.random()
+    acc = 0.0
+    for j in range(k):
+        acc += probs[j]
+        if r < acc:
+            return j
+    return k - 1
+
+
+@njit(cache=True)
+def _discount(regret, strategy_sum, used, step, alpha, beta, gamma):
+    """Apply DCFR discount step ``step`` (1-based) to the first ``used`` pool slots."""
+    ka = step**alpha
+    kb = step**beta
+    pos = ka / (ka + 1.0)
+    neg = kb / (kb + 1.0)
+    avg = (step / (step + 1.0)) ** gamma
+    for j in range(used):
+        r = regret[j]
+        regret[j] = r * (pos if r > 0.0 else neg)
+        strategy_sum[j] *= avg
+
+
+@njit(cache=True)
+def _run(
+    cfg,
+    algorithm,
+    key_kind,
+    iterations,
+    params,
+    rng,
+    slot_key,
+    slot_row,
+    row_info,
+    row_key,
+    pool_action,
+    regret,
+    strategy_sum,
+    counters,
+    max_depth,
+    width,
+):
+    """Run ``iterations`` MCCFR iterations; return the (possibly regrown) table arrays."""
+    n = cfg[C_PLAYERS]
+    depth_cap = max_depth + 2
+    states = np.empty((depth_cap, STATE_SIZE), dtype=np.int32)
+    hashes = np.zeros((depth_cap, n), dtype=np.uint64)
+    memory = np.zeros((depth_cap, n), dtype=np.int64)
+    acts = np.empty((depth_cap, width), dtype=np.int32)
+    sigma = np.empty((depth_cap, width))
+    values = np.empty((depth_cap, width))
+    nact = np.zeros(depth_cap, dtype=np.int64)
+    nxt = np.zeros(depth_cap, dtype=np.int64)
+    row = np.zeros(depth_cap, dtype=np.int64)
+    frame = np.zeros(depth_cap, dtype=np.int64)
+    mover = np.zeros(depth_cap, dtype=np.int64)
+    chosen = np.zeros(depth_cap, dtype=np.int64)
+    samp_p = np.zeros(depth_cap)
+    my_reach = np.ones(depth_cap)
+    opp_reach = np.ones(depth_cap)
+    samp_reach = np.ones(depth_cap)
+    outcomes = np.empty(MAX_CHANCE_OUTCOMES, dtype=np.int32)
+    probs = np.empty(MAX_CHANCE_OUTCOMES)
+    ret = np.zeros(n)
+    linear = params[P_LINEAR] != 0.0
+    interval = int(params[P_INTERVAL])
+    eps = params[P_EPSILON]
+
+    for _ in range(iterations):
+        counters[CT_ITER] += 1
+        weight = float(counters[CT_ITER]) if linear else 1.0
+        for trav in range(n):
+            avg_seat = (trav + 1) % n
+            core.reset_state(states[0], cfg)
+            init_keys(cfg, hashes[0], memory[0])
+            d = 0
+            entering = True
+            val = 0.0
+            while True:
+                if entering:
+                    s = states[d]
+                    counters[CT_VISITS] += 1
+                    a = -1
+                    if s[S_STAGE] == _TERMINAL_STAGE:
+                        core.returns_into(s, cfg, ret)
+                        val = ret[trav]
+                        entering = False
+                    elif s[S_CUR] == _CHANCE:
+                        frame[d] = F_CHANCE
+                        a = core.sample_chance(s, cfg, rng, outcomes, probs)
+                    else:
+                        cur = s[S_CUR]
+                        mover[d] = cur
+                        k = core.legal_actions_into(s, cfg, acts[d])
+                        nact[d] = k
+                        key = key_of(s, cfg, key_kind, hashes[d], memory[d])
+                        i = _probe(slot_key, slot_row, key)
+                        r = slot_row[i]
+                        if r == NO_ROW:
+                            rows = counters[CT_ROWS]
+                            if (rows + 1) * MAX_LOAD_DEN >= slot_key.shape[0]:
+                                slot_key, slot_row = _rehash(slot_key, slot_row, row_key, rows)
+                                i = _probe(slot_key, slot_row, key)
+                            if rows >= row_info.shape[0]:
+                                row_info, row_key = _grow_rows(row_info, row_key)
+                            used = counters[CT_POOL]
+                            if used + k > pool_action.shape[0]:
+                                pool_action, regret, strategy_sum = _grow_pool(
+                                    pool_action, regret, strategy_sum, used + k
+                                )
+                            r = rows
+                            slot_key[i] = key
+                            slot_row[i] = r
+                            row_key[r] = key
+                            row_info[r, RI_START] = used
+                            row_info[r, RI_LEN] = k
+                            row_info[r, RI_PLAYER] = cur
+                            for j in range(k):
+                                pool_action[used + j] = acts[d, j]
+                            counters[CT_ROWS] = rows + 1
+                            counters[CT_POOL] = used + k
+                        elif row_info[r, RI_LEN] != k:
+                            counters[CT_CONFLICTS] += 1
+                            r = NO_ROW
+                        row[d] = r
+                        sig = sigma[d]
+                        if r == NO_ROW:
+                            for j in range(k):
+                                sig[j] = 1.0 / k
+                        else:
+                            _regret_matching(regret, row_info[r, RI_START], k, sig)
+                        if algorithm == ALGO_ES:
+                            if cur == trav:
+                                frame[d] = F_WALKED
+                                nxt[d] = 0
+                                a = acts[d, 0]
+                            else:
+                                frame[d] = F_SAMPLED
+                                if cur == avg_seat and r != NO_ROW:
+                                    st = row_info[r, RI_START]
+                                    for j in range(k):
+                                        strategy_sum[st + j] += weight * sig[j]
+                                j = _sample(sig, k, rng)
+                                chosen[d] = j
+                                a = acts[d, j]
+                        else:
+                            frame[d] = F_SAMPLED
+                            if cur == trav:
+                                # epsilon-on-policy sampling at the traverser's nodes
+                                sp = values[d]
+                                for j in range(k):
+                                    sp[j] = eps / k + (1.0 - eps) * sig[j]
+                                j = _sample(sp, k, rng)
+                                samp_p[d] = sp[j]
+                            else:
+                                j = _sample(sig, k, rng)
+                                samp_p[d] = sig[j]
+                            chosen[d] = j
+                            a = acts[d, j]
+                    if a >= 0:
+                        if algorithm == ALGO_OS:
+                            my_reach[d + 1] = my_reach[d]
+                            opp_reach[d + 1] = opp_reach[d]
+                            samp_reach[d + 1] = samp_reach[d]
+                            if frame[d] == F_SAMPLED:
+                                p_act = sigma[d, chosen[d]]
+                                if mover[d] == trav:
+                                    my_reach[d + 1] *= p_act
+                                else:
+                                    opp_reach[d + 1] *= p_act
+                                samp_reach[d + 1] *= samp_p[d]
+                        step_keys(
+                            s, cfg, a, key_kind, hashes[d], memory[d], hashes[d + 1], memory[d + 1]
+                        )
+                        states[d + 1, :] = s
+                        core.apply_action(states[d + 1], cfg, a)
+                        d += 1
+                    continue
+                # returning `val` from depth d to its parent
+                if d == 0:
+                    break
+                d -= 1
+                f = frame[d]
+                if f == F_CHANCE:
+                    continue
+                r = row[d]
+                k = nact[d]
+                if f == F_WALKED:
+                    values[d, nxt[d]] = val
+                    nxt[d] += 1
+                    if nxt[d] < k:
+                        a = acts[d, nxt[d]]
+                        s = states[d]
+                        step_keys(
+                            s, cfg, a, key_kind, hashes[d], memory[d], hashes[d + 1], memory[d + 1]
+                        )
+                        states[d + 1, :] = s
+                        core.apply_action(states[d + 1], cfg, a)
+                        d += 1
+                        entering = True
+                        continue
+                    v = 0.0
+                    for j in range(k):
+                        v += sigma[d, j] * values[d, j]
+                    if r != NO_ROW:
+                        st = row_info[r, RI_START]
+                        for j in range(k):
+                            regret[st + j] += values[d, j] - v
+                    val = v
+                elif algorithm == ALGO_ES:
+                    continue  # sampled node: the sampled child's value passes up
+                else:
+                    # outcome sampling: zero-baseline estimates of the child values
+                    j0 = chosen[d]
+                    child = val / samp_p[d]
+                    v = sigma[d, j0] * child
+                    if mover[d] == trav and r != NO_ROW:
+                        st = row_info[r, RI_START]
+                        w = opp_reach[d] / samp_reach[d]
+                        for j in range(k):
+                            cv = child if j == j0 else 0.0
+                            regret[st + j] += (cv - v) * w
+                        inc = weight * my_reach[d] / samp_reach[d]
+                        for j in range(k):
+                            strategy_sum[st + j] += inc * sigma[d, j]
+                    val = v
+        if interval > 0 and counters[CT_ITER] % interval == 0:
+            counters[CT_DISCOUNTS] += 1
+            _discount(
+                regret,
+                strategy_sum,
+                counters[CT_POOL],
+                float(counters[CT_DISCOUNTS]),
+                params[P_ALPHA],
+                params[P_BETA],
+                params[P_GAMMA],
+            )
+    return slot_key, slot_row, row_info, row_key, pool_action, regret, strategy_sum
+
+
+# ---- mapping onto a compiled tree ------------------------------------------------
+ERR_NONE = 0
+ERR_CHANCE = 1
+ERR_ACTIONS = 2
+ERR_PLAYER = 3
+_ERRORS = {
+    ERR_CHANCE: "the tree's chance outcomes differ from the rules core's",
+    ERR_ACTIONS: "the tree's legal actions differ from the rules core's",
+    ERR_PLAYER: "the tree's acting player differs from the rules core's",
+}
+PROB_TOLERANCE = 1e-9
+
+
+@njit(cache=True)
+def _tree_strategy(
+    cfg,
+    key_kind,
+    max_depth,
+    width,
+    kind,
+    player,
+    infoset,
+    child_offsets,
+    children,
+    chance_prob,
+    action_offsets,
+    legal_actions,
+    slot_key,
+    slot_row,
+    row_info,
+    pool_action,
+    strategy_sum,
+    out,
+    stats,
+):
+    """Write the average strategy of every tree infoset into ``out``; return an error code.
+
+    stats[0] += infosets found in the table, stats[1] += infosets missing (uniform).
+    """
+    n = cfg[C_PLAYERS]
+    depth_cap = max_depth + 2
+    states = np.empty((depth_cap, STATE_SIZE), dtype=np.int32)
+    hashes = np.zeros((depth_cap, n), dtype=np.uint64)
+    memory = np.zeros((depth_cap, n), dtype=np.int64)
+    node = np.zeros(depth_cap, dtype=np.int64)
+    edge = np.zeros(depth_cap, dtype=np.int64)
+    outs = np.empty((depth_cap, MAX_CHANCE_OUTCOMES), dtype=np.int32)
+    probs = np.empty(MAX_CHANCE_OUTCOMES)
+    acts = np.empty(width, dtype=np.int32)
+    done = np.zeros(action_offsets.shape[0] - 1, dtype=np.bool_)
+    core.reset_state(states[0], cfg)
+    init_keys(cfg, hashes[0], memory[0])
+    d = 0
+    node[0] = 0
+    entering = True
+    while True:
+        nd = node[d]
+        s = states[d]
+        if entering:
+            entering = False
+            edge[d] = 0
+            if kind[nd] == NodeKind.CHANCE:
+                k = core.chance_outcomes_into(s, cfg, outs[d], probs)
+                e0 = child_offsets[nd]
+                if k != child_offsets[nd + 1] - e0:
+                    return ERR_CHANCE
+                for j in range(k):
+                    if abs(probs[j] - chance_prob[e0 + j]) > PROB_TOLERANCE:
+                        return ERR_CHANCE
+            elif kind[nd] == NodeKind.DECISION:
+                if s[S_CUR] != player[nd]:
+                    return ERR_PLAYER
+                i = infoset[nd]
+                k = core.legal_actions_into(s, cfg, acts)
+                a0 = action_offsets[i]
+                if k != action_offsets[i + 1] - a0:
+                    return ERR_ACTIONS
+                for j in range(k):
+                    if acts[j] != legal_actions[a0 + j]:
+                        return ERR_ACTIONS
+                if not done[i]:
+                    done[i] = True
+                    key = key_of(s, cfg, key_kind, hashes[d], memory[d])
+                    r = slot_row[_probe(slot_key, slot_row, key)]
+                    total = 0.0
+                    st = 0
+                    if r != NO_ROW and row_info[r, RI_LEN] == k:
+                        st = row_info[r, RI_START]
+                        for j in range(k):
+                            if pool_action[st + j] != acts[j]:
+                                return ERR_ACTIONS
+                            total += strategy_sum[st + j]
+                    if total > 0.0:
+                        stats[0] += 1
+                        for j in range(k):
+                            out[a0 + j] = strategy_sum[st + j] / total
+                    else:
+                        stats[1] += 1
+                        for j in range(k):
+                            out[a0 + j] = 1.0 / k
+        e = child_offsets[nd] + edge[d]
+        if e >= child_offsets[nd + 1]:
+            if d == 0:
+                return ERR_NONE
+            d -= 1
+            edge[d] += 1
+            continue
+        if kind[nd] == NodeKind.CHANCE:
+            a = outs[d, edge[d]]
+        else:
+            a = legal_actions[action_offsets[infoset[nd]] + edge[d]]
+        step_keys(s, cfg, a, key_kind, hashes[d], memory[d], hashes[d + 1], memory[d + 1])
+        states[d + 1, :] = s
+        core.apply_action(states[d + 1], cfg, a)
+        node[d + 1] = children[e]
+        d += 1
+        entering = True
+
+
+# ---- the solver ------------------------------------------------------------------
+def _capacity(n: int) -> int:
+    """Smallest power of two >= max(n, MIN_CAPACITY)."""
+    cap = MIN_CAPACITY
+    while cap < n:
+        cap *= GROWTH
+    return cap
+
+
+class MCCFRSolver:
+    """External- or outcome-sampling MCCFR on one Complots configuration."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        algorithm: str = "es",
+        key: str = "perfect",
+        averaging: str = "simple",
+        discount: Discount | None = None,
+        epsilon: float = DEFAULT_EPSILON,
+        seed: int = 0,
+        capacity: int = DEFAULT_CAPACITY,
+    ) -> None:
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
+        if key not in KEYS:
+            raise ValueError(f"key must be one of {', '.join(KEYS)}, got {key!r}")
+        if averaging not in AVERAGING:
+            raise ValueError(f"averaging must be one of {', '.join(AVERAGING)}, got {averaging!r}")
+        if not 0.0 < epsilon <= 1.0:
+            raise ValueError(f"epsilon must be in (0, 1], got {epsilon}")
+        if discount is not None and discount.interval < 1:
+            raise ValueError(f"discount.interval must be >= 1, got {discount.interval}")
+        self.config = config
+        self.algorithm = algorithm
+        self.key = key
+        self.averaging = averaging
+        self.discount = discount
+        self.epsilon = epsilon
+        self.seed = seed
+        self._cfg = config.to_array()
+        self._width = config.num_distinct_actions()
+        self._max_depth = config.max_game_length()
+        self._params = np.zeros(NUM_PARAMS)
+        self._params[P_LINEAR] = 1.0 if averaging == "linear" else 0.0
+        if discount is not None:
+            self._params[P_INTERVAL] = discount.interval
+            self._params[P_ALPHA] = discount.alpha
+            self._params[P_BETA] = discount.beta
+            self._params[P_GAMMA] = discount.gamma
+        self._params[P_EPSILON] = epsilon
+        self.rng = np.random.default_rng(seed)
+        cap = _capacity(capacity)
+        self.slot_key = np.zeros(cap, dtype=np.int64)
+        self.slot_row = np.full(cap, NO_ROW, dtype=np.int64)
+        self.row_info = np.zeros((cap // MAX_LOAD_DEN, RI_WIDTH), dtype=np.int64)
+        self.row_key = np.zeros(cap // MAX_LOAD_DEN, dtype=np.int64)
+        self.pool_action = np.zeros(cap, dtype=np.int32)
+        self.regret = np.zeros(cap)
+        self.strategy_sum = np.zeros(cap)
+        self.counters = np.zeros(NUM_COUNTERS, dtype=np.int64)
+
+    # -- running -------------------------------------------------------------------
+    def run(self, iterations: int) -> None:
+        """Run ``iterations`` iterations (each walks once per seat as traverser)."""
+        if iterations < 0:
+            raise ValueError(f"iterations must be >= 0, got {iterations}")
+        (
+            self.slot_key,
+            self.slot_row,
+            self.row_info,
+            self.row_key,
+            self.pool_action,
+            self.regret,
+            self.strategy_sum,
+        ) = _run(
+            self._cfg,
+            ALGORITHMS.index(self.algorithm),
+            KEYS[self.key],
+            iterations,
+            self._params,
+            self.rng,
+            self.slot_key,
+            self.slot_row,
+            self.row_info,
+            self.row_key,
+            self.pool_action,
+            self.regret,
+            self.strategy_sum,
+            self.counters,
+            self._max_depth,
+            self._width,
+        )
+
+    # -- sizes ---------------------------------------------------------------------
+    @property
+    def iteration(self) -> int:
+        """Iterations done."""
+        return int(self.counters[CT_ITER])
+
+    @property
+    def node_visits(self) -> int:
+        """Game states entered so far (decision, chance and terminal)."""
+        return int(self.counters[CT_VISITS])
+
+    @property
+    def num_infostates(self) -> int:
+        """Information states (table rows) discovered so far."""
+        return int(self.counters[CT_ROWS])
+
+    @property
+    def num_slots(self) -> int:
+        """(Information state, legal action) pairs stored."""
+        return int(self.counters[CT_POOL])
+
+    @property
+    def key_conflicts(self) -> int:
+        """Visits where a key's stored action count disagreed with the node's (collisions)."""
+        return int(self.counters[CT_CONFLICTS])
+
+    def infostates_per_player(self) -> np.ndarray:
+        """Number of information states of each seat."""
+        rows = self.row_info[: self.num_infostates, RI_PLAYER]
+        return np.bincount(rows, minlength=self.config.players)
+
+    def nbytes(self) -> int:
+        """Bytes allocated by the table arrays (capacity, not just the used part)."""
+        return int(sum(getattr(self, name).nbytes for name in TABLE_ARRAYS))
+
+    def bytes_per_infostate(self) -> float:
+        """Bytes the table needs per information state at its current fill.
+
+        Counts the used rows and pool slots, plus the hash slots at the maximum
+        load factor (1/2); the arrays are over-allocated by at most the growth
+        factor on top of this.
+        """
+        rows = max(self.num_infostates, 1)
+        per_row = (self.row_info.itemsize * RI_WIDTH + self.row_key.itemsize) + MAX_LOAD_DEN * (
+            self.slot_key.itemsize + self.slot_row.itemsize
+        )
+        per_slot = self.pool_action.itemsize + self.regret.itemsize + self.strategy_sum.itemsize
+        return (rows * per_row + self.num_slots * per_slot) / rows
+
+    # -- strategies ----------------------------------------------------------------
+    def average_table(self) -> dict[str, np.ndarray]:
+        """Average strategy per stored row: keys, players, offsets, actions, probabilities."""
+        rows = self.num_infostates
+        used = self.num_slots
+        starts = self.row_info[:rows, RI_START]
+        lens = self.row_info[:rows, RI_LEN]
+        ssum = self.strategy_sum[:used]
+        totals = np.add.reduceat(ssum, starts) if rows else np.zeros(0)
+        per_slot_total = np.repeat(totals, lens)
+        per_slot_len = np.repeat(lens, lens).astype(np.float64)
+        avg = np.where(
+            per_slot_total > 0, ssum / np.where(per_slot_total > 0, per_slot_total, 1), 0
+        )
+        avg = np.where(per_slot_total > 0, avg, 1.0 / np.maximum(per_slot_len, 1))
+        return {
+            "key": self.row_key[:rows].copy(),
+            "player": self.row_info[:rows, RI_PLAYER].astype(np.int8),
+            "action_offsets": np.concatenate([[0], np.cumsum(lens)]).astype(np.int64),
+            "legal_actions": self.pool_action[:used].copy(),
+            "average": avg,
+        }
+
+    def tree_strategy(self, tree: Tree) -> tuple[np.ndarray, int, int]:
+        """The average strategy on ``tree``'s infosets; (strategy, found, missing).
+
+        Infosets the table lacks (or with no strategy weight yet) play uniformly.
+        The tree must be a compiled tree of this configuration (2 players).
+        """
+        out = np.zeros(tree.num_slots)
+        stats = np.zeros(2, dtype=np.int64)
+        err = _tree_strategy(
+            self._cfg, KEYS[self.key], self._max_depth, self._width,
+            tree.kind, tree.player, tree.infoset, tree.child_offsets, tree.children,
+            tree.chance_prob, tree.action_offsets, tree.legal_actions,
+            self.slot_key, self.slot_row, self.row_info, self.pool_action,
+            self.strategy_sum, out, stats,
+        )  # fmt: skip
+        if err != ERR_NONE:
+            raise ValueError(f"tree does not match {self.config.game_string()}: {_ERRORS[err]}")
+        return out, int(stats[0]), int(stats[1])
+
+    def exploitability(self, tree: Tree) -> float:
+        """Exact exploitability of the average strategy on a compiled 2-player tree."""
+        from complots_solver.solvers.best_response import exploitability
+
+        return exploitability(tree, self.tree_strategy(tree)[0])
+
+    # -- checkpoints ---------------------------------------------------------------
+    def get_state(self) -> dict[str, np.ndarray]:
+        """All solver state as arrays (table, counters, RNG state, settings)."""
+        state = {name: getattr(self, name).copy() for name in TABLE_ARRAYS}
+        state["rng_state"] = np.array(json.dumps(self.rng.bit_generator.state))
+        state["settings"] = np.array(json.dumps(self._settings()))
+        return state
+
+    def set_state(self, state: dict[str, np.ndarray]) -> None:
+        """Restore what :meth:`get_state` returned (the settings must match)."""
+        saved = json.loads(str(state["settings"]))
+        if saved != self._settings():
+            raise ValueError(f"checkpoint settings {saved} differ from this solver's")
+        for name in TABLE_ARRAYS:
+            current = getattr(self, name)
+            setattr(self, name, np.ascontiguousarray(state[name], dtype=current.dtype).copy())
+        self.rng.bit_generator.state = json.loads(str(state["rng_state"]))
+
+    def save_checkpoint(self, path: Path) -> None:
+        """Write :meth:`get_state` atomically to an .npz file."""
+        atomic_write_npz(Path(path), self.get_state())
+
+    def load_checkpoint(self, path: Path) -> None:
+        """Restore a checkpoint written by :meth:`save_checkpoint`."""
+        with np.load(Path(path)) as npz:
+            self.set_state({name: npz[name] for name in npz.files})
+
+    def _settings(self) -> dict[str, object]:
+        """Settings a checkpoint must agree on."""
+        return {
+            "game": self.config.game_string(),
+            "algorithm": self.algorithm,
+            "key": self.key,
+            "averaging": self.averaging,
+            "discount": None if self.discount is None else list(vars(self.discount).values()),
+            "epsilon": self.epsilon,
+        }
