@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import array
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from enum import IntEnum
 
 import numpy as np
@@ -78,15 +78,18 @@ class Tree:
     infoset_player: np.ndarray  # int8[I]
     action_offsets: np.ndarray  # int64[I + 1], CSR offsets into slots
     legal_actions: np.ndarray  # int32[S], OpenSpiel action id per slot
-    infoset_keys: list[str] = field(default_factory=list)
+    infoset_keys: Sequence[str] = field(default_factory=list)  # may be lazy (any Sequence)
     name: str = ""
+    check: InitVar[bool] = True  # False skips validate() on huge trees
 
-    def __post_init__(self) -> None:
-        """Coerce array dtypes and check structural invariants."""
+    def __post_init__(self, check: bool = True) -> None:
+        """Coerce array dtypes and (if ``check``) verify structural invariants."""
         for attr, dtype in NODE_DTYPES.items():
             setattr(self, attr, np.ascontiguousarray(getattr(self, attr), dtype=dtype))
-        self.infoset_keys = list(self.infoset_keys)
-        self.validate()
+        if not isinstance(self.infoset_keys, Sequence):
+            self.infoset_keys = list(self.infoset_keys)
+        if check:
+            self.validate()
 
     @property
     def num_nodes(self) -> int:
