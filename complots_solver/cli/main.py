@@ -128,16 +128,28 @@ def simulate_cmd(game: str, games: int, seed: int) -> None:
     console.print(table)
 
 
+MCCFR_ALGORITHMS = {"es-mccfr": "es", "os-mccfr": "os"}
+EXACT_DEFAULT_ITERATIONS = 1000
+EXACT_CHECKPOINT_SECONDS = 60.0
+MCCFR_CHECKPOINT_SECONDS = 300.0
+
+
 @cli.command()
 @click.argument("game")
 @click.option(
     "--algorithm",
-    type=click.Choice(["cfr", "cfr+", "lcfr", "dcfr"]),
+    type=click.Choice(["cfr", "cfr+", "lcfr", "dcfr", *MCCFR_ALGORITHMS]),
     default="cfr+",
     show_default=True,
-    help="CFR variant (exact, on the compiled perfect-recall tree)",
+    help="exact CFR variant on the compiled tree, or Monte Carlo CFR (external/outcome sampling)",
 )
-@click.option("--iterations", "-n", default=1000, show_default=True, help="iteration budget")
+@click.option(
+    "--iterations",
+    "-n",
+    type=int,
+    default=None,
+    help="iteration budget (exact: default 1000; MCCFR: total, optional with --seconds)",
+)
 @click.option(
     "--target-exploitability",
     "-e",
@@ -153,30 +165,118 @@ def simulate_cmd(game: str, games: int, seed: int) -> None:
     "--eval-every", default=10, show_default=True, help="iterations between exact evaluations"
 )
 @click.option(
-    "--checkpoint-seconds", default=60.0, show_default=True, help="seconds between checkpoints"
+    "--checkpoint-seconds",
+    type=float,
+    default=None,
+    help="seconds between checkpoints (default: 60 exact, 300 MCCFR)",
 )
 @click.option("--simultaneous", is_flag=True, help="simultaneous instead of alternating updates")
 @click.option("--alpha", type=float, default=None, help="DCFR alpha (default 1.5)")
 @click.option("--beta", type=float, default=None, help="DCFR beta (default 0)")
 @click.option("--gamma", type=float, default=None, help="DCFR gamma (default 2)")
+@click.option(
+    "--key",
+    type=click.Choice(["perfect", "markov"]),
+    default=None,
+    help="MCCFR information key (default markov; perfect = perfect recall, small games)",
+)
+@click.option("--seconds", type=float, default=None, help="MCCFR: time budget of this session")
+@click.option("--workers", type=int, default=1, show_default=True, help="MCCFR: parallel workers")
+@click.option(
+    "--sync-iterations",
+    type=int,
+    default=None,
+    help="MCCFR with several workers: iterations per worker between table merges (default 1000)",
+)
+@click.option(
+    "--ray", "ray_address", default=None, help="MCCFR: run the workers on Ray ('local' starts one)"
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="MCCFR: random seed")
+@click.option(
+    "--averaging",
+    type=click.Choice(["simple", "linear"]),
+    default="simple",
+    show_default=True,
+    help="MCCFR: average-strategy weighting",
+)
+@click.option("--epsilon", type=float, default=None, help="os-mccfr: exploration (default 0.6)")
+@click.option(
+    "--exact", is_flag=True, help="MCCFR: exact exploitability at the end (small 2-player games)"
+)
 def solve(
     game: str,
     algorithm: str,
-    iterations: int,
+    iterations: int | None,
     target_exploitability: float,
     out_dir: str,
     resume: bool,
     eval_every: int,
-    checkpoint_seconds: float,
+    checkpoint_seconds: float | None,
     simultaneous: bool,
     alpha: float | None,
     beta: float | None,
     gamma: float | None,
+    key: str | None,
+    seconds: float | None,
+    workers: int,
+    sync_iterations: int | None,
+    ray_address: str | None,
+    seed: int,
+    averaging: str,
+    epsilon: float | None,
+    exact: bool,
 ) -> None:
-    """Solve a 2-player GAME exactly; write the strategy and its exploitability to --out."""
+    """Solve GAME exactly (2 players) or by Monte Carlo CFR; write the strategy to --out."""
     from complots_solver.solvers.run import SolveRun, SolveSettings
 
     config, preset = _game_arg(game)
+    if algorithm in MCCFR_ALGORITHMS:
+        exact_only = {
+            "--target-exploitability": target_exploitability != 0.0,
+            "--simultaneous": simultaneous,
+            "--alpha/--beta/--gamma": any(v is not None for v in (alpha, beta, gamma)),
+        }
+        for name, given in exact_only.items():
+            if given:
+                raise click.BadParameter(
+                    f"applies to exact algorithms only, not {algorithm}", param_hint=name
+                )
+        _solve_mccfr(
+            config,
+            preset,
+            Path(out_dir),
+            resume,
+            MCCFR_ALGORITHMS[algorithm],
+            key=key or "markov",
+            iterations=iterations,
+            seconds=seconds,
+            workers=workers,
+            sync_iterations=sync_iterations,
+            ray_address=ray_address,
+            seed=seed,
+            averaging=averaging,
+            epsilon=epsilon,
+            exact=exact,
+            checkpoint_seconds=checkpoint_seconds or MCCFR_CHECKPOINT_SECONDS,
+        )
+        return
+    mccfr_only = {
+        "--key": key is not None,
+        "--seconds": seconds is not None,
+        "--workers": workers != 1,
+        "--sync-iterations": sync_iterations is not None,
+        "--ray": ray_address is not None,
+        "--epsilon": epsilon is not None,
+        "--exact": exact,
+        "--averaging": averaging != "simple",
+    }
+    for name, given in mccfr_only.items():
+        if given:
+            raise click.BadParameter(
+                f"applies to es-mccfr and os-mccfr only, not {algorithm}", param_hint=name
+            )
+    iterations = EXACT_DEFAULT_ITERATIONS if iterations is None else iterations
+    checkpoint_seconds = checkpoint_seconds or EXACT_CHECKPOINT_SECONDS
     settings = SolveSettings(
         algorithm=algorithm,
         iterations=iterations,
@@ -229,6 +329,220 @@ def solve(
         f"{meta['exploitability']:.3g} (exact), game value for seat 0 {meta['game_value']:+.4f}"
     )
     console.print(f"strategy written to {out_dir}/strategy.npz and meta.json")
+
+
+def _solve_mccfr(
+    config: GameConfig,
+    preset: str | None,
+    out_dir: Path,
+    resume: bool,
+    algorithm: str,
+    **options: object,
+) -> None:
+    """The MCCFR branch of ``solve``: progress bar, checkpoints, keyed strategy file."""
+    from complots_solver.solvers.mccfr import DEFAULT_EPSILON
+    from complots_solver.solvers.mccfr_parallel import DEFAULT_SYNC_ITERATIONS
+    from complots_solver.solvers.mccfr_run import MCCFRRun, MCCFRSettings
+
+    if options["epsilon"] is None:
+        options["epsilon"] = DEFAULT_EPSILON
+    if options["sync_iterations"] is None:
+        options["sync_iterations"] = DEFAULT_SYNC_ITERATIONS
+    settings = MCCFRSettings(algorithm=algorithm, **options)  # type: ignore[arg-type]
+    settings.validate()
+    run = MCCFRRun(out_dir, config, settings, preset=preset, resume=resume)
+    console.print(f"[bold]{config.game_string()}[/bold]")
+    backend = f"Ray ({settings.ray_address})" if settings.ray_address else "threads"
+    console.print(
+        f"{algorithm}-mccfr, key {settings.key}, seed {settings.seed}, "
+        f"{settings.workers} worker(s) ({backend})"
+    )
+    if resume:
+        console.print(f"resuming at iteration {run.iteration:,}")
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[iters]} it"),
+        TextColumn("{task.fields[rate]} it/s"),
+        TextColumn("{task.fields[states]} infostates"),
+        TimeRemainingColumn(),
+        console=console,
+    ) as bar:
+        by_time = settings.iterations is None
+        task = bar.add_task(
+            f"{algorithm}-mccfr",
+            total=settings.seconds if by_time else settings.iterations,
+            completed=0 if by_time else run.iteration,
+            iters=f"{run.iteration:,}",
+            rate="-",
+            states="-",
+        )
+        session_start = time.perf_counter()
+
+        def report(p):
+            bar.update(
+                task,
+                completed=time.perf_counter() - session_start if by_time else p.iteration,
+                iters=f"{p.iteration:,}",
+                rate=f"{p.iterations_per_second:,.0f}",
+                states=f"{p.infostates:,}",
+            )
+
+        try:
+            strategy = run.run(report)
+        except KeyboardInterrupt:
+            console.print(
+                f"interrupted at iteration {run.iteration:,}; checkpoint saved, continue with --resume"
+            )
+            raise click.exceptions.Exit(130) from None
+    meta = strategy.meta
+    console.print(
+        f"{meta['iterations']:,} iterations, {meta['node_visits']:,} node visits in "
+        f"{meta['wall_time_seconds']:.1f} s ({meta['node_visits_per_second']:,.0f} visits/s); "
+        f"{meta['information_states']['total']:,} information states, "
+        f"{meta['bytes_per_infostate']:.0f} bytes each; peak memory "
+        f"{meta['peak_rss_bytes'] / 2**20:,.0f} MiB"
+    )
+    if meta["exploitability"] is not None:
+        console.print(f"exploitability {meta['exploitability']:.4g} (exact)")
+    console.print(f"strategy written to {out_dir}/strategy.npz and meta.json")
+
+
+@cli.command()
+@click.argument("game")
+@click.option(
+    "--bots",
+    required=True,
+    help="comma-separated bots: random, honest, bluffer, counter, policy:DIR[:greedy]",
+)
+@click.option("--games", "-n", default=100, show_default=True, help="games per seating")
+@click.option("--seed", default=0, show_default=True, help="seed of every game's randomness")
+@click.option(
+    "--workers",
+    default=2,
+    show_default=True,
+    help="worker processes (results do not depend on it)",
+)
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write one row per game")
+def evaluate(
+    game: str, bots: str, games: int, seed: int, workers: int, csv_path: str | None
+) -> None:
+    """Round-robin tournament between bots on GAME: win rates, 95% intervals, ratings."""
+    from complots_solver.play.tournament import run_tournament, seatings
+
+    config, _ = _game_arg(game)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if games < 1:
+        raise click.BadParameter(f"must be >= 1, got {games}", param_hint="--games")
+    if workers < 1:
+        raise click.BadParameter(f"must be >= 1, got {workers}", param_hint="--workers")
+    total = len(seatings(names, config.players)) * games
+    with Progress(
+        TextColumn("playing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=total)
+        start = time.perf_counter()
+        result = run_tournament(
+            config, names, games, seed, workers, progress=lambda k: bar.advance(task, k)
+        )
+        seconds = time.perf_counter() - start
+    console.print(
+        f"[bold]{config.game_string()}[/bold]: {total:,} games ({games} per seating, "
+        f"{len(result.seatings)} seatings), seed {seed}, {seconds:.1f} s on {workers} worker(s)"
+    )
+    standings = Table(title="Standings (95% Wilson intervals; draws = turn cap)")
+    for col in ("bot", "games", "wins", "draws", "losses", "win rate", "95% CI", "BT rating"):
+        standings.add_column(col, justify="left" if col == "bot" else "right")
+    for row in result.standings().itertuples():
+        standings.add_row(
+            row.bot,
+            f"{row.games:,}",
+            f"{row.wins:,}",
+            f"{row.draws:,}",
+            f"{row.losses:,}",
+            f"{row.win_rate:.3f}",
+            f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
+            f"{row.bt_rating:+.0f}",
+        )
+    console.print(standings)
+    h2h = Table(title="Head to head (row bot's win rate against the column bot)")
+    for col in ("bot", "opponent", "games", "wins", "opp. wins", "draws", "win rate", "95% CI"):
+        h2h.add_column(col, justify="left" if col in ("bot", "opponent") else "right")
+    for row in result.head_to_head().itertuples():
+        h2h.add_row(
+            row.bot,
+            row.opponent,
+            f"{row.games:,}",
+            f"{row.wins:,}",
+            f"{row.opponent_wins:,}",
+            f"{row.draws:,}",
+            f"{row.win_rate:.3f}",
+            f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
+        )
+    console.print(h2h)
+    seats = Table(title="Win rate by seat (all games)")
+    for col in ("seat", "wins", "win rate", "95% CI"):
+        seats.add_column(col, justify="right")
+    for row in result.by_seat().itertuples():
+        seats.add_row(
+            str(row.seat),
+            f"{row.wins:,}",
+            f"{row.win_rate:.3f}",
+            f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
+        )
+    console.print(seats)
+    console.print(
+        "BT rating: Bradley-Terry strength on the Elo scale, mean 0, from the same games."
+    )
+    if csv_path:
+        result.write_csv(Path(csv_path))
+        console.print(f"results written to {csv_path}")
+
+
+@cli.command()
+@click.argument("game")
+@click.option(
+    "--against",
+    required=True,
+    help="bot or strategy: random, honest, bluffer, counter, policy:DIR[:greedy]",
+)
+@click.option("--seat", default=0, show_default=True, help="your seat (0 moves first)")
+@click.option(
+    "--show-strategy",
+    is_flag=True,
+    help="print the bot's action probabilities at its decisions ('?' at your prompt: at yours)",
+)
+@click.option(
+    "--seed", type=int, default=None, help="seed for the deal and the bots (default: random)"
+)
+def play(game: str, against: str, seat: int, show_strategy: bool, seed: int | None) -> None:
+    """Play GAME in the terminal against a bot or a solved strategy."""
+    from complots_solver.play.bots import parse_bot_spec
+    from complots_solver.play.terminal import play_session
+
+    config, _ = _game_arg(game)
+    try:
+        parse_bot_spec(against)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--against") from None
+    if not 0 <= seat < config.players:
+        raise click.BadParameter(
+            f"must be from 0 to {config.players - 1}, got {seat}", param_hint="--seat"
+        )
+    play_session(
+        config,
+        against,
+        seat,
+        seed,
+        prompt=lambda text: click.prompt(text, type=str, prompt_suffix=": "),
+        echo=click.echo,
+        show_strategy=show_strategy,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,290 @@
+"""Round-robin tournaments between bots: win rates with 95% intervals, draws, Bradley-Terry.
+
+Seatings: with 2 players every ordered pair of distinct bots (so each bot
+plays both seats); with ``n`` players every combination of ``n`` distinct bots
+in each of its ``n`` cyclic seat rotations. Each seating plays ``games`` games.
+
+Game ``g`` of seating ``m`` draws all its randomness (chance and each seat's
+bot) from ``SeedSequence(seed, spawn_key=(m, g))``, so the results do not
+depend on how games are split between worker processes.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import math
+import multiprocessing as mp
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyspiel
+
+import complots_solver.openspiel  # noqa: F401  (registers "complots")
+from complots_solver.play.bots import make_bot
+from complots_solver.rules.config import GameConfig
+from complots_solver.rules.layout import S_TURN
+from complots_solver.rules.simulate import wilson_interval
+
+NO_WINNER = -1
+ELO_SCALE = 400.0 / math.log(10.0)  # Bradley-Terry log-strength -> Elo points
+BT_PRIOR = 0.5  # virtual wins each way between every pair of bots that met
+BT_ITERATIONS = 10_000
+BT_TOLERANCE = 1e-10
+CHUNKS_PER_WORKER = 4
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game of a tournament."""
+
+    seating: int  # index into Tournament.seatings
+    game: int  # game index within the seating
+    seats: tuple[str, ...]  # bot spec of each seat
+    winner: int  # winning seat, NO_WINNER on a turn-cap draw
+    turns: int
+
+    @property
+    def capped(self) -> bool:
+        """Whether the game ended at the turn cap (a draw)."""
+        return self.winner == NO_WINNER
+
+    @property
+    def winner_bot(self) -> str:
+        """Spec of the winning bot, '' on a draw."""
+        return "" if self.capped else self.seats[self.winner]
+
+
+def seatings(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """The seatings of a round robin (see the module docstring)."""
+    names = list(bots)
+    if len(set(names)) != len(names):
+        raise ValueError(f"bots must be distinct, got {', '.join(names)}")
+    if len(names) < 2:
+        raise ValueError(f"a tournament needs at least 2 bots, got {len(names)}")
+    if len(names) < players:
+        raise ValueError(
+            f"a {players}-player tournament needs at least {players} distinct bots, got {len(names)}"
+        )
+    if players == 2:
+        return list(itertools.permutations(names, 2))
+    out = []
+    for combo in itertools.combinations(names, players):
+        out += [combo[r:] + combo[:r] for r in range(players)]
+    return out
+
+
+def game_rngs(seed: int, seating: int, game: int, players: int) -> list[np.random.Generator]:
+    """Generators of one game: chance first, then one per seat."""
+    seq = np.random.SeedSequence(seed, spawn_key=(seating, game))
+    return [np.random.default_rng(child) for child in seq.spawn(players + 1)]
+
+
+def play_game(
+    game: pyspiel.Game, specs: Sequence[str], rngs: Sequence[np.random.Generator]
+) -> tuple[int, int]:
+    """Play one game between the bots ``specs`` (seat order); return (winner, turns)."""
+    config: GameConfig = game.config
+    chance_rng = rngs[0]
+    bots = [make_bot(spec, config, rng) for spec, rng in zip(specs, rngs[1:], strict=True)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            cdf = np.cumsum([p for _, p in outcomes])
+            k = int(np.searchsorted(cdf, chance_rng.random() * cdf[-1], side="right"))
+            action = outcomes[min(k, len(outcomes) - 1)][0]
+        else:
+            action = bots[state.current_player()].step(state)
+        state.apply_action(action)
+    return state.winner(), int(state.s[S_TURN])
+
+
+def _play_chunk(
+    args: tuple[str, list[tuple[str, ...]], list[tuple[int, int]], int],
+) -> list[GameRecord]:
+    """Worker: play the (seating, game) units of one chunk."""
+    game_string, table, units, seed = args
+    game = pyspiel.load_game(game_string)
+    out = []
+    for m, g in units:
+        specs = table[m]
+        winner, turns = play_game(game, specs, game_rngs(seed, m, g, len(specs)))
+        out.append(GameRecord(m, g, specs, winner, turns))
+    return out
+
+
+@dataclass
+class TournamentResult:
+    """Every game of a tournament, with the summaries computed from them."""
+
+    config: GameConfig
+    bots: list[str]
+    seatings: list[tuple[str, ...]]
+    games_per_seating: int
+    seed: int
+    records: list[GameRecord]
+
+    def standings(self) -> pd.DataFrame:
+        """Per bot: games, wins, draws, losses, win rate with its 95% Wilson interval, rating."""
+        ratings = self.bradley_terry()
+        rows = []
+        for bot in self.bots:
+            mine = [r for r in self.records if bot in r.seats]
+            wins = sum(r.winner_bot == bot for r in mine)
+            draws = sum(r.capped for r in mine)
+            low, high = wilson_interval(wins, len(mine))
+            rows.append(
+                {
+                    "bot": bot,
+                    "games": len(mine),
+                    "wins": wins,
+                    "draws": draws,
+                    "losses": len(mine) - wins - draws,
+                    "win_rate": wins / len(mine) if mine else float("nan"),
+                    "ci_low": low,
+                    "ci_high": high,
+                    "bt_rating": ratings[bot],
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def head_to_head(self) -> pd.DataFrame:
+        """Per ordered pair (a, b) of bots that met: a's wins, b's wins, draws, a's win rate and CI."""
+        rows = []
+        for a, b in itertools.permutations(self.bots, 2):
+            met = [r for r in self.records if a in r.seats and b in r.seats]
+            if not met:
+                continue
+            wins_a = sum(r.winner_bot == a for r in met)
+            wins_b = sum(r.winner_bot == b for r in met)
+            low, high = wilson_interval(wins_a, len(met))
+            rows.append(
+                {
+                    "bot": a,
+                    "opponent": b,
+                    "games": len(met),
+                    "wins": wins_a,
+                    "opponent_wins": wins_b,
+                    "draws": sum(r.capped for r in met),
+                    "win_rate": wins_a / len(met),
+                    "ci_low": low,
+                    "ci_high": high,
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def by_seat(self) -> pd.DataFrame:
+        """Win rate of each seat over all games, with 95% intervals."""
+        total = len(self.records)
+        rows = []
+        for seat in range(self.config.players):
+            wins = sum(r.winner == seat for r in self.records)
+            low, high = wilson_interval(wins, total)
+            rate = wins / total if total else float("nan")
+            row = {"seat": seat, "games": total, "wins": wins, "win_rate": rate}
+            rows.append({**row, "ci_low": low, "ci_high": high})
+        return pd.DataFrame(rows)
+
+    def pairwise_wins(self) -> np.ndarray:
+        """W[i, j]: how often bot i beat bot j (a winner beats every other seat; draws 1/2 each)."""
+        index = {b: i for i, b in enumerate(self.bots)}
+        wins = np.zeros((len(self.bots), len(self.bots)))
+        for r in self.records:
+            ids = [index[s] for s in r.seats]
+            if r.capped:
+                for i, j in itertools.permutations(ids, 2):
+                    wins[i, j] += 0.5
+            else:
+                w = index[r.seats[r.winner]]
+                for j in ids:
+                    if j != w:
+                        wins[w, j] += 1.0
+        return wins
+
+    def bradley_terry(self) -> dict[str, float]:
+        """Bradley-Terry ratings on the Elo scale (mean 0), fitted by MM from the pairwise wins.
+
+        Every pair of bots that met gets ``BT_PRIOR`` virtual wins each way so
+        that a bot that never won still has a finite rating.
+        """
+        wins = self.pairwise_wins()
+        met = (wins + wins.T) > 0
+        wins = wins + BT_PRIOR * met
+        games = wins + wins.T
+        strength = np.ones(len(self.bots))
+        total_wins = wins.sum(axis=1)
+        for _ in range(BT_ITERATIONS):
+            denom = (games / (strength[:, None] + strength[None, :])).sum(axis=1)
+            new = np.where(denom > 0, total_wins / np.where(denom > 0, denom, 1.0), 1.0)
+            new /= np.exp(np.mean(np.log(new)))
+            if np.max(np.abs(new - strength)) < BT_TOLERANCE:
+                strength = new
+                break
+            strength = new
+        logs = np.log(strength)
+        return {
+            b: float(ELO_SCALE * (x - logs.mean())) for b, x in zip(self.bots, logs, strict=True)
+        }
+
+    def write_csv(self, path: Path) -> None:
+        """One row per game: seating, game, the bot of each seat, winner, turns, capped."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w", newline="") as fh:
+            writer = csv.writer(fh)
+            seat_cols = [f"seat{p}" for p in range(self.config.players)]
+            writer.writerow(
+                ["seating", "game", *seat_cols, "winner_seat", "winner_bot", "turns", "capped"]
+            )
+            for r in self.records:
+                writer.writerow(
+                    [r.seating, r.game, *r.seats, r.winner, r.winner_bot, r.turns, int(r.capped)]
+                )
+
+
+def run_tournament(
+    config: GameConfig,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> TournamentResult:
+    """Play a round robin of ``games`` games per seating; identical results for any ``workers``."""
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    bots = [b.strip() for b in bots]
+    for spec in bots:  # fail early on a bad spec; loads (and caches) strategy tables
+        make_bot(spec, config, np.random.default_rng(0))
+    table = seatings(bots, config.players)
+    game_string = config.game_string()
+    units = [(m, g) for m in range(len(table)) for g in range(games)]
+    if workers == 1:
+        chunks = [units[i : i + games] for i in range(0, len(units), games)]
+    else:
+        size = max(1, math.ceil(len(units) / (workers * CHUNKS_PER_WORKER)))
+        chunks = [units[i : i + size] for i in range(0, len(units), size)]
+    tasks = [(game_string, table, chunk, seed) for chunk in chunks]
+    records: list[GameRecord] = []
+    if workers == 1:
+        results = map(_play_chunk, tasks)
+        for part in results:
+            records += part
+            if progress is not None:
+                progress(len(part))
+    else:
+        methods = mp.get_all_start_methods()
+        ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+        with ctx.Pool(workers) as pool:
+            for part in pool.imap(_play_chunk, tasks):
+                records += part
+                if progress is not None:
+                    progress(len(part))
+    records.sort(key=lambda r: (r.seating, r.game))
+    return TournamentResult(config, bots, table, games, seed, records)
