@@ -1,13 +1,24 @@
 """CFR speed: our numba tree solvers versus OpenSpiel's C++ and Python CFR, same process.
 
-Usage: python scripts/bench_solvers.py [--game leduc_poker] [--seconds 2]
+Usage: python scripts/bench_solvers.py [--game leduc_poker] [--seconds 2] [--target 1e-3]
+
+By default it runs OpenSpiel's C++ Leduc and our registered ``complots`` game
+on the smallest exact-ladder rung (``ladder-1-ambassador``); Complots trees are
+compiled with our numba walker over the rules core (identical arrays to the
+pyspiel walk, see tests/solvers/test_complots_tree.py), OpenSpiel's solvers
+step the registered Python game.
 
 Node visits per iteration are counted the same way for every solver: the number
 of tree nodes times the traversals per iteration (2 with alternating updates,
 which all solvers here use except ``ours cfr (simultaneous)``).  OpenSpiel skips
 subtrees where both players' reach is 0, so its real visit count can be lower;
 the nominal count keeps the ratio a like-for-like time comparison.
-Goal: <= 20 ns per node visit for our CFR.
+Goals (issue 3): >= 300x OpenSpiel's C++ CFR on the registered complots game,
+>= 10x on its own C++ Leduc, <= 20 ns per node visit for our CFR.
+
+Time to reach the target exploitability: iterations needed (checked every
+``CHECK_EVERY`` iterations with the exact exploitability) times the measured
+seconds per iteration, for our CFR+ and OpenSpiel's C++ CFRPlusSolver.
 """
 
 from __future__ import annotations
@@ -20,10 +31,18 @@ from dataclasses import dataclass
 import pyspiel
 from open_spiel.python.algorithms import cfr as python_cfr
 
+import complots_solver.openspiel  # noqa: F401  (registers "complots")
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.best_response import exploitability
 from complots_solver.solvers.cfr import TreeSolver
+from complots_solver.solvers.complots_tree import compile_complots_tree
 from complots_solver.solvers.tree import NUM_PLAYERS, Tree, compile_openspiel_tree
 
-DEFAULT_GAMES = ("leduc_poker",)
+COMPLOTS_BENCH = resolve_game("ladder-1-ambassador")[0].game_string()
+DEFAULT_GAMES = ("leduc_poker", COMPLOTS_BENCH)
+DEFAULT_TARGET = 1e-3
+CHECK_EVERY = 10
+MAX_TARGET_ITERATIONS = 5000
 DEFAULT_SECONDS = 2.0
 WARMUP_ITERATIONS = 2
 NS_PER_S = 1e9
@@ -91,6 +110,39 @@ def bench_openspiel(name: str, solver: object, tree: Tree, seconds: float) -> Re
     return Result(name, iterations, elapsed, tree.num_nodes * NUM_PLAYERS)
 
 
+def iterations_to_target_ours(tree: Tree, target: float) -> int | None:
+    """CFR+ iterations until our exact exploitability is <= target."""
+    solver = TreeSolver(tree, "cfr+")
+    while solver.iteration < MAX_TARGET_ITERATIONS:
+        solver.run(CHECK_EVERY)
+        if exploitability(tree, solver.average_strategy()) <= target:
+            return solver.iteration
+    return None
+
+
+def iterations_to_target_openspiel(
+    game: pyspiel.Game, target: float, budget_s: float
+) -> int | None:
+    """C++ CFRPlusSolver iterations until pyspiel.exploitability <= target (within budget)."""
+    solver = pyspiel.CFRPlusSolver(game)
+    start = time.perf_counter()
+    iteration = 0
+    while iteration < MAX_TARGET_ITERATIONS and time.perf_counter() - start < budget_s:
+        for _ in range(CHECK_EVERY):
+            solver.evaluate_and_update_policy()
+        iteration += CHECK_EVERY
+        if pyspiel.exploitability(game, solver.average_policy()) <= target:
+            return iteration
+    return None
+
+
+def compile_tree(game_string: str) -> Tree:
+    """Our numba compiler for complots, the generic pyspiel walk for other games."""
+    if game_string.startswith("complots("):
+        return compile_complots_tree(resolve_game(game_string)[0])
+    return compile_openspiel_tree(pyspiel.load_game(game_string))
+
+
 def print_table(tree: Tree, results: list[Result]) -> None:
     """Print one table of results with ratios against OpenSpiel's C++ CFR."""
     reference = next(r for r in results if r.name == REFERENCE_ROW).seconds_per_iteration
@@ -114,11 +166,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", help="pyspiel game string (repeatable)")
     parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, help="time per solver")
+    parser.add_argument(
+        "--target", type=float, default=DEFAULT_TARGET, help="exploitability target"
+    )
+    parser.add_argument(
+        "--target-budget",
+        type=float,
+        default=600.0,
+        help="seconds for OpenSpiel's run to the target",
+    )
     args = parser.parse_args()
     for game_string in args.game or DEFAULT_GAMES:
         game = pyspiel.load_game(game_string)
         start = time.perf_counter()
-        tree = compile_openspiel_tree(game)
+        tree = compile_tree(game_string)
         print(f"\n{game_string}: compiled in {time.perf_counter() - start:.2f} s")
         results = [
             bench_ours(tree, "cfr", True, args.seconds),
@@ -134,6 +195,20 @@ def main() -> None:
             ),
         ]
         print_table(tree, results)
+        ours_plus = next(r for r in results if r.name == "ours cfr+").seconds_per_iteration
+        theirs_plus = next(
+            r for r in results if r.name == "openspiel C++ CFRPlusSolver"
+        ).seconds_per_iteration
+        ours_n = iterations_to_target_ours(tree, args.target)
+        theirs_n = iterations_to_target_openspiel(game, args.target, args.target_budget)
+        print(f"time to exploitability <= {args.target:g} (CFR+, checked every {CHECK_EVERY}):")
+        ours_t = ours_n * ours_plus if ours_n else None
+        theirs_t = theirs_n * theirs_plus if theirs_n else None
+        fmt = lambda n, s: f"{n} iterations, {s:.3f} s" if n else "not reached"  # noqa: E731
+        print(f"  ours                   : {fmt(ours_n, ours_t)}")
+        print(f"  openspiel C++ CFR+     : {fmt(theirs_n, theirs_t)}")
+        if ours_t and theirs_t:
+            print(f"  ratio                  : {theirs_t / ours_t:.0f}x")
 
 
 if __name__ == "__main__":
