@@ -207,3 +207,22 @@ def test_rejects_more_than_two_players() -> None:
         compile_complots_tree(config)
     with pytest.raises(ValueError, match="players must be 2"):
         count_tree(config)
+
+
+@pytest.mark.parametrize("lineup", ["ambassador", "inquisitor"])
+def test_solved_policy_exploitability_matches_openspiel(lineup: str) -> None:
+    """A non-uniform policy (CFR+ after 30 iterations) gets OpenSpiel's exploitability."""
+    from complots_solver.solvers.cfr import TreeSolver
+    from complots_solver.solvers.policy import to_tabular_policy
+
+    config = _config({**TINY, "lineup": lineup})
+    tree = compile_complots_tree(config)
+    solver = TreeSolver(tree, "cfr+")
+    solver.run(30)
+    strategy = solver.average_strategy()
+    assert not np.allclose(strategy, tree.uniform_strategy())
+    game = _game(config)
+    expected = openspiel_exploitability.exploitability(
+        game, to_tabular_policy(tree, strategy, game)
+    )
+    assert exploitability(tree, strategy) == pytest.approx(expected, abs=TOLERANCE)
