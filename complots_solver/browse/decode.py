@@ -1,0 +1,276 @@
+"""Decode a player's observation token sequence into what they know (numba).
+
+A player's perfect-recall information state is the sequence of observation
+tokens they received (:func:`complots_solver.rules.core.observation_token`).
+:func:`decode_tokens` replays such a sequence through the rules core on a
+*completed* state: the viewer's own cards and every public move are applied
+as observed, and each hidden value (an opponent's card dealt, drawn, picked,
+kept or shown) is filled in with some value consistent with what the viewer
+saw (a card an opponent reveals, or shows when a challenge finds the claim
+true, is put into that opponent's hand first; a caught bluff takes the
+claimed card out of it). Every field the viewer can know (stage, turn,
+coins, face-up cards, face-down counts, the pending action, claim, target,
+counter and challenge, their own hand, the card shown to them by Examine)
+is then read exactly from the completed state; the invented cards are never
+reported. ``F_OK`` is 0 if a token did not fit the replay (a foreign
+sequence).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from complots_solver.rules import core
+from complots_solver.rules.enums import NUM_CLANS, PlayerId, Stage, TokenKind, Variant
+from complots_solver.rules.layout import (
+    A_CHALLENGE,
+    A_PICK,
+    A_REVEAL,
+    A_SHOW,
+    C_PLAYERS,
+    C_VARIANT,
+    HIDDEN_VALUE,
+    MAX_CHANCE_OUTCOMES,
+    MAX_PLAYERS,
+    S_ACT,
+    S_ACTOR,
+    S_CHALLENGER,
+    S_CLAIM,
+    S_CLAIM_TRUE,
+    S_COINS,
+    S_COUNTER_CLAN,
+    S_COUNTERER,
+    S_COURT,
+    S_CTX,
+    S_CUR,
+    S_HIDDEN,
+    S_OUT,
+    S_REVEALED,
+    S_SHOWN,
+    S_STAGE,
+    S_TARGET,
+    S_TREASURY,
+    S_TURN,
+    STAGE_SLOTS,
+    STATE_SIZE,
+    VALUE_SLOTS,
+    WHO_SLOTS,
+)
+
+# Columns of the decoded array (one row per token sequence).
+F_OK = 0
+F_STAGE = 1
+F_TURN = 2
+F_ACTOR = 3
+F_ACT = 4  # ActionKind announced this turn, -1 before
+F_TARGET = 5
+F_CLAIM = 6  # clan claimed by the action, -1 if none
+F_CHALLENGER = 7
+F_CTX = 8  # Context of the challenge, -1 if none
+F_CLAIM_TRUE = 9
+F_COUNTERER = 10
+F_COUNTER_CLAN = 11
+F_SHOWN = 12  # clan shown to the Inquisitor, if the viewer saw it and it is pending
+F_TREASURY = 13
+F_DRAFT_CARD = 14  # the viewer's random draft card, -1 if none (deal variant)
+F_OWN_TURNS = 15  # actions the viewer has announced before this point
+F_DRAWN = 16  # multiset the viewer drew for a pending exchange, -1 if none
+F_SETUP_DONE = 17  # 1 once the deal (and draft) is over
+F_COINS = 18  # MAX_PLAYERS entries
+F_HAND = F_COINS + MAX_PLAYERS  # NUM_CLANS: the viewer's face-down cards
+F_START_HAND = F_HAND + NUM_CLANS  # NUM_CLANS: the viewer's hand when play began
+F_FACE_UP = F_START_HAND + NUM_CLANS  # MAX_PLAYERS * NUM_CLANS
+F_FACE_DOWN = F_FACE_UP + MAX_PLAYERS * NUM_CLANS  # MAX_PLAYERS: face-down counts
+NUM_FIELDS = F_FACE_DOWN + MAX_PLAYERS
+
+_CHANCE = int(PlayerId.CHANCE)
+
+
+@njit(cache=True)
+def _split(token: int):
+    """(kind, stage, who, value) of a token."""
+    rest, value = divmod(token, VALUE_SLOTS)
+    rest, who = divmod(rest, WHO_SLOTS)
+    kind, stage = divmod(rest, STAGE_SLOTS)
+    return kind, stage, who, value
+
+
+@njit(cache=True)
+def _swap_in(s: np.ndarray, p: int, give: int, take: int) -> None:
+    """Exchange p's invented card ``take`` for ``give`` from the rest of the deck."""
+    s[S_HIDDEN + p * NUM_CLANS + take] -= 1
+    s[S_HIDDEN + p * NUM_CLANS + give] += 1
+    s[S_COURT + take] += 1
+    s[S_COURT + give] -= 1
+
+
+@njit(cache=True)
+def _force_has(s: np.ndarray, p: int, clan: int) -> None:
+    """Make p's invented hand hold ``clan``."""
+    if s[S_HIDDEN + p * NUM_CLANS + clan] > 0:
+        return
+    for c in range(NUM_CLANS):
+        if s[S_HIDDEN + p * NUM_CLANS + c] > 0:
+            _swap_in(s, p, clan, c)
+            return
+
+
+@njit(cache=True)
+def _force_lacks(s: np.ndarray, p: int, clan: int) -> None:
+    """Make p's invented hand hold no ``clan``."""
+    while s[S_HIDDEN + p * NUM_CLANS + clan] > 0:
+        other = (clan + 1) % NUM_CLANS
+        for c in range(NUM_CLANS):
+            if c != clan and s[S_COURT + c] > 0:
+                other = c
+                break
+        _swap_in(s, p, other, clan)
+
+
+@njit(cache=True)
+def _decode_one(
+    cfg: np.ndarray,
+    seat: int,
+    tokens: np.ndarray,
+    length: int,
+    s: np.ndarray,
+    moves: np.ndarray,
+    probs: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """Replay one token sequence of ``seat`` and fill ``out`` (a NUM_FIELDS row)."""
+    n = cfg[C_PLAYERS]
+    core.reset_state(s, cfg)
+    ok = 1
+    draft_card = -1
+    own_turns = 0
+    drawn = -1
+    setup_done = 0
+    for c in range(NUM_CLANS):
+        out[F_START_HAND + c] = 0
+    for j in range(length):
+        kind, stage, who, value = _split(tokens[j])
+        if s[S_STAGE] != stage:
+            ok = 0
+            break
+        cur = s[S_CUR]
+        if cur == _CHANCE:
+            if value == HIDDEN_VALUE:
+                k = core.chance_outcomes_into(s, cfg, moves, probs)
+                if k == 0:
+                    ok = 0
+                    break
+                value = moves[0]
+            elif who == seat:
+                if stage == Stage.DEAL and cfg[C_VARIANT] == Variant.DRAFT:
+                    draft_card = value
+                if stage == Stage.EXCHANGE_DRAW:
+                    drawn = value
+            core.apply_action(s, cfg, value)
+        else:
+            if cur != who:
+                ok = 0
+                break
+            if value == HIDDEN_VALUE:
+                if stage == Stage.PICK:
+                    value = A_PICK
+                    for c in range(NUM_CLANS):
+                        if s[S_OUT + c] > 0:
+                            value = A_PICK + c
+                            break
+                else:
+                    k = core.legal_actions_into(s, cfg, moves)
+                    if k == 0:
+                        ok = 0
+                        break
+                    value = moves[0]
+            elif who != seat:
+                if stage == Stage.EXAMINE_SHOW:
+                    _force_has(s, who, value - A_SHOW)
+                elif stage == Stage.CHALLENGE_LOSS or stage == Stage.EFFECT_LOSS:
+                    _force_has(s, who, value - A_REVEAL)
+            if value == A_CHALLENGE and (
+                kind == TokenKind.CHALLENGE_TRUE or kind == TokenKind.CHALLENGE_FALSE
+            ):
+                if stage == Stage.CHALLENGE:
+                    claimant = s[S_ACTOR]
+                    clan = s[S_CLAIM]
+                else:
+                    claimant = s[S_COUNTERER]
+                    clan = s[S_COUNTER_CLAN]
+                if claimant != seat:
+                    if kind == TokenKind.CHALLENGE_TRUE:
+                        _force_has(s, claimant, clan)
+                    else:
+                        _force_lacks(s, claimant, clan)
+            if stage == Stage.ACTION and who == seat:
+                own_turns += 1
+            if stage == Stage.EXCHANGE_KEEP and who == seat:
+                drawn = -1
+            core.apply_action(s, cfg, value)
+        if setup_done == 0 and s[S_STAGE] != Stage.DEAL and s[S_STAGE] != Stage.PICK:
+            setup_done = 1
+            for c in range(NUM_CLANS):
+                out[F_START_HAND + c] = s[S_HIDDEN + seat * NUM_CLANS + c]
+    stage_now = s[S_STAGE]
+    out[F_OK] = ok
+    out[F_STAGE] = stage_now
+    out[F_TURN] = s[S_TURN]
+    out[F_ACTOR] = s[S_ACTOR] if stage_now != Stage.DEAL and stage_now != Stage.PICK else -1
+    out[F_ACT] = s[S_ACT]
+    out[F_TARGET] = s[S_TARGET] if s[S_ACT] >= 0 else -1
+    out[F_CLAIM] = s[S_CLAIM] if s[S_ACT] >= 0 else -1
+    out[F_CHALLENGER] = s[S_CHALLENGER] if s[S_ACT] >= 0 else -1
+    out[F_CTX] = s[S_CTX] if s[S_CHALLENGER] >= 0 else -1
+    out[F_CLAIM_TRUE] = s[S_CLAIM_TRUE] if s[S_CHALLENGER] >= 0 else -1
+    out[F_COUNTERER] = s[S_COUNTERER] if s[S_ACT] >= 0 else -1
+    out[F_COUNTER_CLAN] = s[S_COUNTER_CLAN] if s[S_COUNTERER] >= 0 else -1
+    shown = -1
+    if stage_now == Stage.EXAMINE_DECIDE and (seat == s[S_ACTOR] or seat == s[S_TARGET]):
+        shown = s[S_SHOWN]
+    out[F_SHOWN] = shown
+    out[F_TREASURY] = s[S_TREASURY]
+    out[F_DRAFT_CARD] = draft_card
+    out[F_OWN_TURNS] = own_turns
+    out[F_DRAWN] = drawn if stage_now == Stage.EXCHANGE_KEEP else -1
+    out[F_SETUP_DONE] = setup_done
+    for p in range(MAX_PLAYERS):
+        out[F_COINS + p] = s[S_COINS + p] if p < n else 0
+        down = 0
+        for c in range(NUM_CLANS):
+            if p < n:
+                down += s[S_HIDDEN + p * NUM_CLANS + c]
+                out[F_FACE_UP + p * NUM_CLANS + c] = s[S_REVEALED + p * NUM_CLANS + c]
+            else:
+                out[F_FACE_UP + p * NUM_CLANS + c] = 0
+        out[F_FACE_DOWN + p] = down
+    for c in range(NUM_CLANS):
+        out[F_HAND + c] = s[S_HIDDEN + seat * NUM_CLANS + c]
+
+
+@njit(cache=True)
+def _decode_all(
+    cfg: np.ndarray, seats: np.ndarray, tokens: np.ndarray, lengths: np.ndarray
+) -> np.ndarray:
+    """Decode every row of ``tokens``; see the module docstring."""
+    rows = tokens.shape[0]
+    out = np.zeros((rows, NUM_FIELDS), dtype=np.int32)
+    s = np.empty(STATE_SIZE, dtype=np.int32)
+    moves = np.empty(max(MAX_CHANCE_OUTCOMES, 256), dtype=np.int32)
+    probs = np.empty(moves.shape[0], dtype=np.float64)
+    for i in range(rows):
+        _decode_one(cfg, seats[i], tokens[i], lengths[i], s, moves, probs, out[i])
+    return out
+
+
+def decode_tokens(
+    cfg: np.ndarray, seats: np.ndarray, tokens: np.ndarray, lengths: np.ndarray
+) -> np.ndarray:
+    """int32[rows, NUM_FIELDS]: what each seat knows after its token sequence."""
+    return _decode_all(
+        np.ascontiguousarray(cfg, dtype=np.int32),
+        np.ascontiguousarray(seats, dtype=np.int64),
+        np.ascontiguousarray(tokens, dtype=np.int32),
+        np.ascontiguousarray(lengths, dtype=np.int64),
+    )

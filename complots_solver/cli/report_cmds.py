@@ -1,0 +1,67 @@
+"""The ``complots report`` and ``complots compare`` commands (registered by cli.main)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+RUN_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
+
+
+def _formats(text: str) -> list[str]:
+    from complots_solver.reports.api import parse_formats
+
+    try:
+        return parse_formats(text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--format") from None
+
+
+@click.command()
+@click.argument("run_dir", type=RUN_DIR)
+@click.option("--format", "fmt", default="html,pdf", show_default=True, help="html, pdf or both")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="output file; its stem gets .html and/or .pdf",
+)
+@click.option(
+    "--csv",
+    "csv_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="also write every table as CSV into this folder",
+)
+def report(run_dir: Path, fmt: str, out: Path, csv_dir: Path | None) -> None:
+    """Strategy report of a solved RUN_DIR: tables, heat maps, values (HTML and/or PDF)."""
+    from complots_solver.reports.api import write_report
+
+    paths = write_report(run_dir, out, _formats(fmt), csv_dir)
+    for kind, path in paths.items():
+        click.echo(f"{kind}: {path}")
+
+
+@click.command()
+@click.argument("run_a", type=RUN_DIR)
+@click.argument("run_b", type=RUN_DIR)
+@click.option("--format", "fmt", default="html,pdf", show_default=True, help="html, pdf or both")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="output file; its stem gets .html and/or .pdf",
+)
+@click.option(
+    "--csv",
+    "csv_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="also write the comparison tables as CSV into this folder",
+)
+def compare(run_a: Path, run_b: Path, fmt: str, out: Path, csv_dir: Path | None) -> None:
+    """Side-by-side report of two solved line-ups (e.g. Ambassador RUN_A vs Inquisitor RUN_B)."""
+    from complots_solver.reports.api import write_comparison
+
+    paths = write_comparison(run_a, run_b, out, _formats(fmt), csv_dir)
+    for kind, path in paths.items():
+        click.echo(f"{kind}: {path}")

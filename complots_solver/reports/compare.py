@@ -1,0 +1,280 @@
+"""Side-by-side comparison of two solved line-ups of the same game (Ambassador vs Inquisitor)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from complots_solver.browse import StrategyBrowser
+from complots_solver.reports import figures
+from complots_solver.reports.document import FigureSpec, Report, Section
+from complots_solver.reports.tables import StrategyTable, bluffs, draft_picks
+from complots_solver.reports.tables import action_frequencies as af_table
+from complots_solver.reports.tables import character_values as cv_table
+
+FIFTH = "Ambassador / Inquisitor"  # the clan whose character differs between line-ups
+
+
+def _label(b: StrategyBrowser) -> str:
+    """Short name of a run's line-up."""
+    return b.config.lineup.name.capitalize()
+
+
+def _basis(a: StrategyBrowser, b: StrategyBrowser) -> tuple[str, str]:
+    """(basis, method) of a table built from both runs."""
+    if a.exact and b.exact:
+        return "exact", f"{a.method}, both runs"
+    return "sampled", "at least one run is sampled"
+
+
+def _table(
+    a: StrategyBrowser,
+    b: StrategyBrowser,
+    key: str,
+    title: str,
+    description: str,
+    frame: pd.DataFrame,
+    note: str = "",
+) -> StrategyTable:
+    """A comparison table carrying both runs' basis."""
+    basis, method = _basis(a, b)
+    return StrategyTable(
+        key, title, description, frame.reset_index(drop=True), basis, method, [], note
+    )
+
+
+def _character(b: StrategyBrowser, name: str) -> str:
+    """The character's row label: the fifth clan gets one shared label."""
+    return FIFTH if b.config.clan_of(name) == 4 else name
+
+
+def seat_values(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
+    """Each seat's value in both line-ups, the difference and certain bounds on it."""
+    la, lb = _label(a), _label(b)
+    ba, bb = a.value_bounds(), b.value_bounds()
+    rows = []
+    for seat in range(2):
+        va, vb = a.game_value()[seat], b.game_value()[seat]
+        row = {"seat": seat, f"value {la}": va, f"value {lb}": vb, "difference": vb - va}
+        if ba and bb:
+            row["difference >="] = bb[seat][0] - ba[seat][1]
+            row["difference <="] = bb[seat][1] - ba[seat][0]
+        rows.append(row)
+    return _table(
+        a,
+        b,
+        "seat_values",
+        "Seat values",
+        f"Expected utility of each seat under each solved profile; 'difference' is "
+        f"{lb} minus {la}, and its bounds hold for the equilibrium values (from the exact "
+        "best responses of both runs).",
+        pd.DataFrame(rows),
+    )
+
+
+def character_values(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
+    """Value of holding each character, per seat, in both line-ups."""
+    la, lb = _label(a), _label(b)
+    fa, fb = _cv(a), _cv(b)
+    merged = fa.merge(fb, on=["character", "seat"], suffixes=(f" {la}", f" {lb}"))
+    merged["difference"] = merged[f"value holding it {lb}"] - merged[f"value holding it {la}"]
+    return _table(
+        a,
+        b,
+        "character_values",
+        "Value of holding each character",
+        "Expected utility of a seat whose starting hand holds the character, in each "
+        "line-up (the fifth character is the Ambassador in one and the Inquisitor in the other).",
+        merged,
+    )
+
+
+def _cv(b: StrategyBrowser) -> pd.DataFrame:
+    """Character values of one run with the shared fifth-character label."""
+    frame = cv_table(b).frame[["character", "seat", "value holding it"]].copy()
+    frame["character"] = frame["character"].map(lambda n: _character(b, n))
+    return frame
+
+
+def action_frequencies(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
+    """Share of each action among all turns, per seat, in both line-ups."""
+    la, lb = _label(a), _label(b)
+    parts = []
+    for label, br in ((la, a), (lb, b)):
+        table = af_table(br)
+        long = table.frame.melt(
+            id_vars=["seat"], value_vars=table.prob_columns, var_name="action", value_name=label
+        )
+        parts.append(long)
+    merged = parts[0].merge(parts[1], on=["seat", "action"], how="outer").fillna(0.0)
+    merged["difference"] = merged[lb] - merged[la]
+    return _table(
+        a,
+        b,
+        "action_frequencies",
+        "Action frequencies",
+        "Share of each action among all the turns a seat plays (reach-weighted), in each "
+        "line-up (Exchange and Examine are claims of the fifth character).",
+        merged.sort_values(["seat", "action"]),
+    )
+
+
+def bluff_frequencies(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
+    """Bluff frequency and how often bluffs are challenged, per character, in both line-ups."""
+    la, lb = _label(a), _label(b)
+    cols = ["claims per game", "bluff frequency", "bluffs challenged"]
+    frames = []
+    for label, br in ((la, a), (lb, b)):
+        f = bluffs(br).frame
+        if f.empty:
+            f = pd.DataFrame(columns=["character", *cols])
+        f = f[["character", *cols]].copy()
+        f["character"] = f["character"].map(lambda n, r=br: _character(r, n))
+        frames.append(f.rename(columns={c: f"{c} {label}" for c in cols}))
+    merged = frames[0].merge(frames[1], on="character", how="outer")
+    return _table(
+        a,
+        b,
+        "bluff_frequencies",
+        "Bluffs per character",
+        "Claims per game, the share that are bluffs, and the probability that a bluff is "
+        "challenged, in each line-up.",
+        merged,
+    )
+
+
+def draft_tables(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
+    """The draft pick table of both line-ups, stacked."""
+    frames, notes = [], []
+    for br in (a, b):
+        t = draft_picks(br)
+        if t.frame.empty:
+            notes.append(f"{_label(br)}: {t.note}")
+            continue
+        f = t.frame.copy()
+        f.insert(0, "line-up", _label(br))
+        f = f.rename(columns={c: _pick_label(br, c) for c in t.prob_columns})
+        frames.append(f)
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    return _table(
+        a,
+        b,
+        "draft",
+        "Draft: card picked for each random card",
+        "Probability of each pick given the random card, per line-up (the fifth "
+        "character's pick is shown as 'Pick Ambassador / Inquisitor').",
+        frame,
+        " ".join(notes),
+    )
+
+
+def _pick_label(b: StrategyBrowser, column: str) -> str:
+    """'Pick X' with the fifth character given the shared label."""
+    if column.startswith("Pick "):
+        return "Pick " + _character(b, column[len("Pick ") :])
+    return column
+
+
+def summary(a: StrategyBrowser, b: StrategyBrowser) -> list[str]:
+    """Plain-language paragraphs: which line-up favours whom, by how much, how sure."""
+    la, lb = _label(a), _label(b)
+    va, vb = a.game_value()[0], b.game_value()[0]
+    ba, bb = a.value_bounds(), b.value_bounds()
+    ra, rb = a.describe_run(), b.describe_run()
+    lines = [
+        f"Run A ({la}): {ra['preset'] or ra['game']}, {ra['algorithm']} after "
+        f"{ra['iterations']} iterations, exploitability {ra['exploitability']:.3g} "
+        f"({ra['run_dir']}). Run B ({lb}): {rb['preset'] or rb['game']}, "
+        f"{rb['algorithm']} after {rb['iterations']} iterations, exploitability "
+        f"{rb['exploitability']:.3g} ({rb['run_dir']}).",
+    ]
+    same = {k: v for k, v in a.config.params().items() if k != "lineup"} == {
+        k: v for k, v in b.config.params().items() if k != "lineup"
+    }
+    if not same:
+        lines.append(
+            "Warning: the two runs differ in more than the line-up; the comparison mixes "
+            "two different games."
+        )
+
+    def who(v: float, bounds: tuple[tuple[float, float], ...] | None) -> str:
+        lo, hi = bounds[0] if bounds else (v, v)
+        if lo <= 0.0 <= hi:
+            return "is balanced between the seats (seat 0's equilibrium value is within the bound of 0)"
+        return f"favours seat {0 if v > 0 else 1} by {abs(v):.4f}"
+
+    lines.append(
+        f"With the {la}, the game {who(va, ba)}: seat 0 expects {va:+.4f}. With the {lb}, "
+        f"it {who(vb, bb)}: seat 0 expects {vb:+.4f}."
+    )
+    if ba and bb:
+        lo = bb[0][0] - ba[0][1]
+        hi = bb[0][1] - ba[0][0]
+        diff = vb - va
+        if lo > 0:
+            verdict = f"The {lb} line-up is certainly better for seat 0 than the {la}"
+        elif hi < 0:
+            verdict = f"The {lb} line-up is certainly better for seat 1 than the {la}"
+        else:
+            verdict = "Which line-up favours seat 0 more cannot be told at this precision"
+        lines.append(
+            f"{verdict}: switching from the {la} to the {lb} changes seat 0's value by "
+            f"{diff:+.4f}, and the change in equilibrium value is certainly between "
+            f"{lo:+.5f} and {hi:+.5f}. This uncertainty comes only from the two strategies' "
+            "exploitability (exact best responses); no number in this report is sampled."
+        )
+    return lines
+
+
+def build_comparison(a: StrategyBrowser, b: StrategyBrowser) -> Report:
+    """The comparison report of two runs (normally the Ambassador and Inquisitor line-ups)."""
+    la, lb = _label(a), _label(b)
+    sv = seat_values(a, b)
+    cv = character_values(a, b)
+    af = action_frequencies(a, b)
+    bl = bluff_frequencies(a, b)
+    dr = draft_tables(a, b)
+    ra = a.describe_run()
+    name = ra["preset"] or ra["game"]
+    sections = [
+        Section("summary", "Summary", summary(a, b), [sv]),
+        Section("characters", "Character values", [], [cv]),
+        Section("actions", "Action frequencies", [], [af]),
+        Section("bluffs", "Bluffs", [], [bl]),
+        Section("draft", "Draft", [], [dr]),
+    ]
+    long = cv.frame.melt(
+        id_vars=["character", "seat"],
+        value_vars=[f"value holding it {la}", f"value holding it {lb}"],
+        var_name="line-up",
+        value_name="value",
+    )
+    long["line-up"] = long["line-up"].str.replace("value holding it ", "")
+    for seat in range(2):
+        sub = long[long["seat"] == seat]
+        sections[1].figures.append(
+            FigureSpec(
+                f"character_values_seat{seat}",
+                f"Value of holding each character, seat {seat}",
+                "Exact values (no sampling error, so no error bars).",
+                lambda s=sub, k=seat: figures.value_bars_figure(
+                    s, "character", "value", f"Seat {k}: value when holding", group="line-up"
+                ),
+            )
+        )
+    rb = b.describe_run()
+    facts = [
+        ("Game", f"Complots: {la} vs {lb} line-ups ({name})"),
+        ("Run A", f"{ra['run_dir']}: {ra['game']}"),
+        ("Run B", f"{rb['run_dir']}: {rb['game']}"),
+        (
+            "Solvers",
+            f"A: {ra['algorithm']}, {ra['iterations']} iterations; "
+            f"B: {rb['algorithm']}, {rb['iterations']} iterations",
+        ),
+        (
+            "Exploitability",
+            f"A: {ra['exploitability']:.3g}; B: {rb['exploitability']:.3g} (exact best responses)",
+        ),
+        ("Basis", _basis(a, b)[1]),
+    ]
+    return Report(f"Complots: {la} vs {lb}", facts, sections)

@@ -1,0 +1,267 @@
+"""The content of a report, independent of its format (HTML and PDF render the same model)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from complots_solver.browse import StrategyBrowser
+from complots_solver.reports import figures
+from complots_solver.reports.tables import StrategyTable, all_tables
+
+MAX_DISPLAY_PROB_COLUMNS = 9  # wider distributions are shown as one text column
+DISPLAY_MIN_PROBABILITY = 0.001
+
+
+@dataclass
+class FigureSpec:
+    """A figure drawn on demand (PNG for HTML, vector for PDF)."""
+
+    key: str
+    title: str
+    caption: str
+    make: Callable[[], Figure]
+
+
+@dataclass
+class Section:
+    """A titled part of a report: paragraphs, tables and figures."""
+
+    key: str
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    tables: list[StrategyTable] = field(default_factory=list)
+    figures: list[FigureSpec] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    """A whole report: title-page facts and sections."""
+
+    title: str
+    facts: list[tuple[str, str]]
+    sections: list[Section]
+    created: str = field(default_factory=lambda: dt.date.today().isoformat())
+
+    def tables(self) -> list[StrategyTable]:
+        """Every table in order."""
+        return [t for s in self.sections for t in s.tables]
+
+
+def display_frame(table: StrategyTable) -> pd.DataFrame:
+    """The table as shown: numbers formatted, very wide distributions folded into one column."""
+    frame = table.frame.copy()
+    probs = [c for c in table.prob_columns if c in frame.columns]
+    if len(probs) > MAX_DISPLAY_PROB_COLUMNS:
+        dist = []
+        for _, row in frame[probs].iterrows():
+            items = sorted(
+                ((c, float(v)) for c, v in row.items() if float(v) >= DISPLAY_MIN_PROBABILITY),
+                key=lambda cv: -cv[1],
+            )
+            dist.append("; ".join(f"{c} {v:.3f}" for c, v in items))
+        keep = [c for c in frame.columns if c not in probs]
+        at = frame.columns.get_loc(probs[0])
+        frame = frame[keep]
+        frame.insert(int(at), "distribution", dist)
+    out = pd.DataFrame(index=frame.index)
+    for col in frame.columns:
+        out[col] = [format_cell(col, v, col in probs) for v in frame[col]]
+    return out
+
+
+def text_columns(table: StrategyTable) -> set[str]:
+    """Columns holding text (left-aligned when shown)."""
+    frame = table.frame
+    texts = {c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])}
+    return texts | {"distribution"}
+
+
+def format_cell(column: str, value: object, probability: bool = False) -> str:
+    """One formatted cell."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) or (hasattr(value, "dtype") and "int" in str(value.dtype)):
+        return str(int(value))  # type: ignore[call-overload]
+    if isinstance(value, float) or hasattr(value, "dtype"):
+        v = float(value)  # type: ignore[arg-type]
+        if v != v:
+            return "n/a"
+        if probability:
+            return f"{v:.3f}"
+        if column in ("value", "advantage", "difference") or column.startswith(("value", "Δ")):
+            return f"{v:+.4f}"
+        if "equilibrium" in column:
+            return f"{v:+.5f}"
+        return f"{v:.4g}" if abs(v) < 1e4 else f"{v:,.0f}"
+    return str(value)
+
+
+def _pivot(frame: pd.DataFrame, index: str, columns: str, values: str) -> pd.DataFrame:
+    """A pivot table with rows and columns in first-seen order."""
+    pivot = frame.pivot_table(index=index, columns=columns, values=values, aggfunc="mean")
+    return pivot.reindex(index=list(dict.fromkeys(frame[index])))
+
+
+def _summary(b: StrategyBrowser) -> list[str]:
+    """Plain-language headline paragraphs of one run."""
+    run = b.describe_run()
+    v0, v1 = b.game_value()
+    bounds = b.value_bounds()
+    lines = [
+        f"This report describes the strategy solved for {run['preset'] or run['game']} "
+        f"({run['lineup']} line-up) by {run['algorithm']} after {run['iterations']} "
+        f"iterations, from the run directory {run['run_dir']}. Its exploitability "
+        f"(exact best response on the full tree) is {run['exploitability']:.3g}.",
+        f"Playing this strategy, seat 0 (who moves first, with 1 coin) expects {v0:+.4f} "
+        f"and seat 1 {v1:+.4f} (+1 a win, -1 a loss, 0 a draw).",
+    ]
+    if bounds:
+        lo, hi = bounds[0]
+        lines.append(
+            f"The game's equilibrium value for seat 0 is certainly between {lo:+.5f} and "
+            f"{hi:+.5f}; a width of {hi - lo:.2g} (the NashConv) is the only uncertainty: "
+            "every number here is computed exactly on the game tree, none is sampled."
+        )
+    lines.append(
+        f"{b.turn_cap_share():.1%} of games reach the turn cap of {b.config.max_turns} "
+        "turns and are draws."
+    )
+    lines.append(
+        "How to read the tables: probabilities are reach-weighted over the situations of "
+        "each row; 'reach' is the probability (or expected number of times per game) that "
+        "such a situation arises under the solved strategy and 'value' the expected utility "
+        "of the player to move there. Rows with a tiny reach (say below 1e-6) are situations "
+        "the solved players almost never create: their strategy hardly matters and may look "
+        "arbitrary."
+    )
+    return lines
+
+
+def build_report(b: StrategyBrowser, tables: dict[str, StrategyTable] | None = None) -> Report:
+    """The report of one solved line-up."""
+    t = tables or all_tables(b)
+    run = b.describe_run()
+    name = run["preset"] or run["game"]
+    sections = [
+        Section("summary", "Summary", _summary(b), [t["key_figures"], t["game_values"]]),
+    ]
+    conv = b.convergence()
+    conv_section = Section("convergence", "Convergence")
+    if conv is not None and not conv.empty:
+        conv_section.paragraphs.append(
+            "Exact exploitability of the average strategy, measured during the run "
+            "(convergence.csv)."
+        )
+        conv_section.figures.append(
+            FigureSpec(
+                "convergence",
+                "Exploitability over iterations",
+                f"{name}: exploitability (NashConv / 2) of the average strategy.",
+                lambda: figures.convergence_figure(conv, f"{name}: convergence"),
+            )
+        )
+    else:
+        conv_section.paragraphs.append("The run directory has no convergence.csv.")
+    sections.append(conv_section)
+
+    opening = t["opening_moves"]
+    open_sec = Section("opening", "Opening moves", [], [opening, t["action_frequencies"]])
+    if not opening.frame.empty:
+        panels = []
+        for seat, group in opening.frame.groupby("seat"):
+            panels.append((f"seat {seat}", group.set_index("hand")[opening.prob_columns]))
+        open_sec.figures.append(
+            FigureSpec(
+                "opening_heatmap",
+                "Opening move by hand",
+                "Probability of each first action by the hand held (reach-weighted).",
+                lambda p=panels: figures.heatmap_figure(p, "Opening move by hand"),
+            )
+        )
+    sections.append(open_sec)
+
+    draft = t["draft_picks"]
+    draft_sec = Section("draft", "Draft", [], [draft])
+    if not draft.frame.empty:
+        panels = [
+            (f"seat {seat}", g.set_index("draft_card")[draft.prob_columns])
+            for seat, g in draft.frame.groupby("seat")
+        ]
+        draft_sec.figures.append(
+            FigureSpec(
+                "draft_heatmap",
+                "Draft pick by random card",
+                "Probability of each pick given the random card.",
+                lambda p=panels: figures.heatmap_figure(p, "Draft pick by random card"),
+            )
+        )
+    sections.append(draft_sec)
+
+    chal = t["challenges"]
+    chal_sec = Section("challenges", "Challenges", [], [chal])
+    if not chal.frame.empty:
+        panels = []
+        for context, g in chal.frame.groupby("context"):
+            panels.append((context, _pivot(g, "hand", "claimed", "Challenge")))
+        chal_sec.figures.append(
+            FigureSpec(
+                "challenge_heatmap",
+                "Challenge probability by own hand and claimed character",
+                "Probability of challenging, rows: own hand, columns: claimed character.",
+                lambda p=panels: figures.heatmap_figure(
+                    p, "Challenge probability (rows: own hand)"
+                ),
+            )
+        )
+    sections.append(chal_sec)
+    sections.append(Section("counters", "Counters", [], [t["counters"], t["counter_rates"]]))
+    sections.append(Section("reveals", "Losing influence", [], [t["reveals"]]))
+    sections.append(Section("exchange", "Exchange", [], [t["exchange_keeps"]]))
+    sections.append(
+        Section("examine", "Inquisitor Examine", [], [t["examine_decisions"], t["examine_shows"]])
+    )
+    sections.append(Section("bluffs", "Bluffs", [], [t["bluffs"]]))
+
+    values_sec = Section("values", "Values of hands and characters", [], [])
+    values_sec.tables = [t["hand_values"], t["character_values"]]
+    cv = t["character_values"].frame
+    note = "Exact values (no sampling error, so no error bars)." if b.exact else ""
+    values_sec.figures.append(
+        FigureSpec(
+            "character_values",
+            "Value of holding each character",
+            "Expected utility of each seat when its starting hand holds the character. " + note,
+            lambda: figures.value_bars_figure(
+                cv, "character", "value holding it", "Value when holding the character", note=note
+            ),
+        )
+    )
+    hv = t["hand_values"].frame
+    values_sec.figures.append(
+        FigureSpec(
+            "hand_values",
+            "Value of each starting hand",
+            "Expected utility of each seat by its starting hand. " + note,
+            lambda: figures.value_bars_figure(
+                hv.sort_values("hand"), "hand", "value", "Value of each starting hand", note=note
+            ),
+        )
+    )
+    sections.append(values_sec)
+    facts = [
+        ("Game", f"Complots, {name}: {run['game']}"),
+        ("Line-up", run["lineup"]),
+        ("Solver", f"{run['algorithm']}, {run['iterations']} iterations"),
+        ("Exploitability", f"{run['exploitability']:.3g} (exact best response)"),
+        ("Basis", run["method"]),
+        ("Run directory", run["run_dir"]),
+        ("Solved", str(run["created"])),
+    ]
+    return Report(f"Complots strategy report: {name}", facts, sections)

@@ -1,0 +1,141 @@
+"""Render a :class:`Report` as one self-contained HTML file.
+
+Inline CSS, figures as base64 PNG, tables sortable by clicking a header
+(a few lines of inline JavaScript); nothing is fetched from the network.
+"""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import jinja2
+
+from complots_solver.reports.document import Report, display_frame
+from complots_solver.reports.figures import png_bytes
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;
+max-width:1100px;color:#1d2330;line-height:1.45;padding:0 1em}
+h1{font-size:1.7em;margin-bottom:.2em}h2{border-bottom:2px solid #d8dce6;padding-bottom:.2em;
+margin-top:2em}h3{font-size:1.05em;margin-bottom:.3em}
+table{border-collapse:collapse;font-size:.82em;margin:.4em 0 1.2em}
+th,td{border:1px solid #d8dce6;padding:.25em .55em;text-align:right}
+th{background:#eef1f7;cursor:pointer;user-select:none;position:sticky;top:0}
+th.sorted-asc::after{content:" \\25B2"}th.sorted-desc::after{content:" \\25BC"}
+td.text,th.text{text-align:left}tr:nth-child(even) td{background:#fafbfd}
+.facts td{text-align:left}.basis{font-size:.8em;color:#5a6275}
+.note{font-style:italic;color:#5a6275}figure{margin:1em 0}figcaption{font-size:.85em;color:#5a6275}
+nav ul{columns:2;font-size:.9em}img{max-width:100%}
+.table-wrap{max-height:34em;overflow:auto;display:inline-block;max-width:100%}
+"""
+
+JS = """
+document.querySelectorAll('table.sortable').forEach(function(t){
+  t.querySelectorAll('th').forEach(function(th,i){
+    th.addEventListener('click',function(){
+      var asc=!th.classList.contains('sorted-asc');
+      t.querySelectorAll('th').forEach(function(h){h.classList.remove('sorted-asc','sorted-desc')});
+      th.classList.add(asc?'sorted-asc':'sorted-desc');
+      var body=t.tBodies[0],rows=Array.from(body.rows);
+      rows.sort(function(a,b){
+        var x=a.cells[i].textContent.trim(),y=b.cells[i].textContent.trim();
+        var nx=parseFloat(x.replace(/,/g,'')),ny=parseFloat(y.replace(/,/g,''));
+        var c=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);
+        return asc?c:-c;});
+      rows.forEach(function(r){body.appendChild(r)});
+    });
+  });
+});
+"""
+
+TEMPLATE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{ report.title }}</title><style>{{ css }}</style></head>
+<body>
+<h1>{{ report.title }}</h1>
+<table class="facts">{% for k, v in report.facts %}<tr><th class="text">{{ k }}</th>
+<td class="text">{{ v }}</td></tr>{% endfor %}
+<tr><th class="text">Report date</th><td class="text">{{ report.created }}</td></tr></table>
+<nav><ul>{% for s in report.sections %}<li><a href="#{{ s.key }}">{{ s.title }}</a></li>
+{% endfor %}</ul></nav>
+{% for s in report.sections %}
+<section id="{{ s.key }}"><h2>{{ s.title }}</h2>
+{% for p in s.paragraphs %}<p>{{ p }}</p>{% endfor %}
+{% for t in s.rendered_tables %}
+<h3 id="table-{{ t.key }}">{{ t.title }}</h3>
+<p>{{ t.description }} <span class="basis">[{{ t.basis }}]</span></p>
+{% if t.note %}<p class="note">{{ t.note }}</p>{% endif %}
+{% if t.rows %}<div class="table-wrap"><table class="sortable" data-key="{{ t.key }}"><thead><tr>
+{% for c in t.columns %}<th class="{{ 'text' if c.text else '' }}">{{ c.name }}</th>{% endfor %}
+</tr></thead><tbody>
+{% for r in t.rows %}<tr>{% for v in r %}<td class="{{ 'text' if t.columns[loop.index0].text else '' }}">{{ v }}</td>{% endfor %}</tr>
+{% endfor %}</tbody></table></div>{% endif %}
+{% endfor %}
+{% for f in s.rendered_figures %}
+<figure id="figure-{{ f.key }}"><img alt="{{ f.title }}" src="data:image/png;base64,{{ f.data }}">
+<figcaption>{{ f.title }}: {{ f.caption }}</figcaption></figure>
+{% endfor %}
+</section>
+{% endfor %}
+<script>{{ js }}</script>
+</body></html>
+"""
+
+
+def render_html(report: Report, dpi: int = 80) -> str:
+    """The report as one HTML document."""
+    sections = []
+    for s in report.sections:
+        tables = []
+        for t in s.tables:
+            shown = display_frame(t)
+            text_cols = {
+                c
+                for c in t.frame.columns
+                if t.frame[c].dtype == object or str(t.frame[c].dtype) == "str"
+            } | {"distribution"}
+            tables.append(
+                {
+                    "key": t.key,
+                    "title": t.title,
+                    "description": t.description,
+                    "basis": t.basis_text,
+                    "note": t.note,
+                    "columns": [{"name": c, "text": c in text_cols} for c in shown.columns],
+                    "rows": shown.values.tolist(),
+                }
+            )
+        rendered = []
+        for f in s.figures:
+            fig = f.make()
+            rendered.append(
+                {
+                    "key": f.key,
+                    "title": f.title,
+                    "caption": f.caption,
+                    "data": base64.b64encode(png_bytes(fig, dpi)).decode("ascii"),
+                }
+            )
+        sections.append(
+            {
+                "key": s.key,
+                "title": s.title,
+                "paragraphs": s.paragraphs,
+                "rendered_tables": tables,
+                "rendered_figures": rendered,
+            }
+        )
+    env = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    view = {"title": report.title, "facts": report.facts, "created": report.created}
+    view["sections"] = sections
+    return env.from_string(TEMPLATE).render(report=view, css=CSS, js=JS)
+
+
+def write_html(report: Report, path: Path) -> Path:
+    """Write the report's HTML to ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_html(report), encoding="utf-8")
+    return path

@@ -1,0 +1,200 @@
+"""Render a :class:`Report` as a PDF with matplotlib's PdfPages (no extra dependency).
+
+Layout (A4 landscape): a title page (game, solver, exploitability, date,
+contents); then, section by section, each table on its own page(s) of at
+most :data:`ROWS_PER_PAGE` rows (a table with no rows still gets one page for
+its note) and each figure on its own page; a section's paragraphs head its
+first page, and a section with neither tables nor figures gets one page for
+them. Every page after the title page is numbered "page i of N". Text is
+embedded as TrueType (fonttype 42) so that it can be extracted.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from complots_solver.reports.document import (  # noqa: E402
+    Report,
+    Section,
+    display_frame,
+    text_columns,
+)
+from complots_solver.reports.tables import StrategyTable  # noqa: E402
+
+PAGE = (11.69, 8.27)  # A4 landscape, inches
+ROWS_PER_PAGE = 30
+MAX_CELL_CHARS = 90
+TOP = 0.95
+LEFT = 0.05
+WRAP = 150
+
+
+def page_count(report: Report) -> int:
+    """Number of pages :func:`write_pdf` writes for ``report``."""
+    return 1 + sum(_section_pages(s) for s in report.sections)
+
+
+def _section_pages(section: Section) -> int:
+    """Pages of one section (see the module docstring)."""
+    pages = sum(_table_pages(t) for t in section.tables) + len(section.figures)
+    return max(1, pages)
+
+
+def _table_pages(table: StrategyTable) -> int:
+    """Pages of one table."""
+    return max(1, math.ceil(len(table.frame) / ROWS_PER_PAGE))
+
+
+def _text_block(fig: Figure, y: float, lines: list[str], size: float, **kw: object) -> float:
+    """Write wrapped paragraphs from height ``y`` down; return the next free height."""
+    for line in lines:
+        wrapped = textwrap.wrap(line, WRAP) or [""]
+        for part in wrapped:
+            fig.text(LEFT, y, part, fontsize=size, va="top", **kw)
+            y -= size / 72 / PAGE[1] * 1.45
+        y -= 0.008
+    return y
+
+
+def _title_page(report: Report) -> Figure:
+    """The title page."""
+    fig = Figure(figsize=PAGE)
+    fig.text(0.5, 0.86, report.title, ha="center", fontsize=20, weight="bold")
+    y = 0.74
+    for key, value in [*report.facts, ("Report date", report.created)]:
+        fig.text(0.12, y, f"{key}:", fontsize=11, weight="bold", va="top")
+        for k, part in enumerate(textwrap.wrap(str(value), 95)):
+            fig.text(0.3, y - k * 0.03, part, fontsize=11, va="top")
+        y -= 0.03 * max(1, len(textwrap.wrap(str(value), 95))) + 0.015
+    y -= 0.02
+    fig.text(0.12, y, "Contents", fontsize=12, weight="bold", va="top")
+    y -= 0.035
+    half = (len(report.sections) + 1) // 2
+    for i, s in enumerate(report.sections):
+        x = 0.14 if i < half else 0.5
+        fig.text(x, y - (i % half) * 0.026, f"{i + 1}. {s.title}", fontsize=10, va="top")
+    return fig
+
+
+def _table_page(
+    table: StrategyTable, rows: list[list[str]], columns: list[str], part: str
+) -> Callable[[Figure, float], None]:
+    text_cols = text_columns(table)
+    """A drawer of one table chunk below height ``y``."""
+
+    def draw(fig: Figure, y: float) -> None:
+        fig.text(LEFT, y, table.title + part, fontsize=12, weight="bold", va="top")
+        y -= 0.035
+        y = _text_block(fig, y, [f"{table.description} [{table.basis_text}]"], 8.5)
+        if table.note:
+            y = _text_block(fig, y, [table.note], 8.5, style="italic")
+        if not rows:
+            return
+        cells = [[_clip(v) for v in r] for r in rows]
+        widths = [max(len(c), *(len(r[k]) for r in cells)) for k, c in enumerate(columns)]
+        total = sum(max(w, 4) for w in widths)
+        height = min(y - 0.06, 0.026 * (len(cells) + 1))
+        ax = fig.add_axes((LEFT, y - 0.01 - height, 0.9, height))
+        ax.axis("off")
+        tab = ax.table(
+            cellText=cells,
+            colLabels=columns,
+            colWidths=[max(w, 4) / total for w in widths],
+            loc="upper left",
+            cellLoc="right",
+        )
+        tab.auto_set_font_size(False)
+        tab.set_fontsize(6.5 if len(columns) > 8 else 7.5)
+        tab.scale(1.0, 1.0)
+        text_columns = {k for k, c in enumerate(columns) if c in text_cols}
+        for (r, c), cell in tab.get_celld().items():
+            cell.set_linewidth(0.3)
+            if c in text_columns:
+                cell.get_text().set_horizontalalignment("left")
+                cell._loc = "left"  # noqa: SLF001 (matplotlib positions text by _loc)
+            if r == 0:
+                cell.set_facecolor("#eef1f7")
+                cell.set_text_props(weight="bold")
+
+    return draw
+
+
+def _clip(text: str) -> str:
+    """Cut a cell to MAX_CELL_CHARS characters."""
+    return text if len(text) <= MAX_CELL_CHARS else text[: MAX_CELL_CHARS - 1] + "…"
+
+
+def write_pdf(report: Report, path: Path) -> int:
+    """Write the report as a PDF to ``path``; return the number of pages."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    total = page_count(report)
+    page = 1
+    with matplotlib.rc_context({"pdf.fonttype": 42}), PdfPages(path) as pdf:
+        meta = pdf.infodict()
+        meta["Title"] = report.title
+        meta["Subject"] = "Complots strategy report"
+        pdf.savefig(_title_page(report))
+        for number, section in enumerate(report.sections, 1):
+            items: list[tuple[str, object]] = []
+            for tab in section.tables:
+                shown = display_frame(tab)
+                rows = shown.values.tolist()
+                chunks = max(1, math.ceil(len(rows) / ROWS_PER_PAGE))
+                for k in range(chunks):
+                    part = f" (part {k + 1} of {chunks})" if chunks > 1 else ""
+                    chunk = rows[k * ROWS_PER_PAGE : (k + 1) * ROWS_PER_PAGE]
+                    items.append(("table", _table_page(tab, chunk, list(shown.columns), part)))
+            for f in section.figures:
+                items.append(("figure", f))
+            if not items:
+                items.append(("text", None))
+            for k, (kind, item) in enumerate(items):
+                page += 1
+                y = TOP
+                heading: list[tuple[float, str, float]] = []
+                if k == 0:
+                    heading.append((y, f"{number}. {section.title}", 15))
+                    y -= 0.05
+                if kind == "figure":
+                    spec = item
+                    probe = Figure(figsize=PAGE)
+                    if k == 0:
+                        y = _text_block(probe, y, section.paragraphs, 9.5)
+                    fig = _figure_page(spec.make(), spec.title, spec.caption, y)  # type: ignore[union-attr]
+                else:
+                    fig = Figure(figsize=PAGE)
+                    if k == 0:
+                        y = _text_block(fig, y, section.paragraphs, 9.5)
+                    if kind == "table":
+                        item(fig, y)  # type: ignore[operator]
+                if k == 0:
+                    if kind == "figure":
+                        _text_block(fig, TOP - 0.05, section.paragraphs, 9.5)
+                    for hy, text, size in heading:
+                        fig.text(LEFT, hy, text, fontsize=size, weight="bold", va="top")
+                fig.text(LEFT, 0.02, report.title, fontsize=7, color="#5a6275")
+                fig.text(0.95, 0.02, f"page {page} of {total}", fontsize=8, ha="right")
+                pdf.savefig(fig)
+    if page != total:
+        raise RuntimeError(f"wrote {page} pages, planned {total}")
+    return page
+
+
+def _figure_page(fig: Figure, title: str, caption: str, top: float) -> Figure:
+    """Resize a report figure to the page and put its title and caption above it (vector)."""
+    fig.set_size_inches(*PAGE)
+    fig.tight_layout(rect=(0.03, 0.07, 0.97, top - 0.1))
+    fig.text(LEFT, top, title, fontsize=12, weight="bold", va="top")
+    _text_block(fig, top - 0.035, [caption], 8.5)
+    return fig
