@@ -545,6 +545,14 @@ def play(game: str, against: str, seat: int, show_strategy: bool, seed: int | No
     )
 
 
+# Reports (complots_solver.reports, layer 5): report and compare live in their own module.
+from complots_solver.cli.report_cmds import compare as _compare_cmd  # noqa: E402
+from complots_solver.cli.report_cmds import report as _report_cmd  # noqa: E402
+
+cli.add_command(_report_cmd)
+cli.add_command(_compare_cmd)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI; usage errors exit 2 with one line, no traceback."""
     try:

@@ -81,7 +81,9 @@ from complots_solver.rules.layout import (
 
 KEY_PERFECT = 0
 KEY_MARKOV = 1
+KEY_BOTH = 2  # step_keys only: keep the material of both keys (two tables with different keys)
 KEYS = {"perfect": KEY_PERFECT, "markov": KEY_MARKOV}
+KEY_SCHEME_VERSION = 1  # bump whenever a key's definition changes: saved tables become foreign
 
 PERFECT_SEED = 0x5EED_0000_0000_0001
 MARKOV_SEED = 0x5EED_0000_0000_0002
@@ -152,10 +154,10 @@ def step_keys(
 ) -> None:
     """Key material after applying ``a`` to ``s`` (call before applying it)."""
     n = cfg[C_PLAYERS]
-    if key_kind == KEY_PERFECT:
+    if key_kind != KEY_MARKOV:
         for p in range(n):
             new_hashes[p] = chain(hashes[p], core.observation_token(s, a, p))
-    else:
+    if key_kind != KEY_PERFECT:
         for p in range(n):
             new_memory[p] = memory[p]
         _update_memory(s, cfg, a, new_memory)
@@ -191,3 +193,28 @@ def key_of(
     if key_kind == KEY_PERFECT:
         return np.int64(hashes[s[S_CUR]])
     return markov_key(s, cfg, memory)
+
+
+@njit(cache=True)
+def key_after_history(cfg: np.ndarray, key_kind: int, history: np.ndarray) -> tuple[np.int64, int]:
+    """Replay ``history`` (actions and chance outcomes) from the start: (key, player to move).
+
+    The history must be legal (as a pyspiel state's ``history()`` is); the key is
+    that of the player to move at the end, as :func:`key_of` computes it during a run.
+    """
+    n = cfg[C_PLAYERS]
+    s = core.initial_state(cfg)
+    nxt = np.empty_like(s)
+    hashes = np.zeros(n, dtype=np.uint64)
+    memory = np.zeros(n, dtype=np.int64)
+    new_hashes = np.zeros(n, dtype=np.uint64)
+    new_memory = np.zeros(n, dtype=np.int64)
+    init_keys(cfg, hashes, memory)
+    for a in history:
+        step_keys(s, cfg, a, key_kind, hashes, memory, new_hashes, new_memory)
+        nxt[:] = s
+        core.apply_action(nxt, cfg, a)
+        s[:] = nxt
+        hashes[:] = new_hashes
+        memory[:] = new_memory
+    return key_of(s, cfg, key_kind, hashes, memory), s[S_CUR]

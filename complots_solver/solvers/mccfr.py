@@ -28,9 +28,22 @@ by ``k^beta / (k^beta + 1)`` and the strategy sums by ``(k / (k + 1))^gamma``.
 Storage (:class:`HashTable` arrays): ``slot_key``/``slot_row`` (open
 addressing, linear probing, power-of-two capacity, load <= 1/2, grown by
 rehashing), one row per information state in ``row_info`` (pool start, number
-of actions, player) and ``row_key``, and a slot pool holding the action id,
+of actions, player, and the stamp of the last epoch that inserted or updated
+it, see ``set_stamp``) and ``row_key``, and a slot pool holding the action id,
 regret and strategy sum of each (information state, legal action). Rows and
 pool slots are appended in order of first visit, so a row's id never changes.
+
+Frozen seats (:meth:`MCCFRSolver.freeze`, outcome sampling): the seats in a
+mask follow a fixed :class:`PolicyTable` (a keyed average strategy with a
+hash index, possibly under another key scheme) and are neither traversers nor
+updated, so the other seats learn a best response to it. The walk then keeps
+the material of both key schemes (``infokeys.KEY_BOTH``).
+
+Parallel workers and Ray: :mod:`complots_solver.solvers.mccfr_parallel`;
+runs, checkpoints and keyed strategy files:
+:mod:`complots_solver.solvers.mccfr_run`; playing a saved table from live
+pyspiel states: :mod:`complots_solver.solvers.mccfr_policy`; sampled
+evaluation: :mod:`complots_solver.solvers.mccfr_eval`.
 
 Randomness comes only from the ``np.random.Generator`` passed in (its bit
 generator state is saved in checkpoints), so runs are reproducible and a
@@ -56,7 +69,7 @@ from complots_solver.rules.layout import (
     S_STAGE,
     STATE_SIZE,
 )
-from complots_solver.solvers.infokeys import KEYS, init_keys, key_of, step_keys
+from complots_solver.solvers.infokeys import KEY_BOTH, KEYS, init_keys, key_of, step_keys
 from complots_solver.solvers.strategy_file import atomic_write_npz
 from complots_solver.solvers.tree import NodeKind, Tree
 
@@ -84,7 +97,8 @@ NUM_COUNTERS = 6
 RI_START = 0
 RI_LEN = 1
 RI_PLAYER = 2
-RI_WIDTH = 3
+RI_STAMP = 3  # the last epoch (params[P_STAMP]) that inserted or updated the row
+RI_WIDTH = 4
 
 # params[...] (float64)
 P_LINEAR = 0
@@ -93,7 +107,10 @@ P_ALPHA = 2
 P_BETA = 3
 P_GAMMA = 4
 P_EPSILON = 5
-NUM_PARAMS = 6
+P_STAMP = 6  # epoch stamp written into the rows a run touches (parallel synchronisation)
+P_TRAVERSERS = 7  # bit mask of the seats that traverse (0: every seat; parallel workers)
+P_INSERT = 8  # bit mask of the seats whose new rows are inserted (0: every seat)
+NUM_PARAMS = 9
 
 # what a depth of the walk is
 F_CHANCE = 0
@@ -217,6 +234,15 @@ def _discount(regret, strategy_sum, used, step, alpha, beta, gamma):
 
 
 @njit(cache=True)
+def _lookup(slot_key, slot_row, row_info, key, k):
+    """Row of ``key`` in a table if it is there with ``k`` actions, else NO_ROW."""
+    r = slot_row[_probe(slot_key, slot_row, key)]
+    if r != NO_ROW and row_info[r, RI_LEN] != k:
+        return NO_ROW
+    return r
+
+
+@njit(cache=True, nogil=True)
 def _run(
     cfg,
     algorithm,
@@ -234,9 +260,20 @@ def _run(
     counters,
     max_depth,
     width,
+    frozen_mask,
+    f_key_kind,
+    f_slot_key,
+    f_slot_row,
+    f_row_info,
+    f_probs,
 ):
-    """Run ``iterations`` MCCFR iterations; return the (possibly regrown) table arrays."""
+    """Run ``iterations`` MCCFR iterations; return the (possibly regrown) table arrays.
+
+    Seats in the bit mask ``frozen_mask`` play the fixed policy table ``f_*``
+    (keyed by ``f_key_kind``) and are neither traversers nor updated.
+    """
     n = cfg[C_PLAYERS]
+    walk_keys = key_kind if frozen_mask == 0 or f_key_kind == key_kind else KEY_BOTH
     depth_cap = max_depth + 2
     states = np.empty((depth_cap, STATE_SIZE), dtype=np.int32)
     hashes = np.zeros((depth_cap, n), dtype=np.uint64)
@@ -260,11 +297,18 @@ def _run(
     linear = params[P_LINEAR] != 0.0
     interval = int(params[P_INTERVAL])
     eps = params[P_EPSILON]
+    stamp = np.int64(params[P_STAMP])
+    trav_mask = np.int64(params[P_TRAVERSERS])
+    insert_mask = np.int64(params[P_INSERT])
 
     for _ in range(iterations):
         counters[CT_ITER] += 1
         weight = float(counters[CT_ITER]) if linear else 1.0
         for trav in range(n):
+            if frozen_mask & (1 << trav):
+                continue
+            if trav_mask != 0 and not trav_mask & (1 << trav):
+                continue
             avg_seat = (trav + 1) % n
             core.reset_state(states[0], cfg)
             init_keys(cfg, hashes[0], memory[0])
@@ -283,6 +327,24 @@ def _run(
                     elif s[S_CUR] == _CHANCE:
                         frame[d] = F_CHANCE
                         a = core.sample_chance(s, cfg, rng, outcomes, probs)
+                    elif frozen_mask & (1 << s[S_CUR]):
+                        cur = s[S_CUR]
+                        mover[d] = cur
+                        k = core.legal_actions_into(s, cfg, acts[d])
+                        nact[d] = k
+                        row[d] = NO_ROW
+                        key = key_of(s, cfg, f_key_kind, hashes[d], memory[d])
+                        fr = _lookup(f_slot_key, f_slot_row, f_row_info, key, k)
+                        sig = sigma[d]
+                        for j in range(k):
+                            sig[j] = (
+                                1.0 / k if fr == NO_ROW else f_probs[f_row_info[fr, RI_START] + j]
+                            )
+                        frame[d] = F_SAMPLED
+                        j = _sample(sig, k, rng)
+                        samp_p[d] = sig[j]
+                        chosen[d] = j
+                        a = acts[d, j]
                     else:
                         cur = s[S_CUR]
                         mover[d] = cur
@@ -291,7 +353,9 @@ def _run(
                         key = key_of(s, cfg, key_kind, hashes[d], memory[d])
                         i = _probe(slot_key, slot_row, key)
                         r = slot_row[i]
-                        if r == NO_ROW:
+                        if r == NO_ROW and insert_mask != 0 and not insert_mask & (1 << cur):
+                            pass  # a seat this worker does not own: absent rows play uniformly
+                        elif r == NO_ROW:
                             rows = counters[CT_ROWS]
                             if (rows + 1) * MAX_LOAD_DEN >= slot_key.shape[0]:
                                 slot_key, slot_row = _rehash(slot_key, slot_row, row_key, rows)
@@ -310,6 +374,7 @@ def _run(
                             row_info[r, RI_START] = used
                             row_info[r, RI_LEN] = k
                             row_info[r, RI_PLAYER] = cur
+                            row_info[r, RI_STAMP] = stamp
                             for j in range(k):
                                 pool_action[used + j] = acts[d, j]
                             counters[CT_ROWS] = rows + 1
@@ -333,6 +398,7 @@ def _run(
                                 frame[d] = F_SAMPLED
                                 if cur == avg_seat and r != NO_ROW:
                                     st = row_info[r, RI_START]
+                                    row_info[r, RI_STAMP] = stamp
                                     for j in range(k):
                                         strategy_sum[st + j] += weight * sig[j]
                                 j = _sample(sig, k, rng)
@@ -365,7 +431,7 @@ def _run(
                                     opp_reach[d + 1] *= p_act
                                 samp_reach[d + 1] *= samp_p[d]
                         step_keys(
-                            s, cfg, a, key_kind, hashes[d], memory[d], hashes[d + 1], memory[d + 1]
+                            s, cfg, a, walk_keys, hashes[d], memory[d], hashes[d + 1], memory[d + 1]
                         )
                         states[d + 1, :] = s
                         core.apply_action(states[d + 1], cfg, a)
@@ -387,7 +453,7 @@ def _run(
                         a = acts[d, nxt[d]]
                         s = states[d]
                         step_keys(
-                            s, cfg, a, key_kind, hashes[d], memory[d], hashes[d + 1], memory[d + 1]
+                            s, cfg, a, walk_keys, hashes[d], memory[d], hashes[d + 1], memory[d + 1]
                         )
                         states[d + 1, :] = s
                         core.apply_action(states[d + 1], cfg, a)
@@ -399,6 +465,7 @@ def _run(
                         v += sigma[d, j] * values[d, j]
                     if r != NO_ROW:
                         st = row_info[r, RI_START]
+                        row_info[r, RI_STAMP] = stamp
                         for j in range(k):
                             regret[st + j] += values[d, j] - v
                     val = v
@@ -411,6 +478,7 @@ def _run(
                     v = sigma[d, j0] * child
                     if mover[d] == trav and r != NO_ROW:
                         st = row_info[r, RI_START]
+                        row_info[r, RI_STAMP] = stamp
                         w = opp_reach[d] / samp_reach[d]
                         for j in range(k):
                             cv = child if j == j0 else 0.0
@@ -552,13 +620,164 @@ def _tree_strategy(
         entering = True
 
 
-# ---- the solver ------------------------------------------------------------------
+# ---- fixed policy tables ---------------------------------------------------------
 def _capacity(n: int) -> int:
     """Smallest power of two >= max(n, MIN_CAPACITY)."""
     cap = MIN_CAPACITY
     while cap < n:
         cap *= GROWTH
     return cap
+
+
+@njit(cache=True)
+def _index_rows(keys, offsets, players, slot_key, slot_row, row_info):
+    """Fill a hash index over rows given by keys and action offsets; return duplicate keys."""
+    dup = 0
+    for r in range(keys.shape[0]):
+        i = _probe(slot_key, slot_row, keys[r])
+        if slot_row[i] != NO_ROW:
+            dup += 1
+            continue
+        slot_key[i] = keys[r]
+        slot_row[i] = r
+        row_info[r, RI_START] = offsets[r]
+        row_info[r, RI_LEN] = offsets[r + 1] - offsets[r]
+        row_info[r, RI_PLAYER] = players[r]
+    return dup
+
+
+@dataclass(frozen=True)
+class PolicyTable:
+    """A fixed keyed strategy (per row: key, legal actions, probabilities) with a hash index."""
+
+    key: str
+    keys: np.ndarray
+    players: np.ndarray
+    action_offsets: np.ndarray
+    legal_actions: np.ndarray
+    probs: np.ndarray
+    slot_key: np.ndarray
+    slot_row: np.ndarray
+    row_info: np.ndarray
+
+    @property
+    def key_kind(self) -> int:
+        """Numeric key scheme (infokeys.KEYS)."""
+        return KEYS[self.key]
+
+    @property
+    def num_rows(self) -> int:
+        """Information states in the table."""
+        return int(self.keys.shape[0])
+
+    @classmethod
+    def empty(cls) -> PolicyTable:
+        """A table with no rows (every lookup misses)."""
+        return cls.from_arrays(
+            "perfect",
+            np.zeros(0, np.int64),
+            np.zeros(0, np.int8),
+            np.zeros(1, np.int64),
+            np.zeros(0, np.int32),
+            np.zeros(0),
+        )
+
+    @classmethod
+    def from_average(cls, table: dict[str, np.ndarray], key: str) -> PolicyTable:
+        """Index an :meth:`MCCFRSolver.average_table` dictionary (or a keyed strategy file)."""
+        return cls.from_arrays(
+            key,
+            table["key"],
+            table["player"],
+            table["action_offsets"],
+            table["legal_actions"],
+            table["average"],
+        )
+
+    @classmethod
+    def from_arrays(
+        cls,
+        key: str,
+        keys: np.ndarray,
+        players: np.ndarray,
+        action_offsets: np.ndarray,
+        legal_actions: np.ndarray,
+        probs: np.ndarray,
+    ) -> PolicyTable:
+        """Check the arrays and build the hash index."""
+        if key not in KEYS:
+            raise ValueError(f"key must be one of {', '.join(KEYS)}, got {key!r}")
+        keys = np.ascontiguousarray(keys, dtype=np.int64)
+        offsets = np.ascontiguousarray(action_offsets, dtype=np.int64)
+        rows = keys.shape[0]
+        if offsets.shape != (rows + 1,) or offsets[0] != 0 or np.any(np.diff(offsets) < 1):
+            raise ValueError("action_offsets must start at 0 and grow by >= 1 per row")
+        slots = int(offsets[-1])
+        legal = np.ascontiguousarray(legal_actions, dtype=np.int32)
+        probs = np.ascontiguousarray(probs, dtype=np.float64)
+        if legal.shape != (slots,) or probs.shape != (slots,):
+            raise ValueError(f"legal_actions and probabilities need {slots} entries")
+        cap = _capacity(rows * MAX_LOAD_DEN + 1)
+        slot_key = np.zeros(cap, dtype=np.int64)
+        slot_row = np.full(cap, NO_ROW, dtype=np.int64)
+        row_info = np.zeros((max(rows, 1), RI_WIDTH), dtype=np.int64)
+        players = np.ascontiguousarray(players, dtype=np.int8)
+        if _index_rows(keys, offsets, players, slot_key, slot_row, row_info):
+            raise ValueError("duplicate information keys in the table")
+        return cls(key, keys, players, offsets, legal, probs, slot_key, slot_row, row_info)
+
+    def greedy(self) -> PolicyTable:
+        """The same table playing each row's likeliest action (the first one on ties)."""
+        probs = np.zeros_like(self.probs)
+        offsets = self.action_offsets
+        if self.num_rows:
+            lens = np.diff(offsets)
+            row_max = np.maximum.reduceat(self.probs, offsets[:-1])
+            is_max = self.probs == np.repeat(row_max, lens)
+            ranks = np.arange(self.probs.shape[0]) - np.repeat(offsets[:-1], lens)
+            first = np.minimum.reduceat(np.where(is_max, ranks, lens.max()), offsets[:-1])
+            probs[offsets[:-1] + first] = 1.0
+        return PolicyTable.from_arrays(
+            self.key, self.keys, self.players, offsets, self.legal_actions, probs
+        )
+
+    def row_of(self, key: int) -> int:
+        """Row of ``key``, or -1 when the table lacks it."""
+        return int(self.slot_row[_probe(self.slot_key, self.slot_row, np.int64(key))])
+
+    def tree_strategy(self, config: GameConfig, tree: Tree) -> tuple[np.ndarray, int, int]:
+        """This table mapped onto a compiled tree of ``config``; (strategy, found, missing)."""
+        return _map_to_tree(
+            config, self.key, self.slot_key, self.slot_row, self.row_info, self.legal_actions,
+            self.probs, tree,
+        )  # fmt: skip
+
+
+def _map_to_tree(
+    config: GameConfig,
+    key: str,
+    slot_key: np.ndarray,
+    slot_row: np.ndarray,
+    row_info: np.ndarray,
+    pool_action: np.ndarray,
+    weights: np.ndarray,
+    tree: Tree,
+) -> tuple[np.ndarray, int, int]:
+    """Normalised ``weights`` of every tree infoset's row; (strategy, found, missing)."""
+    out = np.zeros(tree.num_slots)
+    stats = np.zeros(2, dtype=np.int64)
+    err = _tree_strategy(
+        config.to_array(), KEYS[key], config.max_game_length(), config.num_distinct_actions(),
+        tree.kind, tree.player, tree.infoset, tree.child_offsets, tree.children,
+        tree.chance_prob, tree.action_offsets, tree.legal_actions,
+        slot_key, slot_row, row_info, pool_action, weights, out, stats,
+    )  # fmt: skip
+    if err != ERR_NONE:
+        raise ValueError(f"tree does not match {config.game_string()}: {_ERRORS[err]}")
+    return out, int(stats[0]), int(stats[1])
+
+
+# ---- the solver ------------------------------------------------------------------
 
 
 class MCCFRSolver:
@@ -613,6 +832,24 @@ class MCCFRSolver:
         self.regret = np.zeros(cap)
         self.strategy_sum = np.zeros(cap)
         self.counters = np.zeros(NUM_COUNTERS, dtype=np.int64)
+        self._frozen_mask = 0
+        self._frozen = PolicyTable.empty()
+
+    def freeze(self, policy: PolicyTable, seats: list[int]) -> None:
+        """Let ``seats`` play the fixed ``policy`` (not updated, never traversers).
+
+        With the other seats learning, this trains a best response to ``policy``;
+        outcome sampling only (external sampling accumulates a seat's average
+        strategy at the nodes of the seat before it, which would be frozen).
+        """
+        if self.algorithm != "os":
+            raise ValueError("freezing seats needs algorithm 'os'")
+        if not seats or not all(0 <= s < self.config.players for s in seats):
+            raise ValueError(f"seats must be a non-empty list of seats, got {seats}")
+        if len(set(seats)) == self.config.players:
+            raise ValueError("at least one seat must learn")
+        self._frozen = policy
+        self._frozen_mask = sum(1 << s for s in set(seats))
 
     # -- running -------------------------------------------------------------------
     def run(self, iterations: int) -> None:
@@ -644,7 +881,27 @@ class MCCFRSolver:
             self.counters,
             self._max_depth,
             self._width,
+            self._frozen_mask,
+            self._frozen.key_kind,
+            self._frozen.slot_key,
+            self._frozen.slot_row,
+            self._frozen.row_info,
+            self._frozen.probs,
         )
+
+    def set_stamp(self, stamp: int) -> None:
+        """Epoch stamp written into every row the next runs insert or update."""
+        self._params[P_STAMP] = stamp
+
+    def set_traversers(self, seats: list[int], owned: list[int] | None = None) -> None:
+        """Traverse only for ``seats`` and insert only rows of ``owned`` seats (all if empty).
+
+        A row that is never inserted plays uniformly, exactly like a zero row,
+        so skipping the rows of seats whose values come from elsewhere (another
+        worker) changes no iterate.
+        """
+        self._params[P_TRAVERSERS] = sum(1 << s for s in set(seats))
+        self._params[P_INSERT] = sum(1 << s for s in set(owned or []))
 
     # -- sizes ---------------------------------------------------------------------
     @property
@@ -718,24 +975,20 @@ class MCCFRSolver:
             "average": avg,
         }
 
+    def policy_table(self) -> PolicyTable:
+        """The average strategy as a compiled lookup table (for play and frozen opponents)."""
+        return PolicyTable.from_average(self.average_table(), self.key)
+
     def tree_strategy(self, tree: Tree) -> tuple[np.ndarray, int, int]:
         """The average strategy on ``tree``'s infosets; (strategy, found, missing).
 
         Infosets the table lacks (or with no strategy weight yet) play uniformly.
         The tree must be a compiled tree of this configuration (2 players).
         """
-        out = np.zeros(tree.num_slots)
-        stats = np.zeros(2, dtype=np.int64)
-        err = _tree_strategy(
-            self._cfg, KEYS[self.key], self._max_depth, self._width,
-            tree.kind, tree.player, tree.infoset, tree.child_offsets, tree.children,
-            tree.chance_prob, tree.action_offsets, tree.legal_actions,
-            self.slot_key, self.slot_row, self.row_info, self.pool_action,
-            self.strategy_sum, out, stats,
+        return _map_to_tree(
+            self.config, self.key, self.slot_key, self.slot_row, self.row_info,
+            self.pool_action, self.strategy_sum, tree,
         )  # fmt: skip
-        if err != ERR_NONE:
-            raise ValueError(f"tree does not match {self.config.game_string()}: {_ERRORS[err]}")
-        return out, int(stats[0]), int(stats[1])
 
     def exploitability(self, tree: Tree) -> float:
         """Exact exploitability of the average strategy on a compiled 2-player tree."""
@@ -744,21 +997,43 @@ class MCCFRSolver:
         return exploitability(tree, self.tree_strategy(tree)[0])
 
     # -- checkpoints ---------------------------------------------------------------
-    def get_state(self) -> dict[str, np.ndarray]:
-        """All solver state as arrays (table, counters, RNG state, settings)."""
-        state = {name: getattr(self, name).copy() for name in TABLE_ARRAYS}
+    def table(self) -> dict[str, np.ndarray]:
+        """The table arrays and counters (references, not copies)."""
+        return {name: getattr(self, name) for name in TABLE_ARRAYS}
+
+    def load_table(self, table: dict[str, np.ndarray], copy: bool = True) -> None:
+        """Replace the table arrays and counters (copied unless ``copy`` is False)."""
+        for name in TABLE_ARRAYS:
+            current = getattr(self, name)
+            arr = np.ascontiguousarray(table[name], dtype=current.dtype)
+            if name == "row_info" and arr.shape[1] < RI_WIDTH:  # checkpoints without stamps
+                arr = np.pad(arr, ((0, 0), (0, RI_WIDTH - arr.shape[1])))
+            elif copy:
+                arr = arr.copy()
+            setattr(self, name, arr)
+
+    def get_state(self, copy: bool = True) -> dict[str, np.ndarray]:
+        """All solver state as arrays (table, counters, RNG state, settings).
+
+        With ``copy=False`` the table arrays are the live ones (write them out
+        before running further).
+        """
+        state = {name: getattr(self, name) for name in TABLE_ARRAYS}
+        if copy:
+            state = {name: arr.copy() for name, arr in state.items()}
         state["rng_state"] = np.array(json.dumps(self.rng.bit_generator.state))
         state["settings"] = np.array(json.dumps(self._settings()))
         return state
 
-    def set_state(self, state: dict[str, np.ndarray]) -> None:
-        """Restore what :meth:`get_state` returned (the settings must match)."""
+    def set_state(self, state: dict[str, np.ndarray], copy: bool = True) -> None:
+        """Restore what :meth:`get_state` returned (the settings must match).
+
+        With ``copy=False`` the arrays are adopted (when they are fresh, e.g. read from a file).
+        """
         saved = json.loads(str(state["settings"]))
         if saved != self._settings():
             raise ValueError(f"checkpoint settings {saved} differ from this solver's")
-        for name in TABLE_ARRAYS:
-            current = getattr(self, name)
-            setattr(self, name, np.ascontiguousarray(state[name], dtype=current.dtype).copy())
+        self.load_table(state, copy=copy)
         self.rng.bit_generator.state = json.loads(str(state["rng_state"]))
 
     def save_checkpoint(self, path: Path) -> None:

@@ -23,6 +23,31 @@ Infoset ids are those of the deterministic tree compiler named in
 ``infoset_order``: recompiling the game string gives the same ids, and the
 fingerprint proves it. Each file is written to a temporary name and renamed,
 ``meta.json`` last, so a reader never sees a half-written strategy.
+
+Keyed variant (Monte Carlo CFR, games too large for a compiled tree)
+-------------------------------------------------------------------
+Same two files and the same atomic writing, but ``meta.json`` has ``format``
+``complots-keyed-strategy`` (:data:`KEYED_FORMAT_NAME`, its own
+``format_version``, :data:`KEYED_FORMAT_VERSION`), so a reader of the
+tree-aligned format rejects it by name instead of misreading it. Rows are
+information states identified by a 64-bit key, sorted by key:
+
+``strategy.npz``
+    ``key`` (int64[I], ascending, unique), ``player`` (int8[I]),
+    ``action_offsets`` (int64[I+1]), ``legal_actions`` (int32[S]) and
+    ``average`` (float64[S], the average strategy, rows summing to 1).
+``meta.json``
+    as above (``game``, ``preset``, ``algorithm``, ``parameters``,
+    ``iterations``, ``seed``, ``wall_time_seconds``, ``exploitability`` and
+    ``exploitability_method``, ``package_version``, ``created``, ``sha256``)
+    plus ``key_scheme`` (``name``: ``perfect`` or ``markov``, ``version``:
+    the key definition's version, :mod:`complots_solver.solvers.infokeys`),
+    ``node_visits``, ``information_states`` (total and per player),
+    ``bytes_per_infostate`` (of the solver's table), ``exploitability_bound``
+    (a sampled best-response lower bound with its interval, or null) and
+    ``table`` (rows, slots and a SHA-256 fingerprint of keys, players and
+    layout). A state's key is recomputed from its history with the scheme
+    named here (:mod:`complots_solver.solvers.mccfr_policy`).
 """
 
 from __future__ import annotations
@@ -54,6 +79,19 @@ ARRAYS = {
 }
 
 
+KEYED_FORMAT_NAME = "complots-keyed-strategy"
+KEYED_FORMAT_VERSION = 1
+KEYED_ARRAYS = {
+    "key": np.int64,
+    "player": np.int8,
+    "action_offsets": np.int64,
+    "legal_actions": np.int32,
+    "average": np.float64,
+}
+HASH_BLOCK = 1 << 24  # bytes read at a time when hashing a written file
+AVERAGE_TOLERANCE = 1e-6  # rows of a keyed average strategy must sum to 1 within this
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write `data` to `path` through a temporary file in the same folder and a rename."""
     path = Path(path)
@@ -77,6 +115,27 @@ def atomic_write_npz(path: Path, arrays: dict[str, np.ndarray]) -> bytes:
     data = buf.getvalue()
     atomic_write_bytes(path, data)
     return data
+
+
+def atomic_write_npz_streamed(path: Path, arrays: dict[str, np.ndarray]) -> str:
+    """Save arrays as an .npz atomically, streamed to disk (no copy in memory); return its SHA-256."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.savez(fh, **arrays)
+            fh.flush()
+            os.fsync(fh.fileno())
+        h = hashlib.sha256()
+        with open(tmp, "rb") as fh:
+            for block in iter(lambda: fh.read(HASH_BLOCK), b""):
+                h.update(block)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return h.hexdigest()
 
 
 def atomic_write_json(path: Path, obj: Any) -> None:
@@ -172,6 +231,10 @@ def load_strategy(directory: Path) -> StrategyFile:
         meta = json.loads(meta_path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{meta_path} is not valid JSON ({exc})") from None
+    if isinstance(meta, dict) and meta.get("format") == KEYED_FORMAT_NAME:
+        raise ValueError(
+            f"{meta_path} holds a keyed (Monte Carlo CFR) strategy: read it with load_keyed_strategy"
+        )
     if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
         raise ValueError(f"{meta_path} is not a {FORMAT_NAME} file")
     if meta.get("format_version") != FORMAT_VERSION:
@@ -191,4 +254,152 @@ def load_strategy(directory: Path) -> StrategyFile:
     strategy = StrategyFile(**arrays, meta=meta)
     if meta.get("tree", {}).get("fingerprint") != strategy.fingerprint:
         raise ValueError(f"{npz_path}: infoset layout does not match its metadata fingerprint")
+    return strategy
+
+
+# ---- the keyed variant ---------------------------------------------------------------
+def keyed_fingerprint(
+    key: np.ndarray, player: np.ndarray, action_offsets: np.ndarray, legal_actions: np.ndarray
+) -> str:
+    """SHA-256 of a keyed table's rows: keys, players and action layout."""
+    h = hashlib.sha256()
+    for arr, dtype in (
+        (key, np.int64),
+        (player, np.int8),
+        (action_offsets, np.int64),
+        (legal_actions, np.int32),
+    ):
+        h.update(np.ascontiguousarray(arr, dtype=dtype).tobytes())
+    return h.hexdigest()
+
+
+@dataclass
+class KeyedStrategyFile:
+    """A keyed (hashed information state) average strategy with its metadata."""
+
+    key: np.ndarray
+    player: np.ndarray
+    action_offsets: np.ndarray
+    legal_actions: np.ndarray
+    average: np.ndarray
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def num_infostates(self) -> int:
+        """Number of rows (information states)."""
+        return int(self.key.shape[0])
+
+    @property
+    def fingerprint(self) -> str:
+        """Fingerprint of keys, players and action layout."""
+        return keyed_fingerprint(self.key, self.player, self.action_offsets, self.legal_actions)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays by name, in the file's dtypes."""
+        return {
+            name: np.ascontiguousarray(getattr(self, name), dtype=dtype)
+            for name, dtype in KEYED_ARRAYS.items()
+        }
+
+    def check(self) -> None:
+        """Raise ValueError unless the arrays form a valid sorted keyed table."""
+        rows = self.num_infostates
+        off = np.asarray(self.action_offsets)
+        slots = self.legal_actions.shape[0]
+        if self.player.shape != (rows,) or off.shape != (rows + 1,):
+            raise ValueError(
+                "keyed strategy: player and action_offsets must have one entry per row"
+            )
+        if off[0] != 0 or off[-1] != slots or np.any(np.diff(off) < 1):
+            raise ValueError("keyed strategy: action_offsets must run from 0 to the slot count")
+        if self.average.shape != (slots,):
+            raise ValueError(f"keyed strategy: average must have one entry per slot ({slots})")
+        if rows and np.any(np.diff(self.key) <= 0):
+            raise ValueError("keyed strategy: keys must be sorted and unique")
+        if rows:
+            sums = np.add.reduceat(self.average, off[:-1])
+            if np.any(np.abs(sums - 1.0) > AVERAGE_TOLERANCE) or np.any(self.average < 0):
+                raise ValueError("keyed strategy: every row of average must be a distribution")
+
+
+def save_keyed_strategy(directory: Path, strategy: KeyedStrategyFile) -> None:
+    """Write a keyed strategy (strategy.npz, then meta.json), each atomically."""
+    strategy.check()
+    directory = Path(directory)
+    digest = atomic_write_npz_streamed(directory / STRATEGY_FILE, strategy.arrays())
+    meta = {
+        "format": KEYED_FORMAT_NAME,
+        "format_version": KEYED_FORMAT_VERSION,
+        **strategy.meta,
+        "package_version": __version__,
+        "created": strategy.meta.get("created")
+        or dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "table": {
+            "rows": strategy.num_infostates,
+            "slots": int(strategy.legal_actions.shape[0]),
+            "fingerprint": strategy.fingerprint,
+        },
+        "sha256": digest,
+    }
+    strategy.meta = meta
+    atomic_write_json(directory / META_FILE, meta)
+
+
+def read_meta(directory: Path) -> dict[str, Any]:
+    """meta.json of a strategy directory (either format); ValueError if absent or invalid."""
+    path = Path(directory) / META_FILE
+    if not path.is_file():
+        raise ValueError(f"no strategy in {directory}: {META_FILE} is missing")
+    try:
+        meta = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path} is not valid JSON ({exc})") from None
+    if not isinstance(meta, dict) or meta.get("format") not in (FORMAT_NAME, KEYED_FORMAT_NAME):
+        raise ValueError(f"{path} is not a {FORMAT_NAME} or {KEYED_FORMAT_NAME} file")
+    return meta
+
+
+def is_keyed_strategy(directory: Path) -> bool:
+    """Whether ``directory`` holds the keyed variant (else the tree-aligned format)."""
+    return read_meta(directory)["format"] == KEYED_FORMAT_NAME
+
+
+def update_keyed_meta(directory: Path, **fields: Any) -> dict[str, Any]:
+    """Add or replace metadata fields of a saved keyed strategy (atomically); return the meta."""
+    meta = read_meta(directory)
+    if meta["format"] != KEYED_FORMAT_NAME:
+        raise ValueError(f"{directory} does not hold a keyed strategy")
+    meta.update(fields)
+    atomic_write_json(Path(directory) / META_FILE, meta)
+    return meta
+
+
+def load_keyed_strategy(directory: Path) -> KeyedStrategyFile:
+    """Read a keyed strategy back; corrupt, partial or foreign files raise ValueError."""
+    directory = Path(directory)
+    npz_path = directory / STRATEGY_FILE
+    meta = read_meta(directory)
+    if meta["format"] != KEYED_FORMAT_NAME:
+        raise ValueError(f"{directory} holds a tree-aligned strategy: read it with load_strategy")
+    if meta.get("format_version") != KEYED_FORMAT_VERSION:
+        raise ValueError(
+            f"{directory / META_FILE} has format_version {meta.get('format_version')}; "
+            f"this version reads {KEYED_FORMAT_VERSION}"
+        )
+    if not npz_path.is_file():
+        raise ValueError(f"no strategy in {directory}: {STRATEGY_FILE} is missing")
+    data = npz_path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
+        raise ValueError(
+            f"{npz_path} is corrupt or does not belong to {META_FILE} (sha256 mismatch)"
+        )
+    with np.load(io.BytesIO(data)) as npz:
+        missing = set(KEYED_ARRAYS) - set(npz.files)
+        if missing:
+            raise ValueError(f"{npz_path} lacks arrays {sorted(missing)}")
+        arrays = {name: np.asarray(npz[name], dtype=dtype) for name, dtype in KEYED_ARRAYS.items()}
+    strategy = KeyedStrategyFile(**arrays, meta=meta)
+    if meta.get("table", {}).get("fingerprint") != strategy.fingerprint:
+        raise ValueError(f"{npz_path}: table does not match its metadata fingerprint")
+    strategy.check()
     return strategy

@@ -26,7 +26,16 @@ def test_info_prints_parameters_and_sizes():
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "variant 2-player draft" in out
-    for name in ("players", "lineup", "variant", "influence", "copies", "coins", "start_coins", "max_turns"):
+    for name in (
+        "players",
+        "lineup",
+        "variant",
+        "influence",
+        "copies",
+        "coins",
+        "start_coins",
+        "max_turns",
+    ):
         assert name in out
     assert "inquisitor" in out
     # 48 fixed ids + 4 targeted kinds x 2 players
@@ -35,7 +44,9 @@ def test_info_prints_parameters_and_sizes():
 
 def test_simulate_reports_rates_with_intervals():
     """simulate prints speed, length, the turn-cap share and a CI per seat."""
-    res = run_cli("simulate", "complots(players=3,lineup=inquisitor)", "--games", "3000", "--seed", "5")
+    res = run_cli(
+        "simulate", "complots(players=3,lineup=inquisitor)", "--games", "3000", "--seed", "5"
+    )
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "games/s" in out and "average length" in out and "turn cap (200)" in out
@@ -81,10 +92,15 @@ def test_solve_resume_equals_uninterrupted(tmp_path):
     common = ("--algorithm", "cfr+", "--eval-every", "10")
     res = run_cli("solve", "ladder-1-ambassador", *common, "-n", "60", "--out", str(straight))
     assert res.returncode == 0, res.stderr
-    assert run_cli("solve", "ladder-1-ambassador", *common, "-n", "30", "--out", str(split)).returncode == 0
+    assert (
+        run_cli("solve", "ladder-1-ambassador", *common, "-n", "30", "--out", str(split)).returncode
+        == 0
+    )
     again = run_cli("solve", "ladder-1-ambassador", *common, "-n", "30", "--out", str(split))
     assert again.returncode == 2 and "--resume" in again.stderr  # no silent overwrite
-    res = run_cli("solve", "ladder-1-ambassador", *common, "-n", "60", "--out", str(split), "--resume")
+    res = run_cli(
+        "solve", "ladder-1-ambassador", *common, "-n", "60", "--out", str(split), "--resume"
+    )
     assert res.returncode == 0, res.stderr
     a, b = load_strategy(straight), load_strategy(split)
     assert a.meta["iterations"] == b.meta["iterations"] == 60

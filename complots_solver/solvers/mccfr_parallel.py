@@ -1,0 +1,437 @@
+"""Parallel and distributed MCCFR: the seats' traversals split among workers, synchronised per epoch.
+
+One MCCFR iteration walks the game once per seat as the traverser, and a
+traversal for seat ``p`` updates only some of the table: regrets at ``p``'s
+information states, and the average-strategy sums at ``p``'s (outcome
+sampling) or at seat ``p + 1``'s (external sampling). With ``W`` workers
+(``W <= players``), worker ``w`` does the traversals of the seats
+``p = w, w + W, ...`` and so *owns* those regrets and strategy sums: no two
+workers ever write the same number.
+
+Every worker keeps a full copy of the table. In one *epoch* all workers run
+``sync_iterations`` iterations (their seats' traversals only) with their own
+random generator (worker ``w`` seeded with child ``w`` of
+``np.random.SeedSequence(seed)``), stamping every row they insert or update.
+Then each worker's stamped rows (a *packet*: keys, actions, regrets,
+strategy sums) go to every other worker, which takes the values that the
+sender owns. After the exchange all tables hold the same numbers, so an epoch
+is ``sync_iterations`` iterations, and synchronising costs time and traffic
+proportional to the rows touched, not to the table size; nothing is summed.
+
+The difference from one serial run: within an epoch a worker samples the
+other workers' seats with their strategy from the start of the epoch (a lag of
+up to ``sync_iterations`` iterations; serially, seat 1's traversal already sees
+seat 0's updates of the same iteration). Linear averaging and DCFR discounting
+use the same iteration numbers as serially. Runs are deterministic for a given
+worker count and ``sync_iterations`` (and resume bit-exactly). With ``W = 1``
+the solver is exactly :class:`MCCFRSolver`. Load balance: each worker does
+``players / W`` seats' traversals, so 2 workers split a 2-player game evenly
+but a 3-player game 2:1.
+
+Backends: threads in this process (the numba walk releases the GIL, so the
+workers use separate cores), or Ray actors (``ray_address``: ``"local"``
+starts a local instance, anything else is passed to ``ray.init(address=...)``)
+holding the same :class:`MCCFRWorker` objects on a cluster; only packets
+travel. Both backends give identical tables. Memory: one table per worker.
+"""
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.mccfr import (
+    CT_CONFLICTS,
+    CT_ITER,
+    CT_POOL,
+    CT_ROWS,
+    CT_VISITS,
+    MAX_LOAD_DEN,
+    NO_ROW,
+    RI_LEN,
+    RI_PLAYER,
+    RI_STAMP,
+    RI_START,
+    MCCFRSolver,
+    _grow_pool,
+    _grow_rows,
+    _probe,
+    _rehash,
+)
+
+DEFAULT_SYNC_ITERATIONS = 1000
+LOCAL_RAY = "local"
+PACKET_ARRAYS = ("keys", "players", "offsets", "actions", "regret", "strategy_sum")
+NOT_STAMPED = 0
+
+
+@njit(cache=True, nogil=True)
+def _rows_packet(row_info, row_key, pool_action, regret, strategy_sum, rows_list):
+    """The given rows (ids, in order) as packet arrays."""
+    m = rows_list.shape[0]
+    s = 0
+    for i in range(m):
+        s += row_info[rows_list[i], RI_LEN]
+    keys = np.empty(m, dtype=np.int64)
+    players = np.empty(m, dtype=np.int8)
+    offsets = np.zeros(m + 1, dtype=np.int64)
+    actions = np.empty(s, dtype=np.int32)
+    reg = np.empty(s)
+    ssum = np.empty(s)
+    for i in range(m):
+        r = rows_list[i]
+        k = row_info[r, RI_LEN]
+        st = row_info[r, RI_START]
+        o = offsets[i]
+        keys[i] = row_key[r]
+        players[i] = row_info[r, RI_PLAYER]
+        for j in range(k):
+            actions[o + j] = pool_action[st + j]
+            reg[o + j] = regret[st + j]
+            ssum[o + j] = strategy_sum[st + j]
+        offsets[i + 1] = o + k
+    return keys, players, offsets, actions, reg, ssum
+
+
+@njit(cache=True, nogil=True)
+def _upsert(
+    slot_key,
+    slot_row,
+    row_info,
+    row_key,
+    pool_action,
+    regret,
+    strategy_sum,
+    counters,
+    keys,
+    players,
+    offsets,
+    actions,
+    p_reg,
+    p_ssum,
+    regret_seats,
+    ssum_seats,
+):
+    """Find or insert (zero values) every packet row; copy the regrets and strategy sums it owns.
+
+    A row's regrets are taken when its player is in the bit mask
+    ``regret_seats``, its strategy sums when in ``ssum_seats``. Returns the
+    (possibly regrown) table arrays.
+    """
+    for i in range(keys.shape[0]):
+        key = keys[i]
+        o = offsets[i]
+        k = offsets[i + 1] - o
+        p = _probe(slot_key, slot_row, key)
+        r = slot_row[p]
+        if r == NO_ROW:
+            rows = counters[CT_ROWS]
+            if (rows + 1) * MAX_LOAD_DEN >= slot_key.shape[0]:
+                slot_key, slot_row = _rehash(slot_key, slot_row, row_key, rows)
+                p = _probe(slot_key, slot_row, key)
+            if rows >= row_info.shape[0]:
+                row_info, row_key = _grow_rows(row_info, row_key)
+            used = counters[CT_POOL]
+            if used + k > pool_action.shape[0]:
+                pool_action, regret, strategy_sum = _grow_pool(
+                    pool_action, regret, strategy_sum, used + k
+                )
+            r = rows
+            slot_key[p] = key
+            slot_row[p] = r
+            row_key[r] = key
+            row_info[r, RI_START] = used
+            row_info[r, RI_LEN] = k
+            row_info[r, RI_PLAYER] = players[i]
+            row_info[r, RI_STAMP] = NOT_STAMPED
+            for j in range(k):
+                pool_action[used + j] = actions[o + j]
+                regret[used + j] = 0.0
+                strategy_sum[used + j] = 0.0
+            counters[CT_ROWS] = rows + 1
+            counters[CT_POOL] = used + k
+        elif row_info[r, RI_LEN] != k:
+            counters[CT_CONFLICTS] += 1
+            continue
+        st = row_info[r, RI_START]
+        seat = np.int64(1) << players[i]
+        if regret_seats & seat:
+            for j in range(k):
+                regret[st + j] = p_reg[o + j]
+        if ssum_seats & seat:
+            for j in range(k):
+                strategy_sum[st + j] = p_ssum[o + j]
+    return slot_key, slot_row, row_info, row_key, pool_action, regret, strategy_sum
+
+
+_TABLE = ("slot_key", "slot_row", "row_info", "row_key", "pool_action", "regret", "strategy_sum")
+
+
+def upsert(solver: MCCFRSolver, packet: dict[str, Any], regret_seats: int, ssum_seats: int) -> None:
+    """Apply a packet to a solver's table, taking the values of the given seats (bit masks)."""
+    arrays = _upsert(
+        *(getattr(solver, name) for name in _TABLE),
+        solver.counters,
+        *(packet[name] for name in PACKET_ARRAYS),
+        regret_seats,
+        ssum_seats,
+    )
+    for name, arr in zip(_TABLE, arrays, strict=True):
+        setattr(solver, name, arr)
+
+
+def _as_packet(arrays: tuple[np.ndarray, ...], **extra: Any) -> dict[str, Any]:
+    """Name packet arrays."""
+    return dict(zip(PACKET_ARRAYS, arrays, strict=True)) | extra
+
+
+def _mask(seats: list[int]) -> int:
+    """Bit mask of seats."""
+    return sum(1 << s for s in set(seats))
+
+
+def ownership(players: int, workers: int, algorithm: str) -> list[tuple[list[int], int, int]]:
+    """Per worker: (traversed seats, mask of seats whose regrets it owns, same for strategy sums)."""
+    out = []
+    for w in range(workers):
+        seats = list(range(w, players, workers))
+        ssum = seats if algorithm == "os" else [(p + 1) % players for p in seats]
+        out.append((seats, _mask(seats), _mask(ssum)))
+    return out
+
+
+class MCCFRWorker:
+    """One worker: a full table of its own, a generator and its seats (a thread's or Ray actor's)."""
+
+    def __init__(
+        self,
+        params: dict[str, Any],
+        solver_kwargs: dict[str, Any],
+        seed: np.random.SeedSequence,
+        seats: list[int],
+        owned: int,
+    ) -> None:
+        self.solver = MCCFRSolver(GameConfig.from_params(params), **solver_kwargs)
+        self.solver.rng = np.random.default_rng(seed)
+        self.owned = owned
+        players = self.solver.config.players
+        self.solver.set_traversers(seats, [p for p in range(players) if owned >> p & 1])
+
+    def load(self, table: dict[str, np.ndarray]) -> None:
+        """Take a copy of a full table (start, resume)."""
+        self.solver.load_table(table)
+
+    def table(self) -> dict[str, np.ndarray]:
+        """This worker's table (all workers agree between epochs)."""
+        return self.solver.table()
+
+    def run_epoch(self, stamp: int, iterations: int) -> dict[str, Any]:
+        """Run a batch stamping the rows it touches; return them as a packet."""
+        s = self.solver
+        s.set_stamp(stamp)
+        visits, conflicts = s.node_visits, s.key_conflicts
+        s.run(iterations)
+        info = s.row_info[: s.num_infostates]
+        owned = (self.owned >> info[:, RI_PLAYER]) & 1
+        stamped = np.flatnonzero((info[:, RI_STAMP] == stamp) & (owned == 1))
+        arrays = _rows_packet(
+            s.row_info, s.row_key, s.pool_action, s.regret, s.strategy_sum, stamped
+        )
+        return _as_packet(
+            arrays, visits=s.node_visits - visits, conflicts=s.key_conflicts - conflicts
+        )
+
+    def apply(self, packets: list[tuple[dict[str, Any], int, int]]) -> None:
+        """Take the owned values of other workers' packets: (packet, regret seats, sum seats)."""
+        for packet, regret_seats, ssum_seats in packets:
+            upsert(self.solver, packet, regret_seats, ssum_seats)
+
+    def get_rng_state(self) -> dict[str, Any]:
+        """The generator's state."""
+        return self.solver.rng.bit_generator.state
+
+    def set_rng_state(self, state: dict[str, Any]) -> None:
+        """Restore the generator's state."""
+        self.solver.rng.bit_generator.state = state
+
+    def nbytes(self) -> int:
+        """Bytes of this worker's table."""
+        return self.solver.nbytes()
+
+
+class ParallelMCCFR:
+    """MCCFR on ``workers`` cores (threads) or Ray actors; see the module docstring."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        workers: int = 1,
+        sync_iterations: int = DEFAULT_SYNC_ITERATIONS,
+        ray_address: str | None = None,
+        **solver_kwargs: Any,
+    ) -> None:
+        if not 1 <= workers <= config.players:
+            raise ValueError(f"workers must be from 1 to players ({config.players}), got {workers}")
+        if sync_iterations < 1:
+            raise ValueError(f"sync_iterations must be >= 1, got {sync_iterations}")
+        self.config = config
+        self.workers = workers
+        self.sync_iterations = sync_iterations
+        self.ray_address = ray_address
+        self._master = MCCFRSolver(config, **solver_kwargs)
+        self._worker_kwargs = {
+            k: v for k, v in solver_kwargs.items() if k not in ("seed", "capacity")
+        }
+        self._owners = ownership(config.players, workers, self._master.algorithm)
+        self._pool: ThreadPoolExecutor | None = None
+        self._ray: Any = None
+        self._workers: list[Any] = []
+        self._visits = 0
+        self._conflicts = 0
+        self._fresh = True  # whether _master holds worker 0's current table
+        if workers > 1:
+            self._start_workers()
+
+    # -- workers -------------------------------------------------------------------
+    def _start_workers(self) -> None:
+        """Create the workers (threads' objects or Ray actors) holding copies of the master."""
+        children = np.random.SeedSequence(self._master.seed).spawn(self.workers)
+        params = self.config.params()
+        args = [
+            (params, self._worker_kwargs, child, seats, regret_seats | ssum_seats)
+            for child, (seats, regret_seats, ssum_seats) in zip(children, self._owners, strict=True)
+        ]
+        if self.ray_address is not None:
+            import ray
+
+            if not ray.is_initialized():
+                address = None if self.ray_address == LOCAL_RAY else self.ray_address
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            self._ray = ray
+            actor = ray.remote(MCCFRWorker)
+            self._workers = [actor.remote(*a) for a in args]
+        else:
+            self._pool = ThreadPoolExecutor(max_workers=self.workers)
+            self._workers = [MCCFRWorker(*a) for a in args]
+        self._call_all("load", [(self._master.table(),)] * self.workers)
+
+    def _call_all(self, method: str, args: list[tuple[Any, ...]]) -> list[Any]:
+        """Call ``method`` on every worker in parallel with per-worker arguments; wait for all."""
+        if self._ray is not None:
+            futures = [
+                getattr(w, method).remote(*a) for w, a in zip(self._workers, args, strict=True)
+            ]
+            return self._ray.get(futures)
+        assert self._pool is not None
+        jobs = [
+            self._pool.submit(getattr(w, method), *a)
+            for w, a in zip(self._workers, args, strict=True)
+        ]
+        return [job.result() for job in jobs]
+
+    @property
+    def master(self) -> MCCFRSolver:
+        """The full table (worker 0's, which all workers agree with between epochs)."""
+        if not self._fresh:
+            if self._ray is not None:
+                table = self._ray.get(self._workers[0].table.remote())
+            else:
+                table = self._workers[0].table()
+            iteration = self._master.iteration
+            self._master.load_table(table, copy=False)
+            self._master.counters = self._master.counters.copy()  # the worker keeps its own
+            self._master.counters[CT_ITER] = iteration
+            self._master.counters[CT_VISITS] = self._visits
+            self._master.counters[CT_CONFLICTS] = self._conflicts
+            self._fresh = True
+        return self._master
+
+    # -- running -------------------------------------------------------------------
+    @property
+    def epoch_iterations(self) -> int:
+        """Iterations per call of :meth:`step` (one epoch, or any count with one worker)."""
+        return self.sync_iterations
+
+    def step(self, iterations: int | None = None) -> int:
+        """Run one epoch (or ``iterations`` with one worker); return the iterations done."""
+        if self.workers == 1:
+            n = self.sync_iterations if iterations is None else iterations
+            self._master.run(n)
+            return n
+        if self._fresh:  # counters continue from the master's
+            self._visits = self._master.node_visits
+            self._conflicts = self._master.key_conflicts
+        stamp = self._master.iteration + 1  # unique per epoch (iterations only grow)
+        packets = self._call_all("run_epoch", [(stamp, self.sync_iterations)] * self.workers)
+        for packet in packets:
+            self._visits += int(packet["visits"])
+            self._conflicts += int(packet["conflicts"])
+        exchange = [
+            [
+                (packet, regret_seats, ssum_seats)
+                for v, (packet, (_, regret_seats, ssum_seats)) in enumerate(
+                    zip(packets, self._owners, strict=True)
+                )
+                if v != w
+            ]
+            for w in range(self.workers)
+        ]
+        self._call_all("apply", [(e,) for e in exchange])
+        self._master.counters[CT_ITER] += self.sync_iterations
+        self._fresh = False
+        return self.sync_iterations
+
+    def run(self, iterations: int) -> None:
+        """Run at least ``iterations`` iterations (whole epochs with several workers)."""
+        done = 0
+        while done < iterations:
+            done += self.step(iterations - done if self.workers == 1 else None)
+
+    def close(self) -> None:
+        """Stop the thread pool or the Ray actors (Ray itself stays up: it may be shared)."""
+        if self._workers:
+            self.master  # noqa: B018  (keep the final table once the workers are gone)
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+        if self._ray is not None:
+            for w in self._workers:
+                self._ray.kill(w)
+            self._ray = None
+        self._workers = []
+
+    # -- state ---------------------------------------------------------------------
+    def get_state(self, copy: bool = True) -> dict[str, np.ndarray]:
+        """Full table, counters, the workers' generator states and the parallel settings."""
+        state = self.master.get_state(copy)
+        rngs = self._call_all("get_rng_state", [()] * self.workers) if self._workers else []
+        state["worker_rng_states"] = np.array(json.dumps(rngs))
+        state["parallel"] = np.array(json.dumps(self._parallel_settings()))
+        return state
+
+    def set_state(self, state: dict[str, np.ndarray], copy: bool = True) -> None:
+        """Restore :meth:`get_state` (worker count and sync interval must match)."""
+        saved = json.loads(str(state["parallel"]))
+        if saved != self._parallel_settings():
+            raise ValueError(
+                f"checkpoint parallel settings {saved} differ from {self._parallel_settings()}"
+            )
+        self._master.set_state(state, copy)
+        self._fresh = True
+        if self._workers:
+            rngs = json.loads(str(state["worker_rng_states"]))
+            self._call_all("load", [(self._master.table(),)] * self.workers)
+            self._call_all("set_rng_state", [(r,) for r in rngs])
+
+    def _parallel_settings(self) -> dict[str, int]:
+        """Settings that change the iterates (the backend does not)."""
+        return {"workers": self.workers, "sync_iterations": self.sync_iterations}
+
+    def nbytes(self) -> int:
+        """Bytes of every worker's table (or the one table with one worker)."""
+        if not self._workers:
+            return self._master.nbytes()
+        return sum(self._call_all("nbytes", [()] * self.workers))

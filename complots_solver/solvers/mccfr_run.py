@@ -1,0 +1,319 @@
+"""A Monte Carlo CFR solve run: iterate, checkpoint, resume, save a keyed strategy.
+
+Files in the run directory:
+
+- ``config.json``: the resolved game and solver settings (written first);
+- ``checkpoint.npz``: solver state (tables, counters, generator states) and
+  the progress log, rewritten atomically every ``checkpoint_seconds``, at
+  the end and on Ctrl-C;
+- ``progress.csv``: iteration, seconds, node visits, information states;
+- ``strategy.npz`` + ``meta.json``: the keyed average strategy
+  (:mod:`complots_solver.solvers.strategy_file`, keyed variant).
+
+Iteration chunks never change the iterates (one worker) and epochs are fixed
+by ``sync_iterations`` (several workers), so a resumed run that reaches the
+same iteration count holds exactly the tables of an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import resource
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.infokeys import KEY_SCHEME_VERSION, KEYS
+from complots_solver.solvers.mccfr import ALGORITHMS, AVERAGING, DEFAULT_EPSILON, MCCFRSolver
+from complots_solver.solvers.mccfr_parallel import DEFAULT_SYNC_ITERATIONS, ParallelMCCFR
+from complots_solver.solvers.mccfr_policy import keyed_strategy
+from complots_solver.solvers.strategy_file import (
+    KeyedStrategyFile,
+    atomic_write_bytes,
+    atomic_write_json,
+    atomic_write_npz_streamed,
+    save_keyed_strategy,
+)
+
+CONFIG_FILE = "config.json"
+CHECKPOINT_FILE = "checkpoint.npz"
+PROGRESS_FILE = "progress.csv"
+LOG_COLUMNS = ("iteration", "seconds", "node_visits", "infostates")
+CHUNK_SECONDS = 1.0  # one worker: aim for progress updates about this often
+MIN_CHUNK = 1
+WARMUP_ITERATIONS = 1
+KIB = 1024
+# settings that may change when a run is resumed (budgets, not the algorithm)
+RESUMABLE_CHANGES = ("iterations", "seconds", "checkpoint_seconds", "exact", "ray_address")
+
+
+@dataclass(frozen=True)
+class MCCFRSettings:
+    """Settings of a Monte Carlo CFR run (recorded in config.json and meta.json)."""
+
+    algorithm: str = "os"
+    key: str = "markov"
+    iterations: int | None = None
+    seconds: float | None = None
+    averaging: str = "simple"
+    epsilon: float = DEFAULT_EPSILON
+    seed: int = 0
+    workers: int = 1
+    sync_iterations: int = DEFAULT_SYNC_ITERATIONS
+    checkpoint_seconds: float = 300.0
+    exact: bool = False
+    ray_address: str | None = None
+
+    def validate(self) -> None:
+        """Raise ValueError naming the bad setting."""
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(
+                f"algorithm must be one of {', '.join(ALGORITHMS)}, got {self.algorithm!r}"
+            )
+        if self.key not in KEYS:
+            raise ValueError(f"key must be one of {', '.join(KEYS)}, got {self.key!r}")
+        if self.averaging not in AVERAGING:
+            raise ValueError(f"averaging must be one of {', '.join(AVERAGING)}")
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("give an iteration budget (--iterations) or a time budget (--seconds)")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations must be >= 1, got {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError(f"seconds must be > 0, got {self.seconds}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be >= 1, got {self.workers}")
+        if self.sync_iterations < 1:
+            raise ValueError(f"sync_iterations must be >= 1, got {self.sync_iterations}")
+        if self.ray_address is not None and self.workers < 2:
+            raise ValueError("--ray runs the workers as Ray actors: give --workers >= 2")
+        if self.checkpoint_seconds <= 0:
+            raise ValueError(f"checkpoint_seconds must be > 0, got {self.checkpoint_seconds}")
+
+    def solver_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of MCCFRSolver."""
+        return {
+            "algorithm": self.algorithm,
+            "key": self.key,
+            "averaging": self.averaging,
+            "epsilon": self.epsilon,
+            "seed": self.seed,
+        }
+
+
+@dataclass
+class MCCFRProgress:
+    """What a progress callback is told after each chunk or epoch."""
+
+    iteration: int
+    target_iterations: int | None
+    seconds: float
+    iterations_per_second: float
+    infostates: int
+    node_visits: int
+
+
+def peak_rss_bytes() -> int:
+    """Peak resident memory of this process (Linux reports ru_maxrss in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * KIB
+
+
+class MCCFRRun:
+    """One MCCFR run directory: start fresh or resume, iterate, checkpoint, save."""
+
+    def __init__(
+        self,
+        out_dir: Path,
+        config: GameConfig,
+        settings: MCCFRSettings,
+        preset: str | None = None,
+        resume: bool = False,
+    ) -> None:
+        settings.validate()
+        if settings.exact and config.players != 2:
+            raise ValueError("exact exploitability needs players=2")
+        self.out_dir = Path(out_dir)
+        self.config = config
+        self.settings = settings
+        self.preset = preset
+        self.record = {
+            "game": config.game_string(),
+            "preset": preset,
+            "params": config.params(),
+            "solver": {"kind": "mccfr", **asdict(settings)},
+        }
+        ckpt = self.out_dir / CHECKPOINT_FILE
+        if resume:
+            if not ckpt.is_file():
+                raise ValueError(f"--resume: no checkpoint in {self.out_dir}")
+            saved = json.loads((self.out_dir / CONFIG_FILE).read_text())
+            for key in ("game", "params"):
+                if saved.get(key) != self.record[key]:
+                    raise ValueError(
+                        f"--resume: {self.out_dir} holds a run of {saved.get('game')}, not {self.record['game']}"
+                    )
+            for key, value in saved["solver"].items():
+                if key not in RESUMABLE_CHANGES and self.record["solver"].get(key) != value:
+                    raise ValueError(
+                        f"--resume: solver setting {key} was {value!r} in {self.out_dir}, now {self.record['solver'].get(key)!r}"
+                    )
+        elif ckpt.is_file():
+            raise ValueError(
+                f"{self.out_dir} already holds a run; pass --resume or choose another --out"
+            )
+        self.solver = ParallelMCCFR(
+            config,
+            workers=settings.workers,
+            sync_iterations=settings.sync_iterations,
+            ray_address=settings.ray_address,
+            **settings.solver_kwargs(),
+        )
+        self.log: list[tuple[float, ...]] = []
+        self.elapsed = 0.0
+        self._checkpointed = -1  # iteration of the last checkpoint written
+        if resume:
+            self._load_checkpoint()
+        atomic_write_json(self.out_dir / CONFIG_FILE, self.record)
+
+    @property
+    def iteration(self) -> int:
+        """Iterations done so far (all sessions)."""
+        return self.solver.master.iteration
+
+    def _load_checkpoint(self) -> None:
+        with np.load(self.out_dir / CHECKPOINT_FILE) as npz:
+            state = {k[len("solver_") :]: npz[k] for k in npz.files if k.startswith("solver_")}
+            self.elapsed = float(npz["elapsed"])
+            self.log = [tuple(row) for row in npz["log"]]
+        self.solver.set_state(state, copy=False)
+        self._checkpointed = self.iteration
+
+    def checkpoint(self) -> None:
+        """Write the solver state and the progress log atomically."""
+        arrays = {f"solver_{k}": v for k, v in self.solver.get_state(copy=False).items()}
+        arrays["elapsed"] = np.array(self.elapsed)
+        arrays["log"] = np.array(self.log, dtype=np.float64).reshape(-1, len(LOG_COLUMNS))
+        atomic_write_npz_streamed(self.out_dir / CHECKPOINT_FILE, arrays)
+        self._checkpointed = self.iteration
+        buf = io.StringIO()
+        writer = csv.writer(buf)
+        writer.writerow(LOG_COLUMNS)
+        for row in self.log:
+            writer.writerow([int(row[0]), f"{row[1]:.3f}", int(row[2]), int(row[3])])
+        atomic_write_bytes(self.out_dir / PROGRESS_FILE, buf.getvalue().encode())
+
+    def _next_chunk(self, rate: float, target: int | None) -> int | None:
+        """Iterations for the next step with one worker (None: one epoch of several workers)."""
+        if self.settings.workers > 1:
+            return None
+        chunk = max(MIN_CHUNK, int(rate * CHUNK_SECONDS))
+        if target is not None:
+            chunk = min(chunk, target - self.iteration)
+        return chunk
+
+    def run(self, progress: Callable[[MCCFRProgress], None] | None = None) -> KeyedStrategyFile:
+        """Iterate until the iteration or time budget; save and return the strategy."""
+        s = self.settings
+        target = s.iterations
+        # compile the numba code on a scratch solver, so that wall time is solving time
+        MCCFRSolver(self.config, **s.solver_kwargs()).run(WARMUP_ITERATIONS)
+        session_start = time.perf_counter()
+        last_ckpt = session_start
+        rate = 1.0
+        try:
+            while target is None or self.iteration < target:
+                if s.seconds is not None and time.perf_counter() - session_start >= s.seconds:
+                    break
+                start = time.perf_counter()
+                done = self.solver.step(self._next_chunk(rate, target))
+                spent = time.perf_counter() - start
+                self.elapsed += spent
+                rate = done / max(spent, 1e-9)
+                master = self.solver.master
+                self.log.append(
+                    (self.iteration, self.elapsed, master.node_visits, master.num_infostates)
+                )
+                if progress:
+                    progress(
+                        MCCFRProgress(
+                            self.iteration,
+                            target,
+                            self.elapsed,
+                            rate,
+                            master.num_infostates,
+                            master.node_visits,
+                        )
+                    )
+                if time.perf_counter() - last_ckpt >= s.checkpoint_seconds:
+                    self.checkpoint()
+                    last_ckpt = time.perf_counter()
+        finally:
+            if self._checkpointed != self.iteration:
+                self.checkpoint()
+            self.solver.close()
+        return self.save()
+
+    def exact_report(self) -> dict[str, Any]:
+        """Exact exploitability of the average strategy on the compiled tree (2 players)."""
+        from complots_solver.solvers.best_response import exploitability_report
+        from complots_solver.solvers.run import compile_tree
+
+        tree = compile_tree(self.config)
+        strategy, found, missing = self.solver.master.tree_strategy(tree)
+        report = exploitability_report(tree, strategy)
+        return {
+            "exploitability": report.exploitability,
+            "nash_conv": report.nash_conv,
+            "best_response_values": list(report.best_response_values),
+            "game_value": report.game_value,
+            "tree_infosets_found": found,
+            "tree_infosets_missing": missing,
+        }
+
+    def save(self) -> KeyedStrategyFile:
+        """Write strategy.npz and meta.json for the current average strategy."""
+        master = self.solver.master
+        exact = self.exact_report() if self.settings.exact else None
+        per_player = master.infostates_per_player()
+        meta = {
+            "game": self.record["game"],
+            "preset": self.preset,
+            "algorithm": f"{self.settings.algorithm}-mccfr",
+            "parameters": {
+                "averaging": self.settings.averaging,
+                "epsilon": self.settings.epsilon if self.settings.algorithm == "os" else None,
+                "workers": self.settings.workers,
+                "sync_iterations": self.settings.sync_iterations
+                if self.settings.workers > 1
+                else None,
+            },
+            "key_scheme": {"name": self.settings.key, "version": KEY_SCHEME_VERSION},
+            "iterations": master.iteration,
+            "node_visits": master.node_visits,
+            "wall_time_seconds": self.elapsed,
+            "node_visits_per_second": master.node_visits / max(self.elapsed, 1e-9),
+            "seed": self.settings.seed,
+            "information_states": {
+                "total": master.num_infostates,
+                "per_player": [int(x) for x in per_player],
+                "key_conflicts": master.key_conflicts,
+            },
+            "bytes_per_infostate": master.bytes_per_infostate(),
+            "table_bytes_allocated": master.nbytes(),
+            "peak_rss_bytes": peak_rss_bytes(),
+            "exploitability": None if exact is None else exact["exploitability"],
+            "exploitability_method": "exact best response on the full compiled tree"
+            if exact is not None
+            else "not computed (no compiled tree; see exploitability_bound)",
+            "exact": exact,
+            "exploitability_bound": None,
+        }
+        strategy = keyed_strategy(master.average_table(), meta)
+        save_keyed_strategy(self.out_dir, strategy)
+        return strategy

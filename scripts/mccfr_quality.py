@@ -1,0 +1,307 @@
+"""MCCFR quality measurements for reports/mccfr-runs.md (issue 4, "Quality, measured").
+
+Usage:
+  python scripts/mccfr_quality.py openspiel [--game ladder-2-ambassador] [--budgets 1,2,5,10,20,40]
+  python scripts/mccfr_quality.py markov [--seconds 30]
+  python scripts/mccfr_quality.py bound DIR|uniform:GAME [--train-seconds 60] [--games 20000]
+  python scripts/mccfr_quality.py bots DIR [--bots honest,bluffer,counter] [--games 500]
+  python scripts/mccfr_quality.py speedup GAME [--seconds 20] [--sync 1000]
+
+``openspiel``: exact exploitability (compiled tree + exact best response)
+against solver wall time for our ES-MCCFR and OpenSpiel's C++
+``ExternalSamplingMCCFRSolver`` on the registered game, both single-threaded
+in this process, each evaluated at the same cumulative time budgets
+(evaluation time excluded). OpenSpiel's average policy is read with
+``action_probabilities`` at a representative state of each infoset of the
+compiled tree (OpenSpiel plays uniformly where it has no entry).
+
+``markov``: exact exploitability of ES-MCCFR with the ``perfect`` and the
+``markov`` key after the same wall time, on ladder-1..3, both line-ups, with
+the number of information states each key produced.
+
+``bound``: for a keyed strategy directory of a 2-player game, the sampled
+best-response lower bound (``mccfr_eval.best_response_bound``) and the
+turn-cap share in self-play; written into the directory's meta.json
+(``exploitability_bound``, ``self_play``).
+
+``bots``: the heuristic bots of :mod:`complots_solver.play.bots` as fixed
+responders against a keyed strategy (each bot in each seat, the strategy in
+the other), written into meta.json (``bot_responders``).
+
+``speedup``: iterations per second of one worker and of two workers (threads)
+on GAME with outcome sampling, ``markov`` key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+
+import complots_solver.openspiel  # noqa: F401  (registers the game)
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.best_response import exploitability
+from complots_solver.solvers.mccfr import MCCFRSolver, PolicyTable
+from complots_solver.solvers.mccfr_eval import (
+    RESPONDER_EPSILON,
+    Z95,
+    best_response_bound,
+    play_games,
+)
+from complots_solver.solvers.mccfr_parallel import DEFAULT_SYNC_ITERATIONS, ParallelMCCFR
+from complots_solver.solvers.mccfr_policy import KeyedPolicy
+from complots_solver.solvers.run import compile_tree
+from complots_solver.solvers.strategy_file import update_keyed_meta
+from complots_solver.solvers.tree import Tree
+
+SEED = 0
+LADDERS = ("ladder-1", "ladder-2", "ladder-3")
+LINEUPS = ("ambassador", "inquisitor")
+DEFAULT_BUDGETS = "1,2,5,10,20,40"
+WARMUP_ITERATIONS = 10
+SLICE_SECONDS = 0.25  # our solver runs in slices of about this long between clock checks
+SELF_PLAY_GAMES = 20000
+UNIFORM_PREFIX = "uniform:"
+
+
+def openspiel_strategy(tree: Tree, policy: pyspiel.Policy, states: list) -> np.ndarray:
+    """OpenSpiel's policy on the tree's slots, read at each infoset's representative state."""
+    out = np.empty(tree.num_slots)
+    for i, state in enumerate(states):
+        lo, hi = int(tree.action_offsets[i]), int(tree.action_offsets[i + 1])
+        probs = policy.action_probabilities(state)
+        row = np.array([probs.get(int(a), 0.0) for a in tree.legal_actions[lo:hi]])
+        out[lo:hi] = row / row.sum() if row.sum() > 0 else 1.0 / (hi - lo)
+    return out
+
+
+def cmd_openspiel(args: argparse.Namespace) -> None:
+    """Exploitability against wall time: ours vs OpenSpiel's C++ ES-MCCFR."""
+    config, _ = resolve_game(args.game)
+    tree = compile_tree(config)
+    budgets = [float(b) for b in args.budgets.split(",")]
+    rows = []
+    ours = MCCFRSolver(config, algorithm="es", key="perfect", seed=SEED)
+    ours.run(WARMUP_ITERATIONS)  # compile; a fresh solver is timed below
+    ours = MCCFRSolver(config, algorithm="es", key="perfect", seed=SEED)
+    spent, chunk = 0.0, 1
+    for budget in budgets:
+        while spent < budget:
+            t0 = time.perf_counter()
+            ours.run(chunk)
+            dt = time.perf_counter() - t0
+            spent += dt
+            if dt < SLICE_SECONDS:
+                chunk *= 2
+        rows.append(("ours", budget, spent, ours.iteration, ours.exploitability(tree)))
+        print(rows[-1], flush=True)
+    game = pyspiel.load_game(config.game_string())
+    theirs = pyspiel.ExternalSamplingMCCFRSolver(game, seed=SEED)
+    states = [tree.keys.state(i) for i in range(tree.num_infosets)]
+    spent, iterations = 0.0, 0
+    for budget in budgets:
+        while spent < budget:
+            t0 = time.perf_counter()
+            theirs.run_iteration()
+            spent += time.perf_counter() - t0
+            iterations += 1
+        strategy = openspiel_strategy(tree, theirs.average_policy(), states)
+        rows.append(("openspiel", budget, spent, iterations, exploitability(tree, strategy)))
+        print(rows[-1], flush=True)
+    print(f"\n{config.game_string()} (exact exploitability; solver seconds, evaluation excluded)")
+    print(
+        f"{'budget s':>9s} {'ours it':>10s} {'ours expl':>10s} {'OS it':>8s} {'OS expl':>9s} {'ratio':>7s}"
+    )
+    for budget in budgets:
+        a = next(r for r in rows if r[0] == "ours" and r[1] == budget)
+        b = next(r for r in rows if r[0] == "openspiel" and r[1] == budget)
+        print(f"{budget:9g} {a[3]:10d} {a[4]:10.4f} {b[3]:8d} {b[4]:9.4f} {b[4] / a[4]:7.1f}x")
+
+
+def cmd_markov(args: argparse.Namespace) -> None:
+    """Exact exploitability of perfect vs markov keys after the same time."""
+    print(
+        f"{'game':24s} {'key':8s} {'iterations':>11s} {'infostates':>11s} {'tree infosets':>13s} {'expl':>8s}"
+    )
+    for ladder in LADDERS:
+        for lineup in LINEUPS:
+            name = f"{ladder}-{lineup}"
+            config, _ = resolve_game(name)
+            tree = compile_tree(config)
+            for key in ("perfect", "markov"):
+                MCCFRSolver(config, algorithm="es", key=key).run(WARMUP_ITERATIONS)  # compile
+                solver = MCCFRSolver(config, algorithm="es", key=key, seed=SEED)
+                start, chunk = time.perf_counter(), 1
+                while time.perf_counter() - start < args.seconds:
+                    t0 = time.perf_counter()
+                    solver.run(chunk)
+                    if time.perf_counter() - t0 < SLICE_SECONDS:
+                        chunk *= 2
+                expl = solver.exploitability(tree)
+                print(
+                    f"{name:24s} {key:8s} {solver.iteration:11d} {solver.num_infostates:11d} "
+                    f"{tree.num_infosets:13d} {expl:8.4f}",
+                    flush=True,
+                )
+
+
+def cmd_bound(args: argparse.Namespace) -> None:
+    """Sampled best-response lower bound and self-play turn-cap share of a keyed strategy."""
+    uniform = args.directory.startswith(UNIFORM_PREFIX)
+    if uniform:  # the uniformly random strategy: an empty table (every lookup misses)
+        config, _ = resolve_game(args.directory[len(UNIFORM_PREFIX) :])
+        table = PolicyTable.empty()
+    else:
+        policy = KeyedPolicy.load(args.directory)
+        config, table = policy.config, policy.table
+    start = time.perf_counter()
+    bound = best_response_bound(
+        config,
+        table,
+        args.train_seconds,
+        args.games,
+        seed=SEED,
+        responder_key=args.responder_key,
+        responder_epsilon=args.responder_epsilon,
+    )
+    selfplay = play_games(config, [table] * config.players, args.self_play_games, seed=SEED)
+    result = {
+        "exploitability_bound": bound.to_dict(),
+        "self_play": {
+            "games": selfplay.games,
+            "turn_cap_share": selfplay.capped_share,
+            "mean_return": list(selfplay.mean),
+            "stderr": list(selfplay.stderr),
+            "miss_share": list(selfplay.miss_share),
+        },
+    }
+    if not uniform:
+        update_keyed_meta(Path(args.directory), **result)
+    result["seconds"] = time.perf_counter() - start
+    print(json.dumps(result, indent=2))
+
+
+def bot_values(directory: str, bots: list[str], games: int) -> dict[str, object]:
+    """Each heuristic bot's mean return against the keyed strategy, per seat, with a 95% CI.
+
+    Every bot is a fixed responder, so each bot's ``(v_0 + v_1) / 2`` is on its
+    own a valid estimate of a lower bound on the exploitability.
+    """
+    from complots_solver.play.bots import make_bot
+
+    policy = KeyedPolicy.load(directory)
+    config = policy.config
+    game = pyspiel.load_game(config.game_string())
+    rng = np.random.default_rng(SEED)
+    out: dict[str, object] = {}
+    for name in bots:
+        values, errors = [], []
+        for seat in range(config.players):
+            bot = make_bot(name, config, np.random.default_rng(SEED + seat))
+            returns = []
+            for _ in range(games):
+                bot.restart()
+                state = game.new_initial_state()
+                while not state.is_terminal():
+                    if state.is_chance_node():
+                        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                        state.apply_action(int(rng.choice(outcomes, p=probs)))
+                    elif state.current_player() == seat:
+                        state.apply_action(bot.step(state))
+                    else:
+                        probs = policy.probabilities(state, state.current_player())
+                        actions = list(probs)
+                        weights = np.array([probs[a] for a in actions])
+                        state.apply_action(int(rng.choice(actions, p=weights / weights.sum())))
+                returns.append(state.returns()[seat])
+            values.append(float(np.mean(returns)))
+            errors.append(float(np.std(returns, ddof=1) / np.sqrt(games)))
+        bound = sum(values) / 2
+        half = Z95 * float(np.sqrt(sum(e * e for e in errors))) / 2
+        out[name] = {
+            "lower_bound": bound,
+            "ci95": [bound - half, bound + half],
+            "values": values,
+            "stderr": errors,
+            "games_per_seat": games,
+        }
+        print(name, out[name], flush=True)
+    return out
+
+
+def cmd_bots(args: argparse.Namespace) -> None:
+    """Heuristic bots as fixed responders against a keyed strategy; written into meta.json."""
+    result = bot_values(args.directory, args.bots.split(","), args.games)
+    update_keyed_meta(Path(args.directory), bot_responders=result)
+    print(json.dumps(result, indent=2))
+
+
+def cmd_speedup(args: argparse.Namespace) -> None:
+    """Iterations per second with one and two workers."""
+    config, _ = resolve_game(args.game)
+    rates, per_cpu = {}, {}
+    for workers in (1, 2):
+        solver = ParallelMCCFR(
+            config, workers=workers, sync_iterations=args.sync, algorithm=args.algorithm,
+            key=args.key, seed=SEED,
+        )  # fmt: skip
+        solver.step()  # compile and warm up
+        it0, cpu0, t0 = solver.master.iteration, time.process_time(), time.perf_counter()
+        while time.perf_counter() - t0 < args.seconds:
+            solver.step()
+        wall = time.perf_counter() - t0
+        cpu = time.process_time() - cpu0
+        solver.close()
+        done = solver.master.iteration - it0
+        rates[workers] = done / wall
+        per_cpu[workers] = done / cpu
+        print(
+            f"{workers} worker(s): {rates[workers]:,.0f} it/s, {per_cpu[workers]:,.0f} it per "
+            f"CPU second, CPU/wall {cpu / wall:.2f}, {solver.master.num_infostates:,} infostates",
+            flush=True,
+        )
+    print(f"speed-up 2 workers / 1 worker (wall clock): {rates[2] / rates[1]:.2f}x")
+    print(f"parallel efficiency (iterations per CPU second, 2 vs 1): {per_cpu[2] / per_cpu[1]:.2f}")
+
+
+def main() -> None:
+    """Parse the command line and run one measurement."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("openspiel")
+    p.add_argument("--game", default="ladder-2-ambassador")
+    p.add_argument("--budgets", default=DEFAULT_BUDGETS)
+    p.set_defaults(func=cmd_openspiel)
+    p = sub.add_parser("markov")
+    p.add_argument("--seconds", type=float, default=30.0)
+    p.set_defaults(func=cmd_markov)
+    p = sub.add_parser("bound")
+    p.add_argument("directory")
+    p.add_argument("--train-seconds", type=float, default=60.0)
+    p.add_argument("--games", type=int, default=20000)
+    p.add_argument("--self-play-games", type=int, default=SELF_PLAY_GAMES)
+    p.add_argument("--responder-key", default="markov", choices=["markov", "perfect"])
+    p.add_argument("--responder-epsilon", type=float, default=RESPONDER_EPSILON)
+    p.set_defaults(func=cmd_bound)
+    p = sub.add_parser("bots")
+    p.add_argument("directory")
+    p.add_argument("--bots", default="honest,bluffer,counter")
+    p.add_argument("--games", type=int, default=500)
+    p.set_defaults(func=cmd_bots)
+    p = sub.add_parser("speedup")
+    p.add_argument("game")
+    p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument("--sync", type=int, default=DEFAULT_SYNC_ITERATIONS)
+    p.add_argument("--algorithm", default="os", choices=["es", "os"])
+    p.add_argument("--key", default="markov", choices=["markov", "perfect"])
+    p.set_defaults(func=cmd_speedup)
+    args = parser.parse_args()
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
