@@ -161,6 +161,7 @@ MCCFR_CHECKPOINT_SECONDS = 300.0
     "--out", "out_dir", required=True, type=click.Path(file_okay=False), help="run directory"
 )
 @click.option("--resume", is_flag=True, help="continue the run saved in --out")
+@click.option("--force", is_flag=True, help="discard any run already in --out and start afresh")
 @click.option(
     "--eval-every", default=10, show_default=True, help="iterations between exact evaluations"
 )
@@ -210,6 +211,7 @@ def solve(
     target_exploitability: float,
     out_dir: str,
     resume: bool,
+    force: bool,
     eval_every: int,
     checkpoint_seconds: float | None,
     simultaneous: bool,
@@ -246,6 +248,7 @@ def solve(
             preset,
             Path(out_dir),
             resume,
+            force,
             MCCFR_ALGORITHMS[algorithm],
             key=key or "markov",
             iterations=iterations,
@@ -290,7 +293,7 @@ def solve(
     )
     settings.validate()
     start = time.perf_counter()
-    run = SolveRun(Path(out_dir), config, settings, preset=preset, resume=resume)
+    run = SolveRun(Path(out_dir), config, settings, preset=preset, resume=resume, force=force)
     console.print(f"[bold]{config.game_string()}[/bold]")
     console.print(f"tree: {run.tree.summary()} (compiled in {time.perf_counter() - start:.1f} s)")
     if resume:
@@ -336,6 +339,7 @@ def _solve_mccfr(
     preset: str | None,
     out_dir: Path,
     resume: bool,
+    force: bool,
     algorithm: str,
     **options: object,
 ) -> None:
@@ -350,7 +354,7 @@ def _solve_mccfr(
         options["sync_iterations"] = DEFAULT_SYNC_ITERATIONS
     settings = MCCFRSettings(algorithm=algorithm, **options)  # type: ignore[arg-type]
     settings.validate()
-    run = MCCFRRun(out_dir, config, settings, preset=preset, resume=resume)
+    run = MCCFRRun(out_dir, config, settings, preset=preset, resume=resume, force=force)
     console.print(f"[bold]{config.game_string()}[/bold]")
     backend = f"Ray ({settings.ray_address})" if settings.ray_address else "threads"
     console.print(

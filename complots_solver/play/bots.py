@@ -8,7 +8,8 @@ action, claims, coins), and their own cards and card counting from that seat's
 observation tokens (:mod:`complots_solver.play.cards`).
 
 Bot specs (:func:`make_bot`): ``random``, ``honest``, ``bluffer``, ``counter``
-and ``policy:DIR`` / ``policy:DIR:greedy`` (a solved strategy file).
+and ``policy:DIR`` / ``policy:DIR:greedy`` (a solved strategy file: exact
+tree-aligned or keyed Monte Carlo CFR).
 """
 
 from __future__ import annotations
@@ -561,9 +562,9 @@ def make_bot(spec: str, config: GameConfig, rng: np.random.Generator) -> Bot:
     """Build the bot named by ``spec`` for games of ``config``."""
     kind, directory, greedy = parse_bot_spec(spec)
     if kind == BotKind.POLICY:
-        from complots_solver.play.policy_bot import PolicyBot
+        from complots_solver.play.policy_bot import load_policy_bot
 
-        return PolicyBot.from_directory(directory, config, rng, greedy=greedy, name=spec)
+        return load_policy_bot(directory, config, rng, greedy=greedy, name=spec.strip())
     return HEURISTIC_BOTS[kind](config, rng, spec.strip())
 
 

@@ -1,6 +1,13 @@
 """A bot that plays a solved strategy file (``policy:DIR`` or ``policy:DIR:greedy``).
 
-Strategy files hold one row of action probabilities per information set of
+Two kinds of strategy directory are played (:func:`load_policy_bot` tells them
+apart with :func:`~complots_solver.solvers.strategy_file.is_keyed_strategy`):
+exact, tree-aligned files (:class:`PolicyBot`, below) and keyed Monte Carlo CFR
+files (:class:`KeyedPolicyBot`, which looks the state's information key up with
+:class:`~complots_solver.solvers.mccfr_policy.KeyedPolicy`; information states
+the solver never visited play uniformly and are counted in ``misses``).
+
+Exact strategy files hold one row of action probabilities per information set of
 the compiled tree (:func:`complots_solver.solvers.complots_tree.compile_complots_tree`).
 :class:`StrategyTable` finds the row of a live game state by walking the
 compiled tree along the state's history (a decision edge is the position of
@@ -24,7 +31,8 @@ from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.layout import MAX_CHANCE_OUTCOMES
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.strategy_file import StrategyFile, load_strategy
+from complots_solver.solvers.mccfr_policy import KeyedPolicy
+from complots_solver.solvers.strategy_file import StrategyFile, is_keyed_strategy, load_strategy
 from complots_solver.solvers.tree import ROOT, NodeKind, Tree
 
 
@@ -114,6 +122,34 @@ def _cached_table(directory: str) -> StrategyTable:
     return StrategyTable.load(directory)
 
 
+@cache
+def _cached_keyed(directory: str) -> KeyedPolicy:
+    """One keyed policy per strategy directory and process (loading and indexing is slow)."""
+    return KeyedPolicy.load(directory)
+
+
+def _check_game(solved: GameConfig, config: GameConfig) -> None:
+    """A strategy only plays the game it was solved for."""
+    if config != solved:
+        raise ValueError(
+            f"the strategy was solved for {solved.game_string()}, not {config.game_string()}"
+        )
+
+
+def load_policy_bot(
+    directory: str | Path,
+    config: GameConfig,
+    rng: np.random.Generator,
+    greedy: bool = False,
+    name: str = "policy",
+) -> Bot:
+    """A bot for the strategy in ``directory``: exact (tree-aligned) or keyed MCCFR file."""
+    path = Path(directory).resolve()
+    if is_keyed_strategy(path):
+        return KeyedPolicyBot(_cached_keyed(str(path)), config, rng, greedy, name)
+    return PolicyBot.from_directory(path, config, rng, greedy, name)
+
+
 class PolicyBot(Bot):
     """Plays a solved strategy: samples its average strategy, or plays the likeliest action."""
 
@@ -126,11 +162,7 @@ class PolicyBot(Bot):
         name: str = "policy",
     ) -> None:
         """A bot for games of ``config``, which must be the strategy's game."""
-        if config != table.config:
-            raise ValueError(
-                f"the strategy was solved for {table.config.game_string()}, "
-                f"not {config.game_string()}"
-            )
+        _check_game(table.config, config)
         super().__init__(config, rng, name)
         self.table = table
         self.greedy = greedy
@@ -155,3 +187,39 @@ class PolicyBot(Bot):
         if not set(probs) <= legal:
             raise ValueError("the strategy's actions do not match the legal actions here")
         return probs
+
+
+class KeyedPolicyBot(Bot):
+    """Plays a keyed Monte Carlo CFR strategy: samples its average strategy, or greedy.
+
+    Information states missing from the table play uniformly (``misses`` counts
+    them out of ``lookups``, over every bot sharing the loaded policy).
+    """
+
+    def __init__(
+        self,
+        policy: KeyedPolicy,
+        config: GameConfig,
+        rng: np.random.Generator,
+        greedy: bool = False,
+        name: str = "policy",
+    ) -> None:
+        """A bot for games of ``config``, which must be the strategy's game."""
+        _check_game(policy.config, config)
+        super().__init__(config, rng, name)
+        self.policy = policy
+        self.greedy = greedy
+
+    @property
+    def lookups(self) -> int:
+        """Decisions looked up in the table so far (all bots of this policy)."""
+        return self.policy.lookups
+
+    @property
+    def misses(self) -> int:
+        """Of those, the ones whose information state the table lacks (played uniformly)."""
+        return self.policy.misses
+
+    def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
+        """The strategy's probabilities at the state's information key."""
+        return self.policy.probabilities(state, state.current_player(), self.greedy)

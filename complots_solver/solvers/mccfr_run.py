@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import resource
 import time
 from collections.abc import Callable
@@ -34,6 +33,7 @@ from complots_solver.solvers.infokeys import KEY_SCHEME_VERSION, KEYS
 from complots_solver.solvers.mccfr import ALGORITHMS, AVERAGING, DEFAULT_EPSILON, MCCFRSolver
 from complots_solver.solvers.mccfr_parallel import DEFAULT_SYNC_ITERATIONS, ParallelMCCFR
 from complots_solver.solvers.mccfr_policy import keyed_strategy
+from complots_solver.solvers.run import CHECKPOINT_FILE, CONFIG_FILE, check_run_dir
 from complots_solver.solvers.strategy_file import (
     KeyedStrategyFile,
     atomic_write_bytes,
@@ -42,8 +42,6 @@ from complots_solver.solvers.strategy_file import (
     save_keyed_strategy,
 )
 
-CONFIG_FILE = "config.json"
-CHECKPOINT_FILE = "checkpoint.npz"
 PROGRESS_FILE = "progress.csv"
 LOG_COLUMNS = ("iteration", "seconds", "node_visits", "infostates")
 CHUNK_SECONDS = 1.0  # one worker: aim for progress updates about this often
@@ -134,6 +132,7 @@ class MCCFRRun:
         settings: MCCFRSettings,
         preset: str | None = None,
         resume: bool = False,
+        force: bool = False,
     ) -> None:
         settings.validate()
         if settings.exact and config.players != 2:
@@ -148,25 +147,7 @@ class MCCFRRun:
             "params": config.params(),
             "solver": {"kind": "mccfr", **asdict(settings)},
         }
-        ckpt = self.out_dir / CHECKPOINT_FILE
-        if resume:
-            if not ckpt.is_file():
-                raise ValueError(f"--resume: no checkpoint in {self.out_dir}")
-            saved = json.loads((self.out_dir / CONFIG_FILE).read_text())
-            for key in ("game", "params"):
-                if saved.get(key) != self.record[key]:
-                    raise ValueError(
-                        f"--resume: {self.out_dir} holds a run of {saved.get('game')}, not {self.record['game']}"
-                    )
-            for key, value in saved["solver"].items():
-                if key not in RESUMABLE_CHANGES and self.record["solver"].get(key) != value:
-                    raise ValueError(
-                        f"--resume: solver setting {key} was {value!r} in {self.out_dir}, now {self.record['solver'].get(key)!r}"
-                    )
-        elif ckpt.is_file():
-            raise ValueError(
-                f"{self.out_dir} already holds a run; pass --resume or choose another --out"
-            )
+        check_run_dir(self.out_dir, self.record, resume, force, RESUMABLE_CHANGES)
         self.solver = ParallelMCCFR(
             config,
             workers=settings.workers,

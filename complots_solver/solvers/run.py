@@ -41,6 +41,8 @@ CONFIG_FILE = "config.json"
 CHECKPOINT_FILE = "checkpoint.npz"
 CONVERGENCE_FILE = "convergence.csv"
 LOG_COLUMNS = ("iteration", "seconds", "exploitability", "nash_conv", "game_value")
+# settings that may change when a run is resumed (budgets, not the algorithm)
+RESUMABLE_CHANGES = ("iterations", "target_exploitability", "checkpoint_seconds", "eval_every")
 INFOSET_ORDER = "complots_tree.compile_complots_tree (token trie, first visit in DFS order)"
 
 
@@ -97,6 +99,43 @@ class Progress:
     iterations_per_second: float
 
 
+def check_run_dir(
+    out_dir: Path, record: dict[str, Any], resume: bool, force: bool, resumable: tuple[str, ...]
+) -> None:
+    """Refuse to overwrite a run by accident, or to resume a different one.
+
+    With ``resume`` the directory must hold a checkpoint of the same game and
+    solver settings (budgets in ``resumable`` may change); with ``force`` any
+    previous run there is discarded; otherwise the directory must hold none.
+    """
+    ckpt = out_dir / CHECKPOINT_FILE
+    if resume and force:
+        raise ValueError("--resume and --force exclude each other")
+    if force:
+        ckpt.unlink(missing_ok=True)
+        return
+    if not resume:
+        if ckpt.is_file():
+            raise ValueError(
+                f"{out_dir} already holds a run; pass --resume, --force or another --out"
+            )
+        return
+    if not ckpt.is_file():
+        raise ValueError(f"--resume: no checkpoint in {out_dir}")
+    saved = json.loads((out_dir / CONFIG_FILE).read_text())
+    for key in ("game", "params"):
+        if saved.get(key) != record[key]:
+            raise ValueError(
+                f"--resume: {out_dir} holds a run of {saved.get('game')}, not {record['game']}"
+            )
+    for key, value in saved["solver"].items():
+        if key not in resumable and record["solver"].get(key) != value:
+            raise ValueError(
+                f"--resume: solver setting {key} was {value!r} in {out_dir}, "
+                f"now {record['solver'].get(key)!r}"
+            )
+
+
 def compile_tree(config: GameConfig) -> Tree:
     """The compiled perfect-recall tree of a 2-player configuration."""
     if config.players != 2:
@@ -117,6 +156,7 @@ class SolveRun:
         preset: str | None = None,
         resume: bool = False,
         tree: Tree | None = None,
+        force: bool = False,
     ) -> None:
         settings.validate()
         self.out_dir = Path(out_dir)
@@ -129,34 +169,7 @@ class SolveRun:
             "params": config.params(),
             "solver": asdict(settings),
         }
-        ckpt = self.out_dir / CHECKPOINT_FILE
-        if resume:
-            if not ckpt.is_file():
-                raise ValueError(f"--resume: no checkpoint in {self.out_dir}")
-            saved = json.loads((self.out_dir / CONFIG_FILE).read_text())
-            for key in ("game", "params"):
-                if saved.get(key) != self.record[key]:
-                    raise ValueError(
-                        f"--resume: {self.out_dir} holds a run of {saved.get('game')}, not {self.record['game']}"
-                    )
-            for key, value in saved["solver"].items():
-                if (
-                    key
-                    not in (
-                        "iterations",
-                        "target_exploitability",
-                        "checkpoint_seconds",
-                        "eval_every",
-                    )
-                    and self.record["solver"].get(key) != value
-                ):
-                    raise ValueError(
-                        f"--resume: solver setting {key} was {value!r} in {self.out_dir}, now {self.record['solver'].get(key)!r}"
-                    )
-        elif ckpt.is_file():
-            raise ValueError(
-                f"{self.out_dir} already holds a run; pass --resume or choose another --out"
-            )
+        check_run_dir(self.out_dir, self.record, resume, force, RESUMABLE_CHANGES)
         self.tree = tree if tree is not None else compile_tree(config)
         self.solver = TreeSolver(self.tree, **settings.solver_params())
         self.log: list[tuple[float, ...]] = []

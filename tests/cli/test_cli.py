@@ -98,6 +98,10 @@ def test_solve_resume_equals_uninterrupted(tmp_path):
     )
     again = run_cli("solve", "ladder-1-ambassador", *common, "-n", "30", "--out", str(split))
     assert again.returncode == 2 and "--resume" in again.stderr  # no silent overwrite
+    both = run_cli(
+        "solve", "ladder-1-ambassador", "-n", "30", "--out", str(split), "--resume", "--force"
+    )
+    assert both.returncode == 2 and "exclude each other" in both.stderr
     res = run_cli(
         "solve", "ladder-1-ambassador", *common, "-n", "60", "--out", str(split), "--resume"
     )
@@ -119,3 +123,12 @@ def test_solve_rejects_mismatched_resume(tmp_path):
     res = run_cli("solve", "ladder-1-inquisitor", "-n", "20", "--out", str(out), "--resume")
     assert res.returncode == 2
     assert "holds a run of" in res.stderr
+
+
+def test_solve_force_starts_afresh(tmp_path):
+    """--force replaces an existing run: 10 iterations after a 20-iteration run gives 10."""
+    out = tmp_path / "run"
+    assert run_cli("solve", "ladder-1-ambassador", "-n", "20", "--out", str(out)).returncode == 0
+    res = run_cli("solve", "ladder-1-ambassador", "-n", "10", "--out", str(out), "--force")
+    assert res.returncode == 0, res.stderr
+    assert load_strategy(out).meta["iterations"] == 10
