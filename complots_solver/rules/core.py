@@ -53,6 +53,7 @@ from complots_solver.rules.layout import (
     C_VARIANT,
     HIDDEN_VALUE,
     MS_FIRST,
+    MS_PAIR,
     MS_SECOND,
     MS_SIZE2_BASE,
     NUM_MULTISETS,
@@ -747,6 +748,33 @@ def sample_chance(s, cfg, rng, outcomes, probs):
 
 
 @njit(cache=True)
+def _draw_one(s, rng, total, skip):
+    """A clan drawn uniformly from the Court's cards, one card of `skip` set aside."""
+    r = int(rng.random() * total)
+    for c in range(NUM_CLANS):
+        r -= s[S_COURT + c] - (1 if c == skip else 0)
+        if r < 0:
+            return c
+    return NUM_CLANS - 1
+
+
+@njit(cache=True)
+def sample_chance_fast(s, cfg, rng):
+    """Sample a chance outcome by drawing cards one at a time (no probability table).
+
+    Same distribution as `sample_chance` (drawing two cards in turn without
+    replacement gives the multiset's hypergeometric probability), but a
+    different random stream; used by random playouts.
+    """
+    total = court_size(s)
+    a = _draw_one(s, rng, total, -1)
+    if chance_size(s, cfg) == 1:
+        return a
+    b = _draw_one(s, rng, total - 1, a)
+    return MS_PAIR[min(a, b) * NUM_CLANS + max(a, b)]
+
+
+@njit(cache=True)
 def random_playouts(cfg, games, rng, stats, wins):
     """Play `games` uniformly random games; return the total transitions.
 
@@ -754,15 +782,13 @@ def random_playouts(cfg, games, rng, stats, wins):
     wins[p] += games won by seat p.
     """
     buf = np.empty(256, dtype=np.int32)
-    outcomes = np.empty(32, dtype=np.int32)
-    probs = np.empty(32, dtype=np.float64)
     steps = 0
     s = initial_state(cfg)
     for _ in range(games):
         reset_state(s, cfg)
         while s[S_STAGE] != Stage.TERMINAL:
             if s[S_CUR] == _CHANCE:
-                a = sample_chance(s, cfg, rng, outcomes, probs)
+                a = sample_chance_fast(s, cfg, rng)
             else:
                 k = legal_actions_into(s, cfg, buf)
                 a = buf[int(rng.random() * k)]

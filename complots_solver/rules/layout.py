@@ -101,6 +101,10 @@ def _multiset_tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 MS_FIRST, MS_SECOND = _multiset_tables()
+# (a, b) with a <= b -> size-2 multiset index, at [a * NUM_CLANS + b]
+MS_PAIR = np.full(NUM_CLANS * NUM_CLANS, -1, dtype=np.int32)
+for _m in range(NUM_CLANS, len(MS_FIRST)):
+    MS_PAIR[MS_FIRST[_m] * NUM_CLANS + MS_SECOND[_m]] = _m
 MS_SIZE2_BASE = NUM_CLANS  # first index of the size-2 multisets
 MAX_CHANCE_OUTCOMES = NUM_MULTISETS
 
