@@ -143,18 +143,21 @@ def atomic_write_json(path: Path, obj: Any) -> None:
     atomic_write_bytes(path, (json.dumps(obj, indent=2) + "\n").encode())
 
 
+def arrays_digest(*arrays: tuple[np.ndarray, type]) -> str:
+    """SHA-256 of arrays, each converted to the given dtype (a layout-independent digest)."""
+    h = hashlib.sha256()
+    for arr, dtype in arrays:
+        h.update(np.ascontiguousarray(arr, dtype=dtype).tobytes())
+    return h.hexdigest()
+
+
 def layout_fingerprint(
     action_offsets: np.ndarray, legal_actions: np.ndarray, infoset_player: np.ndarray
 ) -> str:
     """SHA-256 of the infoset layout: which actions each infoset has, and whose it is."""
-    h = hashlib.sha256()
-    for arr, dtype in (
-        (action_offsets, np.int64),
-        (legal_actions, np.int32),
-        (infoset_player, np.int8),
-    ):
-        h.update(np.ascontiguousarray(arr, dtype=dtype).tobytes())
-    return h.hexdigest()
+    return arrays_digest(
+        (action_offsets, np.int64), (legal_actions, np.int32), (infoset_player, np.int8)
+    )
 
 
 @dataclass
@@ -262,15 +265,9 @@ def keyed_fingerprint(
     key: np.ndarray, player: np.ndarray, action_offsets: np.ndarray, legal_actions: np.ndarray
 ) -> str:
     """SHA-256 of a keyed table's rows: keys, players and action layout."""
-    h = hashlib.sha256()
-    for arr, dtype in (
-        (key, np.int64),
-        (player, np.int8),
-        (action_offsets, np.int64),
-        (legal_actions, np.int32),
-    ):
-        h.update(np.ascontiguousarray(arr, dtype=dtype).tobytes())
-    return h.hexdigest()
+    return arrays_digest(
+        (key, np.int64), (player, np.int8), (action_offsets, np.int64), (legal_actions, np.int32)
+    )
 
 
 @dataclass
