@@ -223,26 +223,37 @@ def save_strategy(directory: Path, strategy: StrategyFile) -> None:
     atomic_write_json(directory / META_FILE, meta)
 
 
-def load_strategy(directory: Path) -> StrategyFile:
-    """Read a strategy back; corrupt, partial or foreign files raise ValueError."""
+def _load_json(path: Path) -> Any:
+    """Parsed JSON of `path`; ValueError if it is not valid JSON."""
+    try:
+        return json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path} is not valid JSON ({exc})") from None
+
+
+def _read_checked(
+    directory: Path, fmt: str, version: int, schema: dict[str, type], other: dict[str, str]
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """(meta, arrays) of a strategy directory of format `fmt`, every check done.
+
+    Both files must exist, meta.json must name `fmt` and `version`, and the
+    arrays must match its sha256 and include every array of `schema`. `other`
+    maps the other formats to a hint naming their reader.
+    """
     directory = Path(directory)
     meta_path, npz_path = directory / META_FILE, directory / STRATEGY_FILE
     for path in (meta_path, npz_path):
         if not path.is_file():
             raise ValueError(f"no strategy in {directory}: {path.name} is missing")
-    try:
-        meta = json.loads(meta_path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{meta_path} is not valid JSON ({exc})") from None
-    if isinstance(meta, dict) and meta.get("format") == KEYED_FORMAT_NAME:
+    meta = _load_json(meta_path)
+    found = meta.get("format") if isinstance(meta, dict) else None
+    if found in other:
+        raise ValueError(f"{meta_path} holds {other[found]}")
+    if found != fmt:
+        raise ValueError(f"{meta_path} is not a {fmt} file")
+    if meta.get("format_version") != version:
         raise ValueError(
-            f"{meta_path} holds a keyed (Monte Carlo CFR) strategy: read it with load_keyed_strategy"
-        )
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
-        raise ValueError(f"{meta_path} is not a {FORMAT_NAME} file")
-    if meta.get("format_version") != FORMAT_VERSION:
-        raise ValueError(
-            f"{meta_path} has format_version {meta.get('format_version')}; this version reads {FORMAT_VERSION}"
+            f"{meta_path} has format_version {meta.get('format_version')}; this version reads {version}"
         )
     data = npz_path.read_bytes()
     if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
@@ -250,10 +261,20 @@ def load_strategy(directory: Path) -> StrategyFile:
             f"{npz_path} is corrupt or does not belong to {meta_path.name} (sha256 mismatch)"
         )
     with np.load(io.BytesIO(data)) as npz:
-        missing = set(ARRAYS) - set(npz.files)
+        missing = set(schema) - set(npz.files)
         if missing:
             raise ValueError(f"{npz_path} lacks arrays {sorted(missing)}")
-        arrays = {name: np.asarray(npz[name], dtype=dtype) for name, dtype in ARRAYS.items()}
+        arrays = {name: np.asarray(npz[name], dtype=dtype) for name, dtype in schema.items()}
+    return meta, arrays
+
+
+def load_strategy(directory: Path) -> StrategyFile:
+    """Read a strategy back; corrupt, partial or foreign files raise ValueError."""
+    npz_path = Path(directory) / STRATEGY_FILE
+    hint = {
+        KEYED_FORMAT_NAME: "a keyed (Monte Carlo CFR) strategy: read it with load_keyed_strategy"
+    }
+    meta, arrays = _read_checked(directory, FORMAT_NAME, FORMAT_VERSION, ARRAYS, hint)
     strategy = StrategyFile(**arrays, meta=meta)
     if meta.get("tree", {}).get("fingerprint") != strategy.fingerprint:
         raise ValueError(f"{npz_path}: infoset layout does not match its metadata fingerprint")
@@ -347,10 +368,7 @@ def read_meta(directory: Path) -> dict[str, Any]:
     path = Path(directory) / META_FILE
     if not path.is_file():
         raise ValueError(f"no strategy in {directory}: {META_FILE} is missing")
-    try:
-        meta = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path} is not valid JSON ({exc})") from None
+    meta = _load_json(path)
     if not isinstance(meta, dict) or meta.get("format") not in (FORMAT_NAME, KEYED_FORMAT_NAME):
         raise ValueError(f"{path} is not a {FORMAT_NAME} or {KEYED_FORMAT_NAME} file")
     return meta
@@ -373,28 +391,11 @@ def update_keyed_meta(directory: Path, **fields: Any) -> dict[str, Any]:
 
 def load_keyed_strategy(directory: Path) -> KeyedStrategyFile:
     """Read a keyed strategy back; corrupt, partial or foreign files raise ValueError."""
-    directory = Path(directory)
-    npz_path = directory / STRATEGY_FILE
-    meta = read_meta(directory)
-    if meta["format"] != KEYED_FORMAT_NAME:
-        raise ValueError(f"{directory} holds a tree-aligned strategy: read it with load_strategy")
-    if meta.get("format_version") != KEYED_FORMAT_VERSION:
-        raise ValueError(
-            f"{directory / META_FILE} has format_version {meta.get('format_version')}; "
-            f"this version reads {KEYED_FORMAT_VERSION}"
-        )
-    if not npz_path.is_file():
-        raise ValueError(f"no strategy in {directory}: {STRATEGY_FILE} is missing")
-    data = npz_path.read_bytes()
-    if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
-        raise ValueError(
-            f"{npz_path} is corrupt or does not belong to {META_FILE} (sha256 mismatch)"
-        )
-    with np.load(io.BytesIO(data)) as npz:
-        missing = set(KEYED_ARRAYS) - set(npz.files)
-        if missing:
-            raise ValueError(f"{npz_path} lacks arrays {sorted(missing)}")
-        arrays = {name: np.asarray(npz[name], dtype=dtype) for name, dtype in KEYED_ARRAYS.items()}
+    npz_path = Path(directory) / STRATEGY_FILE
+    hint = {FORMAT_NAME: "a tree-aligned strategy: read it with load_strategy"}
+    meta, arrays = _read_checked(
+        directory, KEYED_FORMAT_NAME, KEYED_FORMAT_VERSION, KEYED_ARRAYS, hint
+    )
     strategy = KeyedStrategyFile(**arrays, meta=meta)
     if meta.get("table", {}).get("fingerprint") != strategy.fingerprint:
         raise ValueError(f"{npz_path}: table does not match its metadata fingerprint")
