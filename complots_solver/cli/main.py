@@ -24,6 +24,7 @@ from complots_solver.rules.presets import load_presets, resolve_game
 from complots_solver.rules.simulate import simulate
 
 USAGE_ERROR = 2
+INTERRUPTED = 130  # 128 + SIGINT, the shell's convention
 PROGRESS_MIN_GAMES = 20_000  # show a progress bar from this many games on
 
 console = Console()
@@ -319,19 +320,24 @@ def solve(
                 rate=f"{p.iterations_per_second:,.0f}",
             )
 
-        try:
-            strategy = run.run(report)
-        except KeyboardInterrupt:
-            console.print(
-                f"interrupted at iteration {run.solver.iteration}; checkpoint saved, continue with --resume"
-            )
-            raise click.exceptions.Exit(130) from None
+        strategy = _run_interruptible(run, report, lambda: run.solver.iteration)
     meta = strategy.meta
     console.print(
         f"{meta['iterations']} iterations in {meta['wall_time_seconds']:.1f} s: exploitability "
         f"{meta['exploitability']:.3g} (exact), game value for seat 0 {meta['game_value']:+.4f}"
     )
     console.print(f"strategy written to {out_dir}/strategy.npz and meta.json")
+
+
+def _run_interruptible(run, report, iteration):
+    """run.run(report); on Ctrl-C (the run has checkpointed) say how to resume, exit 130."""
+    try:
+        return run.run(report)
+    except KeyboardInterrupt:
+        console.print(
+            f"interrupted at iteration {iteration():,}; checkpoint saved, continue with --resume"
+        )
+        raise click.exceptions.Exit(INTERRUPTED) from None
 
 
 def _solve_mccfr(
@@ -392,13 +398,7 @@ def _solve_mccfr(
                 states=f"{p.infostates:,}",
             )
 
-        try:
-            strategy = run.run(report)
-        except KeyboardInterrupt:
-            console.print(
-                f"interrupted at iteration {run.iteration:,}; checkpoint saved, continue with --resume"
-            )
-            raise click.exceptions.Exit(130) from None
+        strategy = _run_interruptible(run, report, lambda: run.iteration)
     meta = strategy.meta
     console.print(
         f"{meta['iterations']:,} iterations, {meta['node_visits']:,} node visits in "
