@@ -35,16 +35,32 @@ of the game (one row of per-depth arrays per move) by :func:`step_keys`.
     * for every seat, the set (5-bit mask) of clans it has claimed (by an
       action or a counter) since its last exchange or replacement draw: an
       exchange, a replacement after a true challenge, or an Examine swap clear
-      the mask of the player who got new cards.
+      the mask of the player who got new cards;
+    * the Court cards the player knows (version 2 of the scheme): for each
+      clan, how many cards of it (capped at :data:`KNOWN_COURT_CAP`) the
+      player has *seen go into the Court* since their own last draw from it.
+      Cards are seen going in when the player returns them after an exchange
+      (known to them only), when a challenged claimant shows the card and
+      shuffles it in (public: every other player adds it; the claimant then
+      draws and forgets), and when an Inquisitor forces a swap (the Inquisitor
+      adds the shown card; the target draws and forgets). The player's own
+      draw from the Court (exchange, replacement, forced swap) clears it,
+      since they cannot tell which copy they drew; a draw by someone else does
+      not (the card is then only probably still there).
 
     Forgotten: the order and number of claims, claims made before the last
-    exchange or replacement, the Court cards the player saw during their own
-    exchanges or Examines (and which cards they put back), which card an
-    opponent showed to an Inquisitor once the turn is over, the exact turn
-    number beyond :data:`TURNS_LEFT_BUCKETS`, and the draft picks of the
-    opponent (only their face-up cards remain). The key is not perfect-recall:
+    exchange or replacement, which copy of a known Court card another
+    player's later draw may have taken, which card an opponent showed to an
+    Inquisitor once the turn is over (beyond it entering the Court in a
+    swap), the exact turn number beyond :data:`TURNS_LEFT_BUCKETS`, the
+    draft's out-of-game cards (one's own unpicked pile) and the draft picks of
+    the opponent (only their face-up cards remain). The key is not perfect-recall:
     exact best responses on the compiled tree still apply, since the strategy
     is mapped onto the tree's perfect-recall information sets.
+
+    The per-seat memory is one int64: bits 0-4 hold the claim mask (public),
+    bits 8 and up the known-Court counts, 2 bits per clan (private: only the
+    seat's own counts enter its key).
 """
 
 from __future__ import annotations
@@ -56,12 +72,17 @@ from complots_solver.rules import core
 from complots_solver.rules.enums import NUM_CLANS, Stage
 from complots_solver.rules.layout import (
     A_COUNTER,
+    A_KEEP,
     A_PASS,
+    A_RETURN_CARD,
     C_MAX_TURNS,
     C_PLAYERS,
+    MS_FIRST,
+    MS_SECOND,
     S_ACT,
     S_ACTOR,
     S_CHALLENGER,
+    S_CLAIM,
     S_CLAIM_TRUE,
     S_COINS,
     S_COUNTER_CLAN,
@@ -83,11 +104,14 @@ KEY_PERFECT = 0
 KEY_MARKOV = 1
 KEY_BOTH = 2  # step_keys only: keep the material of both keys (two tables with different keys)
 KEYS = {"perfect": KEY_PERFECT, "markov": KEY_MARKOV}
-KEY_SCHEME_VERSION = 1  # bump whenever a key's definition changes: saved tables become foreign
+KEY_SCHEME_VERSION = 2  # bump whenever a key's definition changes: saved tables become foreign
 
 PERFECT_SEED = 0x5EED_0000_0000_0001
 MARKOV_SEED = 0x5EED_0000_0000_0002
 TURNS_LEFT_BUCKETS = 3
+KNOWN_COURT_CAP = 3  # known-Court counts per clan are kept in 2 bits
+KNOWN_SHIFT = 8  # first bit of the known-Court counts in a seat's memory word
+CLAIM_BITS = (1 << NUM_CLANS) - 1
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MUL1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -123,10 +147,26 @@ def init_keys(cfg: np.ndarray, hashes: np.ndarray, memory: np.ndarray) -> None:
 
 
 @njit(cache=True)
+def _known_add(memory: np.ndarray, p: int, clan: int) -> None:
+    """Record that seat ``p`` saw a card of ``clan`` go into the Court (count capped)."""
+    shift = KNOWN_SHIFT + 2 * clan
+    count = (memory[p] >> shift) & 3
+    if count < KNOWN_COURT_CAP:
+        memory[p] += 1 << shift
+
+
+@njit(cache=True)
+def _forget_court(memory: np.ndarray, p: int) -> None:
+    """Seat ``p`` drew new cards: clear its claim mask and its known-Court counts."""
+    memory[p] = _NO_CLAIMS
+
+
+@njit(cache=True)
 def _update_memory(s: np.ndarray, cfg: np.ndarray, a: int, memory: np.ndarray) -> None:
-    """Record the public claim made (or the new cards drawn) when ``a`` is applied to ``s``."""
+    """Record the public claim made, the cards seen entering the Court, or a draw, for ``a`` at ``s``."""
     st = s[S_STAGE]
     cur = s[S_CUR]
+    n = cfg[C_PLAYERS]
     if st == Stage.ACTION:
         kind, _ = core.target_of_action(cfg, a)
         claim = core.claim_of(kind)
@@ -135,10 +175,34 @@ def _update_memory(s: np.ndarray, cfg: np.ndarray, a: int, memory: np.ndarray) -
     elif st == Stage.COUNTER:
         if a != A_PASS:
             memory[cur] |= 1 << (a - A_COUNTER)
+    elif (st == Stage.CHALLENGE or st == Stage.COUNTER_CHALLENGE) and a != A_PASS:
+        if st == Stage.CHALLENGE:
+            claimant = s[S_ACTOR]
+            clan = s[S_CLAIM]
+        else:
+            claimant = s[S_COUNTERER]
+            clan = s[S_COUNTER_CLAN]
+        if s[S_HIDDEN + claimant * NUM_CLANS + clan] > 0:  # a true claim: the card goes in
+            for q in range(n):
+                if q != claimant:
+                    _known_add(memory, q, clan)
+    elif st == Stage.EXCHANGE_DRAW:
+        _forget_court(memory, s[S_ACTOR])
     elif st == Stage.EXCHANGE_KEEP:
         memory[cur] = _NO_CLAIMS
+        base = S_HIDDEN + cur * NUM_CLANS
+        for c in range(NUM_CLANS):  # returned = hand (with the drawn cards) - kept
+            back = s[base + c]
+            if MS_FIRST[a - A_KEEP] == c:
+                back -= 1
+            if MS_SECOND[a - A_KEEP] == c:
+                back -= 1
+            for _ in range(back):
+                _known_add(memory, cur, c)
+    elif st == Stage.EXAMINE_DECIDE and a != A_RETURN_CARD:
+        _known_add(memory, cur, s[S_SHOWN])
     elif st == Stage.CHALLENGE_DRAW or st == Stage.EXAMINE_DRAW:
-        memory[s[S_DRAWER]] = _NO_CLAIMS
+        _forget_court(memory, s[S_DRAWER])
 
 
 @njit(cache=True)
@@ -177,9 +241,10 @@ def markov_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
     h = chain(h, min(cfg[C_MAX_TURNS] - s[S_TURN], TURNS_LEFT_BUCKETS))
     for c in range(NUM_CLANS):
         h = chain(h, s[S_HIDDEN + p * NUM_CLANS + c])
+    h = chain(h, memory[p] >> KNOWN_SHIFT)  # the player's own known-Court counts
     for q in range(n):
         h = chain(h, s[S_COINS + q])
-        h = chain(h, memory[q])
+        h = chain(h, memory[q] & CLAIM_BITS)
         for c in range(NUM_CLANS):
             h = chain(h, s[S_REVEALED + q * NUM_CLANS + c])
     return np.int64(h)
