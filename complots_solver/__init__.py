@@ -15,11 +15,17 @@ _STALE_DAYS = 7  # caches of other source versions are removed after this long u
 
 
 def source_fingerprint() -> str:
-    """A short SHA-256 of every Python source file of the package (paths and contents)."""
+    """A short SHA-256 of the package's numba-compiled sources (paths and contents).
+
+    Only modules that mention numba count: editing a report or the CLI does
+    not throw the compiled kernels away.
+    """
     digest = hashlib.sha256()
     for path in sorted(_PACKAGE.rglob("*.py")):
-        digest.update(str(path.relative_to(_PACKAGE)).encode())
-        digest.update(path.read_bytes())
+        text = path.read_bytes()
+        if b"numba" in text or b"njit" in text:
+            digest.update(str(path.relative_to(_PACKAGE)).encode())
+            digest.update(text)
     return digest.hexdigest()[:16]
 
 
@@ -29,8 +35,8 @@ def _configure_numba_cache() -> None:
     Numba's ``cache=True`` only checks the source file of the function it
     compiles: a kernel that inlines a function from another module (every
     solver kernel calls the rules core) would be reloaded stale after that
-    module changes. Keying the whole cache by all sources makes any change
-    recompile everything once. ``NUMBA_CACHE_DIR`` still chooses the root.
+    module changes. Keying the whole cache by all numba sources makes any
+    change to them recompile everything once. ``NUMBA_CACHE_DIR`` still chooses the root.
     """
     import numba
 
