@@ -3,7 +3,7 @@
 Usage:
   python scripts/mccfr_quality.py openspiel [--game ladder-2-ambassador] [--budgets 1,2,5,10,20,40]
   python scripts/mccfr_quality.py markov [--seconds 30]
-  python scripts/mccfr_quality.py bound DIR|uniform:GAME [--train-seconds 60] [--games 20000]
+  python scripts/mccfr_quality.py bound DIR|uniform:GAME [--train-seconds 60 | --train-iterations N] [--games 20000]
   python scripts/mccfr_quality.py bots DIR [--bots honest,bluffer,counter] [--games 500]
   python scripts/mccfr_quality.py speedup GAME [--seconds 20] [--sync 1000]
 
@@ -167,6 +167,7 @@ def cmd_bound(args: argparse.Namespace) -> None:
         seed=SEED,
         responder_key=args.responder_key,
         responder_epsilon=args.responder_epsilon,
+        train_iterations=args.train_iterations,
     )
     selfplay = play_games(config, [table] * config.players, args.self_play_games, seed=SEED)
     result = {
@@ -283,6 +284,7 @@ def main() -> None:
     p.add_argument("directory")
     p.add_argument("--train-seconds", type=float, default=60.0)
     p.add_argument("--games", type=int, default=20000)
+    p.add_argument("--train-iterations", type=int, default=None)
     p.add_argument("--self-play-games", type=int, default=SELF_PLAY_GAMES)
     p.add_argument("--responder-key", default="markov", choices=["markov", "perfect"])
     p.add_argument("--responder-epsilon", type=float, default=RESPONDER_EPSILON)

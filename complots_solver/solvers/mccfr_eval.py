@@ -211,11 +211,20 @@ def best_response_bound(
     seed: int = 0,
     responder_key: str = "markov",
     responder_epsilon: float = RESPONDER_EPSILON,
+    train_iterations: int | None = None,
 ) -> BestResponseBound:
-    """Train a responder per seat against the frozen ``policy``, then measure it on fresh games."""
+    """Train a responder per seat against the frozen ``policy``, then measure it on fresh games.
+
+    With ``train_iterations`` each responder trains exactly that many
+    iterations (``train_seconds`` is then ignored), so that bounds of several
+    strategies are comparable whatever the machine's load.
+    """
     if config.players != 2:
         raise ValueError("the best-response bound needs players=2")
+    if train_iterations is not None and train_iterations < 1:
+        raise ValueError(f"train_iterations must be at least 1, got {train_iterations}")
     values, errors, iters, states, misses, choices = [], [], [], [], [], []
+    seconds: list[float] = []
     selection_games = max(games // SELECTION_SHARE, 1)
     for seat in range(config.players):
         other = 1 - seat
@@ -224,12 +233,15 @@ def best_response_bound(
         )
         solver.freeze(policy, [other])
         start = time.perf_counter()
+        if train_iterations is not None:
+            solver.run(train_iterations)
         chunk = 1
-        while time.perf_counter() - start < train_seconds:
+        while train_iterations is None and time.perf_counter() - start < train_seconds:
             t0 = time.perf_counter()
             solver.run(chunk)
             if time.perf_counter() - t0 < BR_CHUNK_SECONDS / 2:
                 chunk *= 2
+        seconds.append(time.perf_counter() - start)
         average = solver.policy_table()
         candidates = {"average": average, "greedy": average.greedy()}
         scores = {}
@@ -256,7 +268,7 @@ def best_response_bound(
         responder_values=(values[0], values[1]),
         responder_stderr=(errors[0], errors[1]),
         games_per_seat=games,
-        train_seconds_per_seat=train_seconds,
+        train_seconds_per_seat=sum(seconds) / len(seconds),
         train_iterations=(iters[0], iters[1]),
         responder_key=responder_key,
         responder_epsilon=responder_epsilon,
@@ -265,7 +277,13 @@ def best_response_bound(
         responder_choice=(choices[0], choices[1]),
         method=(
             "per seat: outcome-sampling MCCFR responder (key "
-            f"{responder_key}, epsilon {responder_epsilon:g}) trained {train_seconds:g} s against the frozen strategy; its "
+            f"{responder_key}, epsilon {responder_epsilon:g}) trained "
+            + (
+                f"{train_iterations:,} iterations"
+                if train_iterations is not None
+                else f"{train_seconds:g} s"
+            )
+            + " against the frozen strategy; its "
             f"average or greedy (argmax) strategy, whichever did better in {selection_games} "
             f"games each, then played {games} fresh sampled games; "
             "bound = mean of the two responder values, 95% normal interval"
