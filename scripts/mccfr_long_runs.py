@@ -39,6 +39,7 @@ SEED = 0
 SNAPSHOT_PREFIX = "snapshot-"
 SNAPSHOT_FILES = ("strategy.npz", "meta.json")
 SELF_PLAY_GAMES = 20000
+SNAPSHOT_TOLERANCE = 0.05  # relative gap between target and solved seconds
 
 
 def _solved_seconds(out: Path) -> float:
@@ -80,7 +81,11 @@ def cmd_solve(args: argparse.Namespace, extra: list[str]) -> None:
         print("$", " ".join(cmd), flush=True)
         start = time.perf_counter()
         subprocess.run(cmd, check=True)
-        snap = out / f"{SNAPSHOT_PREFIX}{target:.0f}s"
+        solved = _solved_seconds(out)
+        # Named after the target unless the run stopped elsewhere (e.g. a resume
+        # from a checkpoint written by an interrupted segment).
+        label = target if abs(solved - target) <= SNAPSHOT_TOLERANCE * target else solved
+        snap = out / f"{SNAPSHOT_PREFIX}{label:.0f}s"
         snap.mkdir(parents=True, exist_ok=True)
         for name in SNAPSHOT_FILES:
             shutil.copy2(out / name, snap / name)
