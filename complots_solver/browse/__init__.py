@@ -1,8 +1,34 @@
-"""Layer 4: a read-only browser over solved strategies (exact reach and values).
+"""Layer 4: read-only browsers over solved strategies.
 
-Imports the rules, OpenSpiel and solver layers only; reports build on it.
+Exact reach and values on the compiled tree (:class:`StrategyBrowser`), or
+estimates with 95% confidence intervals from sampled self-play games for
+Monte Carlo CFR strategy files (:class:`SampledBrowser`); :func:`load_run`
+picks the right one. Imports the rules, OpenSpiel and solver layers only;
+reports build on it.
 """
 
 from complots_solver.browse.browser import Situation, StrategyBrowser, load_run
+from complots_solver.browse.sampled import (
+    CI_COLUMNS,
+    DEFAULT_GAMES,
+    DEFAULT_SEED,
+    PROB_CI,
+    REACH_CI,
+    VALUE_CI,
+    SampledBrowser,
+    mean_ci,
+)
 
-__all__ = ["Situation", "StrategyBrowser", "load_run"]
+__all__ = [
+    "CI_COLUMNS",
+    "DEFAULT_GAMES",
+    "DEFAULT_SEED",
+    "PROB_CI",
+    "REACH_CI",
+    "VALUE_CI",
+    "SampledBrowser",
+    "Situation",
+    "StrategyBrowser",
+    "load_run",
+    "mean_ci",
+]

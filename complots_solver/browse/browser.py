@@ -76,7 +76,7 @@ from complots_solver.rules.layout import (
 )
 from complots_solver.rules.presets import resolve_game
 from complots_solver.rules.text import action_to_string, split_token, token_to_string
-from complots_solver.solvers.strategy_file import StrategyFile, load_strategy
+from complots_solver.solvers.strategy_file import StrategyFile, is_keyed_strategy, load_strategy
 
 KEYED_FORMAT = "complots-keyed-strategy"  # MCCFR tables (hashed keys)
 EXACT_ORDER_PREFIX = "complots_tree.compile_complots_tree"
@@ -186,6 +186,85 @@ class Situation:
         return "; ".join(parts)
 
 
+def situation_columns(config: GameConfig, fields: np.ndarray, seats: np.ndarray) -> dict[str, Any]:
+    """Situation-frame columns of decoded rows (see decode.py) seen by ``seats``."""
+    cfg = config
+    f = fields
+    n = cfg.players
+    names = [cfg.clan_name(c) for c in range(NUM_CLANS)]
+    card_lookup = {c: names[c] for c in range(NUM_CLANS)} | {-1: None}
+    stage_names = {int(s): s.name for s in Stage}
+    ms_names = {m: multiset_names(cfg, m) or None for m in range(-1, NUM_MULTISETS)}
+    kinds = {int(k): ACTION_NAMES[k] for k in ActionKind} | {-1: None}
+
+    def opt(col: np.ndarray) -> list[int | None]:
+        return [int(x) if x >= 0 else None for x in col]
+
+    hands = _counts_to_strings(names, f[:, F_HAND : F_HAND + NUM_CLANS])
+    start = _counts_to_strings(names, f[:, F_START_HAND : F_START_HAND + NUM_CLANS])
+    seat = np.asarray(seats).astype(np.int64)
+    data: dict[str, Any] = {
+        "seat": seat,
+        "stage": [stage_names[int(x)] for x in f[:, F_STAGE]],
+        "turn": f[:, F_TURN],
+        "actor": opt(f[:, F_ACTOR]),
+        "hand": hands,
+        "hand_size": f[:, F_HAND : F_HAND + NUM_CLANS].sum(axis=1),
+        "start_hand": start,
+    }
+    for p in range(n):
+        data[f"coins{p}"] = f[:, F_COINS + p]
+    for p in range(n):
+        data[f"face_up{p}"] = _counts_to_strings(
+            names, f[:, F_FACE_UP + p * NUM_CLANS : F_FACE_UP + (p + 1) * NUM_CLANS]
+        )
+    for p in range(n):
+        data[f"face_down{p}"] = f[:, F_FACE_DOWN + p]
+    if n == 2:
+        rows = np.arange(len(f))
+        data["own_coins"] = f[rows, F_COINS + seat]
+        data["opp_coins"] = f[rows, F_COINS + 1 - seat]
+    data.update(
+        {
+            "pending_action": [kinds[int(x)] for x in f[:, F_ACT]],
+            "claim": [card_lookup[int(x)] for x in f[:, F_CLAIM]],
+            "target": opt(f[:, F_TARGET]),
+            "challenger": opt(f[:, F_CHALLENGER]),
+            "counter": [card_lookup[int(x)] for x in f[:, F_COUNTER_CLAN]],
+            "counterer": opt(f[:, F_COUNTERER]),
+            "examined": [card_lookup[int(x)] for x in f[:, F_SHOWN]],
+            "draft_card": [ms_names[int(x)] for x in f[:, F_DRAFT_CARD]],
+            "drawn": [ms_names[int(x)] for x in f[:, F_DRAWN]],
+            "own_turns": f[:, F_OWN_TURNS],
+            "treasury": f[:, F_TREASURY],
+        }
+    )
+    return data
+
+
+def finish_situations(frame: pd.DataFrame) -> pd.DataFrame:
+    """Put ``infoset`` first and add ``claimed`` (the claim a challenge decision faces)."""
+    frame = frame[["infoset", *[c for c in frame.columns if c != "infoset"]]].copy()
+    frame["claimed"] = frame["counter"].where(frame["stage"] == "COUNTER_CHALLENGE", frame["claim"])
+    return frame
+
+
+def slot_claims(
+    config: GameConfig, actions: np.ndarray, hand_counts: np.ndarray
+) -> tuple[list[str | None], np.ndarray]:
+    """Per slot: the character its action claims (None) and whether that is a bluff."""
+    unique = np.unique(actions)
+    claim = {int(a): claimed_clan(config, int(a)) for a in unique}
+    claim_clan = np.array([claim[int(a)] for a in actions], dtype=np.int64)
+    holds = np.where(
+        claim_clan >= 0,
+        hand_counts[np.arange(len(actions)), np.maximum(claim_clan, 0)] > 0,
+        False,
+    )
+    names = [config.clan_name(c) for c in range(NUM_CLANS)] + [None]
+    return [names[c] for c in claim_clan], (claim_clan >= 0) & ~holds
+
+
 Filter = Any  # a value, a collection of values, or a predicate on the column
 
 
@@ -230,68 +309,18 @@ class StrategyBrowser:
     # ---- frames ----------------------------------------------------------------
     def _situation_frame(self) -> pd.DataFrame:
         """One row per infoset: decoded fields, reach and value."""
-        cfg = self.config
-        f = self.fields
-        n = cfg.players
         q = self.quantities
-        names = [cfg.clan_name(c) for c in range(NUM_CLANS)]
-        card_lookup = {c: names[c] for c in range(NUM_CLANS)} | {-1: None}
-        stage_names = {int(s): s.name for s in Stage}
-        ms_names = {m: multiset_names(cfg, m) or None for m in range(-1, NUM_MULTISETS)}
-        kinds = {int(k): ACTION_NAMES[k] for k in ActionKind} | {-1: None}
-
-        def opt(col: np.ndarray) -> list[int | None]:
-            return [int(x) if x >= 0 else None for x in col]
-
-        hands = _counts_to_strings(names, f[:, F_HAND : F_HAND + NUM_CLANS])
-        start = _counts_to_strings(names, f[:, F_START_HAND : F_START_HAND + NUM_CLANS])
-        seat = self.tree.infoset_player.astype(np.int64)
-        data: dict[str, Any] = {
-            "infoset": np.arange(len(f)),
-            "seat": seat,
-            "stage": [stage_names[int(x)] for x in f[:, F_STAGE]],
-            "turn": f[:, F_TURN],
-            "actor": opt(f[:, F_ACTOR]),
-            "hand": hands,
-            "hand_size": f[:, F_HAND : F_HAND + NUM_CLANS].sum(axis=1),
-            "start_hand": start,
-        }
-        for p in range(n):
-            data[f"coins{p}"] = f[:, F_COINS + p]
-        for p in range(n):
-            data[f"face_up{p}"] = _counts_to_strings(
-                names, f[:, F_FACE_UP + p * NUM_CLANS : F_FACE_UP + (p + 1) * NUM_CLANS]
-            )
-        for p in range(n):
-            data[f"face_down{p}"] = f[:, F_FACE_DOWN + p]
-        if n == 2:
-            rows = np.arange(len(f))
-            data["own_coins"] = f[rows, F_COINS + seat]
-            data["opp_coins"] = f[rows, F_COINS + 1 - seat]
+        data = situation_columns(self.config, self.fields, self.tree.infoset_player)
+        data["infoset"] = np.arange(len(self.fields))
         data.update(
             {
-                "pending_action": [kinds[int(x)] for x in f[:, F_ACT]],
-                "claim": [card_lookup[int(x)] for x in f[:, F_CLAIM]],
-                "target": opt(f[:, F_TARGET]),
-                "challenger": opt(f[:, F_CHALLENGER]),
-                "counter": [card_lookup[int(x)] for x in f[:, F_COUNTER_CLAN]],
-                "counterer": opt(f[:, F_COUNTERER]),
-                "examined": [card_lookup[int(x)] for x in f[:, F_SHOWN]],
-                "draft_card": [ms_names[int(x)] for x in f[:, F_DRAFT_CARD]],
-                "drawn": [ms_names[int(x)] for x in f[:, F_DRAWN]],
-                "own_turns": f[:, F_OWN_TURNS],
-                "treasury": f[:, F_TREASURY],
                 "num_actions": self.tree.num_actions,
                 "reach": q.infoset_reach,
                 "cf_reach": q.infoset_cf_reach,
                 "value": q.infoset_value,
             }
         )
-        frame = pd.DataFrame(data)
-        frame["claimed"] = frame["counter"].where(
-            frame["stage"] == "COUNTER_CHALLENGE", frame["claim"]
-        )
-        return frame
+        return finish_situations(pd.DataFrame(data))
 
     def _action_frame(self) -> pd.DataFrame:
         """One row per (infoset, action) slot with its probability, reach and value."""
@@ -302,16 +331,9 @@ class StrategyBrowser:
         unique = np.unique(actions)
         label = {int(a): move_label(cfg, int(a)) for a in unique}
         full = {int(a): action_to_string(cfg, int(a)) for a in unique}
-        claim = {int(a): claimed_clan(cfg, int(a)) for a in unique}
-        claim_clan = np.array([claim[int(a)] for a in actions], dtype=np.int64)
         hand_counts = self.fields[slot_infoset, F_HAND : F_HAND + NUM_CLANS]
-        holds = np.where(
-            claim_clan >= 0,
-            hand_counts[np.arange(len(actions)), np.maximum(claim_clan, 0)] > 0,
-            False,
-        )
+        claimed, bluff = slot_claims(cfg, actions, hand_counts)
         q = self.quantities
-        names = [cfg.clan_name(c) for c in range(NUM_CLANS)] + [None]
         return pd.DataFrame(
             {
                 "infoset": slot_infoset,
@@ -323,8 +345,8 @@ class StrategyBrowser:
                 "slot_reach": q.slot_reach,
                 "challenged_reach": q.slot_challenged,
                 "action_value": q.action_value,
-                "claimed_character": [names[c] for c in claim_clan],
-                "bluff": (claim_clan >= 0) & ~holds,
+                "claimed_character": claimed,
+                "bluff": bluff,
             }
         )
 
@@ -508,6 +530,18 @@ class StrategyBrowser:
         v0 = float(self.quantities.value[0])
         return (v0, -v0)
 
+    def game_value_ci(self) -> tuple[float, ...] | None:
+        """Half-widths of 95% intervals of the seat values: None, the values are exact."""
+        return None
+
+    def turn_cap_ci(self) -> float | None:
+        """Half-width of a 95% interval of the turn-cap share: None, it is exact."""
+        return None
+
+    def exploitability_bound(self) -> dict[str, Any] | None:
+        """A sampled lower bound on exploitability: None, the exploitability is exact."""
+        return None
+
     def value_bounds(self) -> tuple[tuple[float, float], ...] | None:
         """Per seat, the interval certain to hold the equilibrium value (from best responses)."""
         br = self.meta.get("best_response_values")
@@ -612,13 +646,30 @@ def _refuse_keyed(run_dir: Path) -> None:
     if fmt == KEYED_FORMAT:
         raise ValueError(
             f"{run_dir} holds an MCCFR strategy keyed by hashed information states; "
-            "the browser reads exact (compiled-tree) strategy files only so far"
+            "StrategyBrowser reads exact (compiled-tree) strategy files; use load_run or "
+            "SampledBrowser for a sampled view"
         )
 
 
-def load_run(run_dir: Path | str) -> StrategyBrowser:
-    """A :class:`StrategyBrowser` over a run directory."""
-    return StrategyBrowser(run_dir)
+def load_run(
+    run_dir: Path | str, games: int | None = None, seed: int | None = None
+) -> StrategyBrowser:
+    """The browser of a run directory: exact for tree-aligned files, sampled for keyed ones.
+
+    ``games`` and ``seed`` set the sampled browser's self-play games (defaults
+    :data:`~complots_solver.browse.sampled.DEFAULT_GAMES` and seed 0); exact
+    runs need no sampling and ignore them.
+    """
+    from complots_solver.browse.sampled import DEFAULT_GAMES, DEFAULT_SEED, SampledBrowser
+
+    path = Path(run_dir)
+    if is_keyed_strategy(path):
+        return SampledBrowser(
+            path,
+            DEFAULT_GAMES if games is None else games,
+            DEFAULT_SEED if seed is None else seed,
+        )
+    return StrategyBrowser(path)
 
 
 __all__ = [

@@ -140,7 +140,6 @@ def _decode_one(
     out: np.ndarray,
 ) -> None:
     """Replay one token sequence of ``seat`` and fill ``out`` (a NUM_FIELDS row)."""
-    n = cfg[C_PLAYERS]
     core.reset_state(s, cfg)
     ok = 1
     draft_card = -1
@@ -213,8 +212,29 @@ def _decode_one(
             setup_done = 1
             for c in range(NUM_CLANS):
                 out[F_START_HAND + c] = s[S_HIDDEN + seat * NUM_CLANS + c]
-    stage_now = s[S_STAGE]
     out[F_OK] = ok
+    read_fields(s, cfg, seat, draft_card, own_turns, drawn, setup_done, out)
+
+
+@njit(cache=True)
+def read_fields(
+    s: np.ndarray,
+    cfg: np.ndarray,
+    seat: int,
+    draft_card: int,
+    own_turns: int,
+    drawn: int,
+    setup_done: int,
+    out: np.ndarray,
+) -> None:
+    """Fill what ``seat`` knows at ``s`` into ``out`` (all but F_OK and F_START_HAND).
+
+    Reads only fields the seat can know (public ones, its own cards, the card
+    shown to it); ``draft_card``, ``own_turns``, ``drawn`` and ``setup_done``
+    are the seat's own memory of the game so far (see the F_* columns).
+    """
+    n = cfg[C_PLAYERS]
+    stage_now = s[S_STAGE]
     out[F_STAGE] = stage_now
     out[F_TURN] = s[S_TURN]
     out[F_ACTOR] = s[S_ACTOR] if stage_now != Stage.DEAL and stage_now != Stage.PICK else -1

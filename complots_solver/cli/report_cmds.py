@@ -33,11 +33,34 @@ def _formats(text: str) -> list[str]:
     type=click.Path(file_okay=False, path_type=Path),
     help="also write every table as CSV into this folder",
 )
-def report(run_dir: Path, fmt: str, out: Path, csv_dir: Path | None) -> None:
-    """Strategy report of a solved RUN_DIR: tables, heat maps, values (HTML and/or PDF)."""
+@click.option(
+    "--games",
+    type=int,
+    default=None,
+    help="keyed (MCCFR) runs: self-play games to sample  [default: 20000]",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="keyed (MCCFR) runs: seed of the sampled games  [default: 0]",
+)
+def report(
+    run_dir: Path,
+    fmt: str,
+    out: Path,
+    csv_dir: Path | None,
+    games: int | None,
+    seed: int | None,
+) -> None:
+    """Strategy report of a solved RUN_DIR: tables, heat maps, values (HTML and/or PDF).
+
+    Exact runs are read on the compiled tree; MCCFR (keyed) runs are read by
+    sampling --games self-play games (tables then carry 95% confidence intervals).
+    """
     from complots_solver.reports.api import write_report
 
-    paths = write_report(run_dir, out, _formats(fmt), csv_dir)
+    paths = write_report(run_dir, out, _formats(fmt), csv_dir, games, seed)
     for kind, path in paths.items():
         click.echo(f"{kind}: {path}")
 
@@ -58,10 +81,33 @@ def report(run_dir: Path, fmt: str, out: Path, csv_dir: Path | None) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="also write the comparison tables as CSV into this folder",
 )
-def compare(run_a: Path, run_b: Path, fmt: str, out: Path, csv_dir: Path | None) -> None:
-    """Side-by-side report of two solved line-ups (e.g. Ambassador RUN_A vs Inquisitor RUN_B)."""
+@click.option(
+    "--games",
+    type=int,
+    default=None,
+    help="keyed (MCCFR) runs: self-play games to sample  [default: 20000]",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="keyed (MCCFR) runs: seed of the sampled games  [default: 0]",
+)
+def compare(
+    run_a: Path,
+    run_b: Path,
+    fmt: str,
+    out: Path,
+    csv_dir: Path | None,
+    games: int | None,
+    seed: int | None,
+) -> None:
+    """Side-by-side report of two solved line-ups (e.g. Ambassador RUN_A vs Inquisitor RUN_B).
+
+    MCCFR (keyed) runs are sampled with --games games each (RUN_B with seed + 1).
+    """
     from complots_solver.reports.api import write_comparison
 
-    paths = write_comparison(run_a, run_b, out, _formats(fmt), csv_dir)
+    paths = write_comparison(run_a, run_b, out, _formats(fmt), csv_dir, games, seed)
     for kind, path in paths.items():
         click.echo(f"{kind}: {path}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from complots_solver.browse import StrategyBrowser
+from complots_solver.browse import DEFAULT_SEED, StrategyBrowser, load_run
 from complots_solver.reports.compare import build_comparison
 from complots_solver.reports.document import Report, build_report
 from complots_solver.reports.html import write_html
@@ -43,10 +43,25 @@ def write_outputs(report: Report, out: Path, formats: list[str]) -> dict[str, Pa
 
 
 def write_report(
-    run_dir: Path, out: Path, formats: list[str], csv_dir: Path | None = None
+    run_dir: Path,
+    out: Path,
+    formats: list[str],
+    csv_dir: Path | None = None,
+    games: int | None = None,
+    seed: int | None = None,
 ) -> dict[str, Path]:
-    """Report of one run (and, with ``csv_dir``, every table as CSV)."""
-    browser = StrategyBrowser(run_dir)
+    """Report of one run (and, with ``csv_dir``, every table as CSV).
+
+    Exact runs are read on their compiled tree; keyed (MCCFR) runs by
+    ``games`` sampled self-play games with ``seed`` (see :func:`load_run`).
+    """
+    return write_browser_report(load_run(run_dir, games, seed), out, formats, csv_dir)
+
+
+def write_browser_report(
+    browser: StrategyBrowser, out: Path, formats: list[str], csv_dir: Path | None = None
+) -> dict[str, Path]:
+    """Report of an already loaded browser (exact or sampled); see :func:`write_report`."""
     tables = all_tables(browser)
     paths = write_outputs(build_report(browser, tables), out, formats)
     if csv_dir is not None:
@@ -57,10 +72,33 @@ def write_report(
 
 
 def write_comparison(
-    run_a: Path, run_b: Path, out: Path, formats: list[str], csv_dir: Path | None = None
+    run_a: Path,
+    run_b: Path,
+    out: Path,
+    formats: list[str],
+    csv_dir: Path | None = None,
+    games: int | None = None,
+    seed: int | None = None,
 ) -> dict[str, Path]:
-    """Side-by-side report of two runs (and, with ``csv_dir``, its tables as CSV)."""
-    report = build_comparison(StrategyBrowser(run_a), StrategyBrowser(run_b))
+    """Side-by-side report of two runs (and, with ``csv_dir``, its tables as CSV).
+
+    Keyed runs are sampled with ``games`` games each; run B uses ``seed + 1``
+    so that the two samples are independent.
+    """
+    seed_b = (DEFAULT_SEED if seed is None else seed) + 1
+    a, b = load_run(run_a, games, seed), load_run(run_b, games, seed_b)
+    return write_browser_comparison(a, b, out, formats, csv_dir)
+
+
+def write_browser_comparison(
+    a: StrategyBrowser,
+    b: StrategyBrowser,
+    out: Path,
+    formats: list[str],
+    csv_dir: Path | None = None,
+) -> dict[str, Path]:
+    """Comparison of two already loaded browsers; see :func:`write_comparison`."""
+    report = build_comparison(a, b)
     paths = write_outputs(report, out, formats)
     if csv_dir is not None:
         for table in report.tables():

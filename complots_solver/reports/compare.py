@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pandas as pd
 
-from complots_solver.browse import StrategyBrowser
+from complots_solver.browse import PROB_CI, StrategyBrowser
 from complots_solver.reports import figures
 from complots_solver.reports.document import FigureSpec, Report, Section
-from complots_solver.reports.tables import StrategyTable, bluffs, draft_picks
+from complots_solver.reports.tables import (
+    StrategyTable,
+    bluffs,
+    draft_picks,
+    exploitability_text,
+)
 from complots_solver.reports.tables import action_frequencies as af_table
 from complots_solver.reports.tables import character_values as cv_table
 
@@ -23,7 +31,7 @@ def _basis(a: StrategyBrowser, b: StrategyBrowser) -> tuple[str, str]:
     """(basis, method) of a table built from both runs."""
     if a.exact and b.exact:
         return "exact", f"{a.method}, both runs"
-    return "sampled", "at least one run is sampled"
+    return "sampled", f"run A {a.method}; run B {b.method}"
 
 
 def _table(
@@ -51,24 +59,46 @@ def seat_values(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
     """Each seat's value in both line-ups, the difference and certain bounds on it."""
     la, lb = _label(a), _label(b)
     ba, bb = a.value_bounds(), b.value_bounds()
+    ca, cb = _value_ci(a), _value_ci(b)
+    sampled = not (a.exact and b.exact)
     rows = []
     for seat in range(2):
         va, vb = a.game_value()[seat], b.game_value()[seat]
         row = {"seat": seat, f"value {la}": va, f"value {lb}": vb, "difference": vb - va}
+        if sampled:
+            row[f"value {la} ±95%"] = ca[seat]
+            row[f"value {lb} ±95%"] = cb[seat]
+            row["difference ±95%"] = math.hypot(ca[seat], cb[seat])
         if ba and bb:
             row["difference >="] = bb[seat][0] - ba[seat][1]
             row["difference <="] = bb[seat][1] - ba[seat][0]
         rows.append(row)
+    if sampled:
+        how = (
+            "the '±95%' columns are half-widths of 95% confidence intervals (sampled "
+            "self-play games; the two runs are sampled independently, so the difference's "
+            "half-width is the root sum of squares)."
+        )
+    else:
+        how = (
+            "its bounds hold for the equilibrium values (from the exact best responses of "
+            "both runs)."
+        )
     return _table(
         a,
         b,
         "seat_values",
         "Seat values",
         f"Expected utility of each seat under each solved profile; 'difference' is "
-        f"{lb} minus {la}, and its bounds hold for the equilibrium values (from the exact "
-        "best responses of both runs).",
+        f"{lb} minus {la}; " + how,
         pd.DataFrame(rows),
     )
+
+
+def _value_ci(b: StrategyBrowser) -> tuple[float, ...]:
+    """Half-widths of a run's seat-value 95% intervals (0 for exact values)."""
+    ci = b.game_value_ci()
+    return tuple(ci) if ci is not None else (0.0,) * b.config.players
 
 
 def character_values(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
@@ -77,6 +107,11 @@ def character_values(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
     fa, fb = _cv(a), _cv(b)
     merged = fa.merge(fb, on=["character", "seat"], suffixes=(f" {la}", f" {lb}"))
     merged["difference"] = merged[f"value holding it {lb}"] - merged[f"value holding it {la}"]
+    ci = "value holding it ±95%"
+    if a.exact and b.exact:
+        merged = merged.drop(columns=[f"{ci} {la}", f"{ci} {lb}"])
+    else:
+        merged["difference ±95%"] = np.hypot(merged[f"{ci} {la}"], merged[f"{ci} {lb}"])
     return _table(
         a,
         b,
@@ -90,7 +125,9 @@ def character_values(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
 
 def _cv(b: StrategyBrowser) -> pd.DataFrame:
     """Character values of one run with the shared fifth-character label."""
-    frame = cv_table(b).frame[["character", "seat", "value holding it"]].copy()
+    full = cv_table(b).frame
+    frame = full[["character", "seat", "value holding it"]].copy()
+    frame["value holding it ±95%"] = full.get("value holding it ±95%", 0.0)  # 0: exact
     frame["character"] = frame["character"].map(lambda n: _character(b, n))
     return frame
 
@@ -104,8 +141,12 @@ def action_frequencies(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
         long = table.frame.melt(
             id_vars=["seat"], value_vars=table.prob_columns, var_name="action", value_name=label
         )
+        if PROB_CI in table.frame.columns:  # sampled: the seat's largest half-width
+            half = table.frame.set_index("seat")[PROB_CI]
+            long[f"{label} ±95% (max)"] = long["seat"].map(half)
         parts.append(long)
-    merged = parts[0].merge(parts[1], on=["seat", "action"], how="outer").fillna(0.0)
+    merged = parts[0].merge(parts[1], on=["seat", "action"], how="outer")
+    merged[[la, lb]] = merged[[la, lb]].fillna(0.0)
     merged["difference"] = merged[lb] - merged[la]
     return _table(
         a,
@@ -113,7 +154,8 @@ def action_frequencies(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
         "action_frequencies",
         "Action frequencies",
         "Share of each action among all the turns a seat plays (reach-weighted), in each "
-        "line-up (Exchange and Examine are claims of the fifth character).",
+        "line-up (Exchange and Examine are claims of the fifth character). For a sampled "
+        "run, '±95% (max)' is the largest half-width of a 95% CI among the seat's shares.",
         merged.sort_values(["seat", "action"]),
     )
 
@@ -121,10 +163,11 @@ def action_frequencies(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
 def bluff_frequencies(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
     """Bluff frequency and how often bluffs are challenged, per character, in both line-ups."""
     la, lb = _label(a), _label(b)
-    cols = ["claims per game", "bluff frequency", "bluffs challenged"]
+    base = ["claims per game", "bluff frequency", "bluffs challenged"]
     frames = []
     for label, br in ((la, a), (lb, b)):
         f = bluffs(br).frame
+        cols = [*base, *(f"{c} ±95%" for c in base if f"{c} ±95%" in f.columns)]
         if f.empty:
             f = pd.DataFrame(columns=["character", *cols])
         f = f[["character", *cols]].copy()
@@ -137,7 +180,7 @@ def bluff_frequencies(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
         "bluff_frequencies",
         "Bluffs per character",
         "Claims per game, the share that are bluffs, and the probability that a bluff is "
-        "challenged, in each line-up.",
+        "challenged, in each line-up (with 95% CI half-widths for a sampled run).",
         merged,
     )
 
@@ -174,8 +217,64 @@ def _pick_label(b: StrategyBrowser, column: str) -> str:
     return column
 
 
+def _run_line(tag: str, b: StrategyBrowser) -> str:
+    """One run in words: preset, solver, iterations, exploitability, basis."""
+    r = b.describe_run()
+    return (
+        f"Run {tag} ({_label(b)}): {r['preset'] or r['game']}, {r['algorithm']} after "
+        f"{r['iterations']:,} iterations, exploitability {exploitability_text(b)} "
+        f"({r['run_dir']}; {r['method']})."
+    )
+
+
+def _sampled_summary(a: StrategyBrowser, b: StrategyBrowser) -> list[str]:
+    """Summary paragraphs when at least one run is sampled: differences with 95% CIs."""
+    la, lb = _label(a), _label(b)
+    va, vb = a.game_value()[0], b.game_value()[0]
+    ca, cb = _value_ci(a)[0], _value_ci(b)[0]
+    lines = [_run_line("A", a) + " " + _run_line("B", b)]
+    same = {k: v for k, v in a.config.params().items() if k != "lineup"} == {
+        k: v for k, v in b.config.params().items() if k != "lineup"
+    }
+    if not same:
+        lines.append(
+            "Warning: the two runs differ in more than the line-up; the comparison mixes "
+            "two different games."
+        )
+
+    def who(v: float, c: float, label: str) -> str:
+        text = f"With the {label}, seat 0 expects {v:+.4f} ± {c:.4f} (95% CI)"
+        if abs(v) > c:
+            return text + f": the strategy favours seat {0 if v > 0 else 1}."
+        return text + ": not significantly different from an even game."
+
+    lines.append(who(va, ca, la) + " " + who(vb, cb, lb))
+    diff = vb - va
+    half = math.hypot(ca, cb)
+    if abs(diff) > half:
+        verdict = (
+            f"The difference is significant at the 95% level: seat 0 does better with the "
+            f"{lb if diff > 0 else la}."
+        )
+    else:
+        verdict = (
+            "The difference is not significant at the 95% level: these samples cannot tell "
+            "which line-up favours seat 0 more."
+        )
+    lines.append(
+        f"Switching from the {la} to the {lb} changes seat 0's value by {diff:+.4f} ± "
+        f"{half:.4f} (95% CI: {diff - half:+.4f} to {diff + half:+.4f}). {verdict} These "
+        "are the values of the two solved strategy profiles as sampled, not of the game's "
+        "equilibrium: the strategies' exploitability (above) limits how far they speak "
+        "for optimal play."
+    )
+    return lines
+
+
 def summary(a: StrategyBrowser, b: StrategyBrowser) -> list[str]:
     """Plain-language paragraphs: which line-up favours whom, by how much, how sure."""
+    if not (a.exact and b.exact):
+        return _sampled_summary(a, b)
     la, lb = _label(a), _label(b)
     va, vb = a.game_value()[0], b.game_value()[0]
     ba, bb = a.value_bounds(), b.value_bounds()
@@ -255,7 +354,10 @@ def build_comparison(a: StrategyBrowser, b: StrategyBrowser) -> Report:
             FigureSpec(
                 f"character_values_seat{seat}",
                 f"Value of holding each character, seat {seat}",
-                "Exact values (no sampling error, so no error bars).",
+                "Exact values (no sampling error, so no error bars)."
+                if a.exact and b.exact
+                else "Sampled values (see the character-value tables of each run's report "
+                "for their 95% confidence intervals).",
                 lambda s=sub, k=seat: figures.value_bars_figure(
                     s, "character", "value", f"Seat {k}: value when holding", group="line-up"
                 ),
@@ -268,13 +370,15 @@ def build_comparison(a: StrategyBrowser, b: StrategyBrowser) -> Report:
         ("Run B", f"{rb['run_dir']}: {rb['game']}"),
         (
             "Solvers",
-            f"A: {ra['algorithm']}, {ra['iterations']} iterations; "
-            f"B: {rb['algorithm']}, {rb['iterations']} iterations",
+            f"A: {ra['algorithm']}, {ra['iterations']:,} iterations, "
+            f"{ra['infosets']:,} information states; "
+            f"B: {rb['algorithm']}, {rb['iterations']:,} iterations, "
+            f"{rb['infosets']:,} information states",
         ),
         (
             "Exploitability",
-            f"A: {ra['exploitability']:.3g}; B: {rb['exploitability']:.3g} (exact best responses)",
+            f"A: {exploitability_text(a)}; B: {exploitability_text(b)}",
         ),
-        ("Basis", _basis(a, b)[1]),
+        ("Basis", ": ".join(_basis(a, b))),
     ]
     return Report(f"Complots: {la} vs {lb}", facts, sections)

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from complots_solver.browse import StrategyBrowser
 from complots_solver.reports import figures
-from complots_solver.reports.tables import StrategyTable, all_tables
+from complots_solver.reports.tables import StrategyTable, all_tables, exploitability_text
 
 MAX_DISPLAY_PROB_COLUMNS = 9  # wider distributions are shown as one text column
 DISPLAY_MIN_PROBABILITY = 0.001
@@ -93,6 +93,8 @@ def format_cell(column: str, value: object, probability: bool = False) -> str:
         v = float(value)  # type: ignore[arg-type]
         if v != v:
             return "n/a"
+        if "±" in column:
+            return f"{v:.4f}"
         if probability:
             return f"{v:.3f}"
         if column in ("value", "advantage", "difference") or column.startswith(("value", "Δ")):
@@ -109,8 +111,51 @@ def _pivot(frame: pd.DataFrame, index: str, columns: str, values: str) -> pd.Dat
     return pivot.reindex(index=list(dict.fromkeys(frame[index])))
 
 
+def _sampled_summary(b: StrategyBrowser) -> list[str]:
+    """Plain-language headline paragraphs of a run read by sampled self-play."""
+    run = b.describe_run()
+    v0, v1 = b.game_value()
+    c0, c1 = b.game_value_ci() or (float("nan"), float("nan"))
+    cap_ci = b.turn_cap_ci()
+    cap_ci = float("nan") if cap_ci is None else cap_ci
+    significant = abs(v0) > c0
+    lines = [
+        f"This report describes the strategy solved for {run['preset'] or run['game']} "
+        f"({run['lineup']} line-up) by {run['algorithm']} after {run['iterations']:,} "
+        f"iterations ({run['infosets']:,} information states, {run.get('key_scheme')} "
+        f"key), from the run directory {run['run_dir']}. Its exploitability: "
+        f"{exploitability_text(b)}.",
+        f"The game has no compiled tree, so every number here is sampled: {run['games']:,} "
+        f"self-play games of the strategy (seed {run['seed']}), {run['decisions']:,} "
+        "decisions; each estimate comes with the half-width of its 95% confidence interval "
+        "('... ±95%' columns), computed with the game as the sampling unit. "
+        f"{run['miss_share']:.2%} of the decisions met an information state the strategy "
+        "table lacks; those are played uniformly at random.",
+        f"Playing this strategy, seat 0 (who moves first, with 1 coin) wins on average "
+        f"{v0:+.4f} ± {c0:.4f} and seat 1 {v1:+.4f} ± {c1:.4f} (+1 a win, -1 a loss, 0 a "
+        "draw; 95% CI). "
+        + (
+            f"The difference from 0 is significant: the strategy favours seat {0 if v0 > 0 else 1}."
+            if significant
+            else "The difference from 0 is not significant at this sample size."
+        ),
+        f"{b.turn_cap_share():.1%} ± {cap_ci:.1%} of games reach the turn cap of "
+        f"{b.config.max_turns} turns and are draws.",
+        "How to read the tables: probabilities are visit-weighted over the situations of "
+        "each row (the sampled counterpart of reach weighting): a row's probability of a "
+        "move is the strategy's probability of it, averaged over the row's visits in the "
+        "sampled games. 'reach' is the number of visits per game, 'value' the mean return "
+        "of the player to move from there, 'visits' the number of sampled decisions behind "
+        "the row and 'prob ±95%' the largest half-width among the row's probabilities. "
+        "Rows with few visits are rough estimates.",
+    ]
+    return lines
+
+
 def _summary(b: StrategyBrowser) -> list[str]:
     """Plain-language headline paragraphs of one run."""
+    if not b.exact:
+        return _sampled_summary(b)
     run = b.describe_run()
     v0, v1 = b.game_value()
     bounds = b.value_bounds()
@@ -166,6 +211,11 @@ def build_report(b: StrategyBrowser, tables: dict[str, StrategyTable] | None = N
                 f"{name}: exploitability (NashConv / 2) of the average strategy.",
                 lambda: figures.convergence_figure(conv, f"{name}: convergence"),
             )
+        )
+    elif not b.exact:
+        conv_section.paragraphs.append(
+            "Monte Carlo CFR runs measure no exact exploitability during the run (the game "
+            "has no compiled tree). Exploitability: " + exploitability_text(b) + "."
         )
     else:
         conv_section.paragraphs.append("The run directory has no convergence.csv.")
@@ -231,26 +281,45 @@ def build_report(b: StrategyBrowser, tables: dict[str, StrategyTable] | None = N
 
     values_sec = Section("values", "Values of hands and characters", [], [])
     values_sec.tables = [t["hand_values"], t["character_values"]]
-    cv = t["character_values"].frame
-    note = "Exact values (no sampling error, so no error bars)." if b.exact else ""
+    cv = t["character_values"].frame.copy()
+    hv = t["hand_values"].frame.copy()
+    cv_ci = hv_ci = None
+    if b.exact:
+        note = "Exact values (no sampling error, so no error bars)."
+    else:
+        note = "Sampled values; error bars are 95% confidence intervals."
+        cv["lo"] = cv["value holding it"] - cv["value holding it ±95%"]
+        cv["hi"] = cv["value holding it"] + cv["value holding it ±95%"]
+        hv["lo"] = hv["value"] - hv["value ±95%"].fillna(0.0)
+        hv["hi"] = hv["value"] + hv["value ±95%"].fillna(0.0)
+        cv_ci = hv_ci = ("lo", "hi")
     values_sec.figures.append(
         FigureSpec(
             "character_values",
             "Value of holding each character",
             "Expected utility of each seat when its starting hand holds the character. " + note,
             lambda: figures.value_bars_figure(
-                cv, "character", "value holding it", "Value when holding the character", note=note
+                cv,
+                "character",
+                "value holding it",
+                "Value when holding the character",
+                ci=cv_ci,
+                note=note,
             ),
         )
     )
-    hv = t["hand_values"].frame
     values_sec.figures.append(
         FigureSpec(
             "hand_values",
             "Value of each starting hand",
             "Expected utility of each seat by its starting hand. " + note,
             lambda: figures.value_bars_figure(
-                hv.sort_values("hand"), "hand", "value", "Value of each starting hand", note=note
+                hv.sort_values("hand"),
+                "hand",
+                "value",
+                "Value of each starting hand",
+                ci=hv_ci,
+                note=note,
             ),
         )
     )
@@ -258,10 +327,20 @@ def build_report(b: StrategyBrowser, tables: dict[str, StrategyTable] | None = N
     facts = [
         ("Game", f"Complots, {name}: {run['game']}"),
         ("Line-up", run["lineup"]),
-        ("Solver", f"{run['algorithm']}, {run['iterations']} iterations"),
-        ("Exploitability", f"{run['exploitability']:.3g} (exact best response)"),
+        ("Solver", f"{run['algorithm']}, {run['iterations']:,} iterations"),
+        ("Information states", f"{run['infosets']:,}"),
+        ("Exploitability", exploitability_text(b)),
         ("Basis", run["method"]),
         ("Run directory", run["run_dir"]),
         ("Solved", str(run["created"])),
     ]
+    if not b.exact:
+        facts.insert(
+            5,
+            (
+                "Tables",
+                f"sampled from {run['games']:,} self-play games (seed {run['seed']}); "
+                "estimates with 95% confidence intervals",
+            ),
+        )
     return Report(f"Complots strategy report: {name}", facts, sections)

@@ -1,10 +1,12 @@
 """Strategy tables of one solved line-up, as pandas DataFrames (CSV export).
 
 Every table is built from the browser layer only
-(:class:`complots_solver.browse.StrategyBrowser`) and says how its numbers
-were obtained: ``exact`` (computed on the compiled game tree under the solved
-profile, no sampling error) or ``sampled`` (with 95% confidence intervals;
-for strategy files that have no compiled tree).
+(:class:`complots_solver.browse.StrategyBrowser`, or its sampled variant
+:class:`complots_solver.browse.SampledBrowser` for Monte Carlo CFR strategy
+files) and says how its numbers were obtained: ``exact`` (computed on the
+compiled game tree under the solved profile, no sampling error) or
+``sampled`` (self-play games of the strategy; ``... ±95%`` columns give the
+half-widths of 95% confidence intervals).
 
 Probabilities are *reach-weighted*: a group's probability of an action is
 the probability, under the solved profile, of reaching a situation of the
@@ -21,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from complots_solver.browse import StrategyBrowser
+from complots_solver.browse import CI_COLUMNS, REACH_CI, StrategyBrowser, mean_ci
 
 EXACT = "exact"
 SAMPLED = "sampled"
@@ -77,7 +79,11 @@ def _table(
 ) -> StrategyTable:
     """A StrategyTable carrying the browser's basis."""
     if frame.empty and not note:
-        note = "No situation of this kind arises under the solved profile in this game."
+        note = (
+            "No situation of this kind arises under the solved profile in this game."
+            if b.exact
+            else "No situation of this kind arose in the sampled games."
+        )
     return StrategyTable(
         key=key,
         title=title,
@@ -92,7 +98,7 @@ def _table(
 
 def _moves(frame: pd.DataFrame, fixed: list[str]) -> list[str]:
     """Action columns of an aggregate (all but the group, reach and value columns)."""
-    return [c for c in frame.columns if c not in (*fixed, REACH, VALUE)]
+    return [c for c in frame.columns if c not in (*fixed, REACH, VALUE, *CI_COLUMNS)]
 
 
 def _ordered(
@@ -102,7 +108,8 @@ def _ordered(
     moves = sorted(_moves(frame, by), key=lambda m: _move_key(b, m))
     if order:
         moves = [m for m in order if m in moves] + [m for m in moves if m not in order]
-    return sort_cards(b, frame[[*by, *moves, REACH, VALUE]], by)
+    extra = [c for c in CI_COLUMNS if c in frame.columns]
+    return sort_cards(b, frame[[*by, *moves, REACH, VALUE, *extra]], by)
 
 
 def _move_key(b: StrategyBrowser, move: str) -> tuple:
@@ -173,15 +180,15 @@ def action_frequencies(b: StrategyBrowser) -> StrategyTable:
     frame = b.aggregate(by, stage="ACTION")
     frame = _ordered(b, frame, by, _move_order(b)) if not frame.empty else frame
     if not frame.empty:
-        frame = frame.rename(columns={REACH: "turns per game"})
+        frame = frame.rename(columns={REACH: "turns per game", REACH_CI: "turns per game ±95%"})
     return _table(
         b,
         "action_frequencies",
         "Action frequencies by seat (all turns)",
         "Share of each action among all the turns a seat plays (reach-weighted); "
         "'turns per game' is the expected number of turns the seat plays.",
-        frame.rename(columns={}) if not frame.empty else frame,
-        [c for c in _moves(frame, by) if c != "turns per game"],
+        frame,
+        [c for c in _moves(frame, by) if not c.startswith("turns per game")],
     )
 
 
@@ -273,6 +280,22 @@ def counter_rates(b: StrategyBrowser) -> StrategyTable:
             }
         )
     frame = pd.DataFrame(records)
+    if not b.exact and not frame.empty:
+        bl = slots["bluff"].to_numpy()
+        frame = _add_slot_cis(
+            b,
+            frame,
+            slots,
+            ["pending_action", "claimed_character"],
+            ["pending_action", "counter_as"],
+            {
+                "counter rate": ("mass", None, "visits", None),
+                "rate holding it": ("mass", ~bl, "visits", ~bl),
+                "bluff-counter rate": ("mass", bl, "visits", bl),
+                "bluff share of counters": ("mass", bl, "mass", None),
+                "counters per game": ("mass", None, None, None),
+            },
+        )
     return _table(
         b,
         "counter_rates",
@@ -388,6 +411,21 @@ def bluffs(b: StrategyBrowser) -> StrategyTable:
             }
         )
     frame = pd.DataFrame(records)
+    if not b.exact and not frame.empty:
+        bl = slots["bluff"].to_numpy()
+        frame = _add_slot_cis(
+            b,
+            frame,
+            slots,
+            ["claimed_character"],
+            ["character"],
+            {
+                "claims per game": ("mass", None, None, None),
+                "bluff frequency": ("mass", bl, "mass", None),
+                "bluffs challenged": ("challenged", bl, "mass", bl),
+                "true claims challenged": ("challenged", ~bl, "mass", ~bl),
+            },
+        )
     if not frame.empty:
         order = {b.config.clan_name(c): c for c in range(5)}
         frame = frame.sort_values("character", key=lambda s: s.map(order))
@@ -402,6 +440,24 @@ def bluffs(b: StrategyBrowser) -> StrategyTable:
     )
 
 
+def _add_slot_cis(
+    b: StrategyBrowser,
+    frame: pd.DataFrame,
+    slots: pd.DataFrame,
+    by: list[str],
+    keys: list[str],
+    specs: dict[str, tuple[str, np.ndarray | None, str | None, np.ndarray | None]],
+) -> pd.DataFrame:
+    """Add a '<column> ±95%' column per spec (num, num mask, den, den mask) of a sampled browser."""
+    frame = frame.copy()
+    for column, (num, num_mask, den, den_mask) in specs.items():
+        est = b.slot_ratio(slots, by, num, num_mask, den, den_mask)  # type: ignore[attr-defined]
+        est = est.rename(columns=dict(zip(by, keys, strict=True)))
+        ci = frame[keys].merge(est[[*keys, "±95%"]], on=keys, how="left")["±95%"]
+        frame[f"{column} ±95%"] = ci.to_numpy()
+    return frame
+
+
 def hand_values(b: StrategyBrowser) -> StrategyTable:
     """Expected utility of each starting hand, per seat."""
     starts = b.starting_hands()
@@ -411,21 +467,24 @@ def hand_values(b: StrategyBrowser) -> StrategyTable:
         sign = 1.0 if seat == 0 else -1.0
         for hand, group in starts.groupby(col):
             prob = group["probability"].sum()
-            records.append(
-                {
-                    "seat": seat,
-                    "hand": hand,
-                    "probability": prob,
-                    "value": sign * _ratio((group["probability"] * group["value0"]).sum(), prob),
-                }
-            )
+            record = {
+                "seat": seat,
+                "hand": hand,
+                "probability": prob,
+                "value": sign * _ratio((group["probability"] * group["value0"]).sum(), prob),
+            }
+            if not b.exact:  # one row per sampled game
+                record["value ±95%"] = mean_ci(group["value0"].to_numpy())[1]
+                record["games"] = len(group)
+            records.append(record)
     frame = pd.DataFrame(records).sort_values(["seat", "value"], ascending=[True, False])
     return _table(
         b,
         "hand_values",
         "Value of each starting hand",
         "Expected utility (+1 win, -1 loss, 0 draw) of a seat given the hand it starts "
-        "play with (after the draft), and the probability of that hand under the profile.",
+        "play with (after the draft), and the probability of that hand under the profile"
+        + ("." if b.exact else " (share of the sampled games; 'games' of them)."),
         frame,
     )
 
@@ -441,17 +500,24 @@ def character_values(b: StrategyBrowser) -> StrategyTable:
             holds = starts[f"hand{seat}"].str.split("+").map(lambda cards, n=name: n in cards)
             prob_all = starts["probability"]
             weighted = prob_all * starts["value0"] * sign
-            records.append(
-                {
-                    "character": name,
-                    "seat": seat,
-                    "P(start with it)": prob_all[holds].sum(),
-                    "value holding it": _ratio(weighted[holds].sum(), prob_all[holds].sum()),
-                    "value without it": _ratio(weighted[~holds].sum(), prob_all[~holds].sum()),
-                }
-            )
+            record = {
+                "character": name,
+                "seat": seat,
+                "P(start with it)": prob_all[holds].sum(),
+                "value holding it": _ratio(weighted[holds].sum(), prob_all[holds].sum()),
+                "value without it": _ratio(weighted[~holds].sum(), prob_all[~holds].sum()),
+            }
+            if not b.exact:  # one row per sampled game
+                values = (starts["value0"] * sign).to_numpy()
+                record["value holding it ±95%"] = mean_ci(values[holds.to_numpy()])[1]
+                record["value without it ±95%"] = mean_ci(values[~holds.to_numpy()])[1]
+            records.append(record)
     frame = pd.DataFrame(records)
     frame["advantage"] = frame["value holding it"] - frame["value without it"]
+    if not b.exact:
+        frame["advantage ±95%"] = np.hypot(
+            frame["value holding it ±95%"], frame["value without it ±95%"]
+        )
     return _table(
         b,
         "character_values",
@@ -464,6 +530,8 @@ def character_values(b: StrategyBrowser) -> StrategyTable:
 
 def game_values(b: StrategyBrowser) -> StrategyTable:
     """Value of each seat, with the interval certain to hold the equilibrium value."""
+    if not b.exact:
+        return _sampled_game_values(b)
     values = b.game_value()
     bounds = b.value_bounds()
     records = []
@@ -483,8 +551,78 @@ def game_values(b: StrategyBrowser) -> StrategyTable:
     )
 
 
+def _sampled_game_values(b: StrategyBrowser) -> StrategyTable:
+    """Seat values of a sampled browser with their 95% confidence intervals."""
+    values = b.game_value()
+    cis = b.game_value_ci() or tuple(np.nan for _ in values)
+    frame = pd.DataFrame(
+        {
+            "seat": list(range(len(values))),
+            "value": list(values),
+            "value ±95%": list(cis),
+            "95% CI low": [v - c for v, c in zip(values, cis, strict=True)],
+            "95% CI high": [v + c for v, c in zip(values, cis, strict=True)],
+        }
+    )
+    return _table(
+        b,
+        "game_values",
+        "Game value by seat",
+        "Mean return of each seat when both play the solved strategy, over the sampled "
+        "self-play games, with its 95% confidence interval. This is the value of this "
+        "strategy profile, not a bound on the game's equilibrium value (no exact best "
+        "response exists for this game).",
+        frame,
+    )
+
+
+def exploitability_text(b: StrategyBrowser) -> str:
+    """The run's exploitability in words: exact, a sampled lower bound, or 'not measured'."""
+    exact = b.exploitability()
+    if exact is not None:
+        return f"{exact:.3g} (exact best response)"
+    bound = b.exploitability_bound()
+    if bound:
+        lo, hi = bound.get("ci95", (np.nan, np.nan))
+        return (
+            f"at least {float(bound['lower_bound']):.3g} (sampled best-response lower bound, "
+            f"95% CI {float(lo):.3g} to {float(hi):.3g})"
+        )
+    return "not measured"
+
+
+def _sampled_key_figures(b: StrategyBrowser) -> StrategyTable:
+    """Key figures of a sampled browser (run, information states, values with CIs)."""
+    run = b.describe_run()
+    values = b.game_value()
+    cis = b.game_value_ci() or (np.nan, np.nan)
+    cap_ci = b.turn_cap_ci()
+    records = [
+        ("game", run["game"]),
+        ("line-up", run["lineup"]),
+        ("solver", f"{run['algorithm']}, {run['iterations']:,} iterations"),
+        ("information key", str(run.get("key_scheme"))),
+        ("information states in the strategy table", f"{run['infosets']:,}"),
+        ("exploitability", exploitability_text(b)),
+        ("value of seat 0", f"{values[0]:+.4f} ± {cis[0]:.4f} (95% CI)"),
+        ("value of seat 1", f"{values[1]:+.4f} ± {cis[1]:.4f} (95% CI)"),
+        (
+            f"share of games reaching the turn cap ({b.config.max_turns} turns, a draw)",
+            f"{b.turn_cap_share():.4f} ± {cap_ci if cap_ci is not None else float('nan'):.4f}",
+        ),
+        ("sampled self-play games", f"{run['games']:,} (seed {run['seed']})"),
+        ("decisions sampled", f"{run['decisions']:,}"),
+        ("distinct situations seen", f"{run['situations']:,}"),
+        ("decisions the table lacks (played uniformly)", f"{run['miss_share']:.2%}"),
+    ]
+    frame = pd.DataFrame(records, columns=["figure", "value"])
+    return _table(b, "key_figures", "Key figures", "The run and its headline numbers.", frame)
+
+
 def key_figures(b: StrategyBrowser) -> StrategyTable:
     """Game value, exploitability and the share of games reaching the turn cap."""
+    if not b.exact:
+        return _sampled_key_figures(b)
     run = b.describe_run()
     v0 = b.game_value()[0]
     records = [

@@ -58,6 +58,36 @@ _TERMINAL_STAGE = int(Stage.TERMINAL)
 
 
 @njit(cache=True, nogil=True)
+def policy_probs(
+    s: np.ndarray,
+    cfg: np.ndarray,
+    kind: int,
+    slot_key: np.ndarray,
+    slot_row: np.ndarray,
+    row_info: np.ndarray,
+    probs: np.ndarray,
+    hashes: np.ndarray,
+    memory: np.ndarray,
+    k: int,
+    sig: np.ndarray,
+) -> tuple[np.int64, int]:
+    """The table's strategy at ``s`` for the player to move, into ``sig[:k]``: (key, row).
+
+    ``k`` is the number of legal actions (in core order); a state the table
+    lacks (row NO_ROW) plays uniformly.
+    """
+    key = key_of(s, cfg, kind, hashes, memory)
+    r = _lookup(slot_key, slot_row, row_info, key, k)
+    if r != NO_ROW:
+        for j in range(k):
+            sig[j] = probs[row_info[r, RI_START] + j]
+    else:
+        for j in range(k):
+            sig[j] = 1.0 / k
+    return key, r
+
+
+@njit(cache=True, nogil=True)
 def _play_games(
     cfg,
     width,
@@ -104,21 +134,17 @@ def _play_games(
                 k = core.legal_actions_into(s, cfg, acts)
                 decisions[cur] += 1
                 if seat_table[cur] == 0:
-                    key = key_of(s, cfg, kind_a, hashes, memory)
-                    r = _lookup(a_slot_key, a_slot_row, a_row_info, key, k)
-                    if r != NO_ROW:
-                        for j in range(k):
-                            sig[j] = a_probs[a_row_info[r, RI_START] + j]
+                    _, r = policy_probs(
+                        s, cfg, kind_a, a_slot_key, a_slot_row, a_row_info, a_probs,
+                        hashes, memory, k, sig,
+                    )  # fmt: skip
                 else:
-                    key = key_of(s, cfg, kind_b, hashes, memory)
-                    r = _lookup(b_slot_key, b_slot_row, b_row_info, key, k)
-                    if r != NO_ROW:
-                        for j in range(k):
-                            sig[j] = b_probs[b_row_info[r, RI_START] + j]
+                    _, r = policy_probs(
+                        s, cfg, kind_b, b_slot_key, b_slot_row, b_row_info, b_probs,
+                        hashes, memory, k, sig,
+                    )  # fmt: skip
                 if r == NO_ROW:
                     misses[cur] += 1
-                    for j in range(k):
-                        sig[j] = 1.0 / k
                 a = acts[_sample(sig, k, rng)]
             step_keys(s, cfg, a, walk, hashes, memory, new_hashes, new_memory)
             core.apply_action(s, cfg, a)
