@@ -693,9 +693,23 @@ class SampledBrowser(StrategyBrowser):
         return None if e is None else float(e)
 
     def exploitability_bound(self) -> dict[str, Any] | None:
-        """The run's sampled best-response lower bound on exploitability, if measured."""
+        """The strongest sampled lower bound on exploitability recorded in the run, if any.
+
+        Candidates are the trained MCCFR responder (``exploitability_bound``)
+        and each heuristic bot played as a fixed responder (``bot_responders``);
+        every one is on its own an estimate of a lower bound, so the largest is
+        reported, with ``responder`` naming it.
+        """
+        candidates = []
         bound = self.meta.get("exploitability_bound")
-        return bound if isinstance(bound, dict) and "lower_bound" in bound else None
+        if isinstance(bound, dict) and "lower_bound" in bound:
+            candidates.append({**bound, "responder": "trained MCCFR responder"})
+        for name, b in (self.meta.get("bot_responders") or {}).items():
+            if isinstance(b, dict) and "lower_bound" in b:
+                candidates.append({**b, "responder": f"the '{name}' bot as a fixed responder"})
+        if not candidates:
+            return None
+        return max(candidates, key=lambda c: float(c["lower_bound"]))
 
     def turn_cap_share(self) -> float:
         """Share of the sampled games that reached the turn cap (draws)."""

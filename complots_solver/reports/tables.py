@@ -584,8 +584,9 @@ def exploitability_text(b: StrategyBrowser) -> str:
     bound = b.exploitability_bound()
     if bound:
         lo, hi = bound.get("ci95", (np.nan, np.nan))
+        who = f", {bound['responder']}" if bound.get("responder") else ""
         return (
-            f"at least {float(bound['lower_bound']):.3g} (sampled best-response lower bound, "
+            f"at least {float(bound['lower_bound']):.3g} (sampled best-response lower bound{who}, "
             f"95% CI {float(lo):.3g} to {float(hi):.3g})"
         )
     return "not measured"

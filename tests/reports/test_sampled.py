@@ -349,3 +349,25 @@ def test_draft_game_report(tmp_path: Path) -> None:
     assert dict(report.facts)["Exploitability"].startswith("at least 0.5")
     page = render_html(report)
     assert len(page.encode()) < 5 * 1024 * 1024
+
+
+def test_strongest_recorded_bound_is_reported(sampled: dict) -> None:
+    """The title's bound is the largest of the trained responder's and the bots' bounds."""
+    b: SampledBrowser = sampled["ambassador"]
+    saved = dict(b.meta)
+    try:
+        b.meta["exploitability_bound"] = {"lower_bound": 0.3, "ci95": [0.29, 0.31]}
+        assert b.exploitability_bound()["responder"] == "trained MCCFR responder"
+        b.meta["bot_responders"] = {
+            "honest": {"lower_bound": 0.9, "ci95": [0.85, 0.95]},
+            "counter": {"lower_bound": 0.8, "ci95": [0.75, 0.85]},
+        }
+        best = b.exploitability_bound()
+        assert best["lower_bound"] == 0.9 and "'honest' bot" in best["responder"]
+        from complots_solver.reports.tables import exploitability_text
+
+        assert exploitability_text(b).startswith("at least 0.9 (")
+        assert "'honest' bot as a fixed responder" in exploitability_text(b)
+    finally:
+        b.meta.clear()
+        b.meta.update(saved)
