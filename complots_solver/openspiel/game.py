@@ -12,13 +12,22 @@ import pyspiel
 
 from complots_solver.rules import core
 from complots_solver.rules.config import DEFAULT_PARAMS, GameConfig
-from complots_solver.rules.enums import NUM_CLANS, ActionKind, Context, Stage, TokenKind
+from complots_solver.rules.enums import (
+    NUM_C1_ACTION_KINDS,
+    NUM_C1_STAGES,
+    NUM_CLANS,
+    ActionKind,
+    Context,
+    Stage,
+    TokenKind,
+)
 from complots_solver.rules.layout import (
     MAX_CHANCE_OUTCOMES,
     MAX_PLAYERS,
     MIN_PLAYERS,
     S_ACT,
     S_ACTOR,
+    S_BURIED,
     S_CHALLENGER,
     S_CLAIM,
     S_COINS,
@@ -238,7 +247,10 @@ class ComplotsObserver:
         self.single = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.all_players = private == pyspiel.PrivateInfoType.ALL_PLAYERS
         self.perfect_recall = iig_obs_type.perfect_recall
-        pieces = [("player", n), ("to_move", n + 1), ("stage", len(Stage))]
+        # Complots 1 line-ups keep their tensor layout; Complots 2 sets add stages and kinds.
+        stages = len(Stage) if cfg.extended else NUM_C1_STAGES
+        kinds = len(ActionKind) if cfg.extended else NUM_C1_ACTION_KINDS
+        pieces = [("player", n), ("to_move", n + 1), ("stage", stages)]
         if iig_obs_type.public_info:
             pieces += [
                 ("coins", n),
@@ -247,13 +259,15 @@ class ComplotsObserver:
                 ("face_up", n * NUM_CLANS),
                 ("face_down_count", n),
                 ("actor", n),
-                ("action", len(ActionKind)),
+                ("action", kinds),
                 ("target", n),
                 ("claim", NUM_CLANS),
                 ("challenger", n),
                 ("counterer", n),
                 ("counter_claim", NUM_CLANS),
             ]
+            if cfg.extended:
+                pieces += [("lost_face_down", n)]
         if self.single:
             pieces += [("hand", NUM_CLANS), ("examined", NUM_CLANS)]
         if self.all_players:
@@ -299,6 +313,9 @@ class ComplotsObserver:
                 t["claim"][int(s[S_CLAIM])] = 1
             if s[S_COUNTER_CLAN] >= 0:
                 t["counter_claim"][int(s[S_COUNTER_CLAN])] = 1
+            if "lost_face_down" in t:
+                buried = s[S_BURIED : S_BURIED + n * NUM_CLANS].reshape(n, NUM_CLANS)
+                t["lost_face_down"][:] = buried.sum(axis=1)
         if "hand" in t:
             t["hand"][:] = s[S_HIDDEN + player * NUM_CLANS : S_HIDDEN + (player + 1) * NUM_CLANS]
             shown = _examined(s, player)

@@ -24,6 +24,7 @@ from complots_solver.rules.layout import (
     C_PLAYERS,
     C_TOTAL_COINS,
     S_ACTOR,
+    S_BURIED,
     S_COINS,
     S_COURT,
     S_CUR,
@@ -60,13 +61,15 @@ def _check_invariants(cfg: np.ndarray, s: np.ndarray) -> None:
     revealed = s[S_REVEALED : S_REVEALED + n * NUM_CLANS].reshape(n, NUM_CLANS)
     courtc = s[S_COURT : S_COURT + NUM_CLANS]
     out = s[S_OUT : S_OUT + NUM_CLANS]
-    for arr in (hidden, revealed, courtc, out):
+    buried = s[S_BURIED : S_BURIED + n * NUM_CLANS].reshape(n, NUM_CLANS)  # Sorciere claims
+    for arr in (hidden, revealed, courtc, out, buried):
         assert (arr >= 0).all()
-    total = hidden.sum(axis=0) + revealed.sum(axis=0) + courtc + out
+    total = hidden.sum(axis=0) + revealed.sum(axis=0) + buried.sum(axis=0) + courtc + out
     assert (total == cfg[C_COPIES]).all(), total
     influence = int(cfg[C_INFLUENCE])
-    assert (hidden.sum(axis=1) + revealed.sum(axis=1) <= influence + 2).all()
-    assert (revealed.sum(axis=1) <= influence).all()
+    lost = revealed.sum(axis=1) + buried.sum(axis=1)
+    assert (hidden.sum(axis=1) + lost <= influence + 2).all()
+    assert (lost <= influence).all()
     assert 0 <= s[S_TURN] <= cfg[C_MAX_TURNS]
     stage = int(s[S_STAGE])
     cur = int(s[S_CUR])
