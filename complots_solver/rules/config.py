@@ -339,20 +339,20 @@ def _lineup_and_characters(
 ) -> tuple[Lineup, tuple[Character, ...]]:
     """Resolve `lineup` and `characters` together: characters override the line-up.
 
-    An explicit lineup naming the other Complots 1 negotiator than `characters`
-    is an error; with a Complots 2 negotiator (Espion) the lineup is ignored.
+    `lineup=ambassador` is the default (OpenSpiel passes it along with every
+    parameter set), so only `lineup=inquisitor` with a character set whose
+    Negotiator is not the Inquisitor is a conflict, and an error.
     """
     if not text.strip():
         return lineup, LINEUP_CHARACTERS[lineup]
     chars = parse_characters(text)
     negotiator = chars[Clan.NEGOTIATOR]
     implied = Lineup.INQUISITOR if negotiator == Character.INQUISITOR else Lineup.AMBASSADOR
-    if lineup_given and negotiator in (Character.AMBASSADOR, Character.INQUISITOR):
-        if implied != lineup:
-            raise ValueError(
-                f"characters names the {CHARACTER_NAMES[negotiator]} but lineup="
-                f"{lineup.name.lower()}; leave lineup out when characters is given"
-            )
+    if lineup_given and lineup == Lineup.INQUISITOR and implied != lineup:
+        raise ValueError(
+            f"characters names the {CHARACTER_NAMES[negotiator]} as Negotiator but "
+            f"lineup=inquisitor; leave lineup out when characters is given"
+        )
     return implied, chars
 
 

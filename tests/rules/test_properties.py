@@ -39,9 +39,9 @@ from complots_solver.rules.layout import (
     S_WINNER,
     T_COUP,
 )
-from tests.helpers import CHANCE, all_configs, load
+from tests.helpers import CHANCE, COMPLOTS2_SETS, all_configs, complots2_configs, load
 
-CONFIGS = all_configs()
+CONFIGS = all_configs() + complots2_configs()
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 
@@ -96,6 +96,9 @@ def _hidden_value_checks(cfg: np.ndarray, s: np.ndarray, legal: np.ndarray) -> N
         entitled = {cur}
     elif stage == Stage.EXAMINE_SHOW:
         entitled = {cur, int(s[S_ACTOR])}  # the target and the Inquisitor
+    elif stage in (Stage.CHALLENGE_LOSS, Stage.EFFECT_LOSS) and (legal >= A_TARGETED).sum() > 0:
+        entitled = {cur}  # a Sorciere claim: only the loser knows the card lost face down
+        legal = legal[legal >= A_TARGETED]
     else:
         return
     for viewer in [*range(n), core.PUBLIC_VIEWER]:
@@ -194,6 +197,10 @@ PRIVACY_CONFIGS = [
     {"players": 4},
     {"players": 5, "influence": 1},
     {"players": 7, "lineup": "inquisitor"},
+    {"players": 2, "characters": COMPLOTS2_SETS["catechumene"]},
+    {"players": 3, "characters": COMPLOTS2_SETS["expert"]},
+    {"players": 4, "characters": COMPLOTS2_SETS["finances"]},
+    {"players": 3, "characters": COMPLOTS2_SETS["mixed-expert"]},
 ]
 
 
