@@ -145,6 +145,14 @@ def _move_order(b: StrategyBrowser) -> list[str]:
         "Steal",
         "Exchange",
         "Examine",
+        # Complots 2 powers (RULES.md 7)
+        "Illusion",
+        "Donate",
+        "Execute",
+        "Blackmail",
+        "Justice",
+        "Tithe",
+        "Spy",
         *[f"Counter as {n}" for n in names],
     ]
 

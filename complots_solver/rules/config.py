@@ -265,6 +265,18 @@ class GameConfig:
         """Whether `character` is in play."""
         return character in self.character_set
 
+    def rules_name(self) -> str:
+        """'Complots 1, line-up ambassador' or 'Complots 2, characters Ursuline, ...'."""
+        if not self.extended:
+            return f"Complots 1, line-up {self.lineup.name.lower()}"
+        return "Complots 2, characters " + ", ".join(CHARACTER_NAMES[c] for c in self.characters)
+
+    def lineup_label(self) -> str:
+        """Display label of the character set: 'Ambassador', 'Inquisitor' or the five names."""
+        if not self.extended:
+            return self.lineup.name.capitalize()
+        return "+".join(CHARACTER_NAMES[c] for c in self.characters)
+
     def lineup_name(self) -> str:
         """Short name of the character set: 'ambassador', 'inquisitor' or the five ids."""
         return self.characters_param() or self.lineup.name.lower()
