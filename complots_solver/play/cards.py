@@ -237,16 +237,16 @@ class CardTracker:
                 clan = Clan.COLLECTOR if stage == Stage.ILLUSION_CLAIM else Clan.UNTOUCHABLE
                 self._co_claimant, self._co_clan, self._witch = who, int(clan), False
         elif stage == Stage.CLAIM_CHALLENGE:
-            if value == A_CHALLENGE and kind == TokenKind.CHALLENGE_TRUE:
+            if self._witch and kind in (TokenKind.CHALLENGE_TRUE, TokenKind.CHALLENGE_FALSE):
+                # the card lost face down is turned face up; the token names it
+                self.face_up[self._co_claimant, value - A_REVEAL] += 1
+            elif value == A_CHALLENGE and kind == TokenKind.CHALLENGE_TRUE:
                 claimant, clan = self._co_claimant, self._co_clan
-                if self._witch:
-                    self.face_up[claimant, clan] += 1  # the Sorciere lost face down is shown
-                else:
-                    self.known_court[clan] += 1  # shown, back to the Court (D-7)
-                    self.court_size += 1
-                    self.face_down[claimant] -= 1
-                    if claimant == self.viewer:
-                        self.hand[clan] -= 1
+                self.known_court[clan] += 1  # shown, back to the Court (D-7)
+                self.court_size += 1
+                self.face_down[claimant] -= 1
+                if claimant == self.viewer:
+                    self.hand[clan] -= 1
         elif stage in (Stage.CHALLENGE_LOSS, Stage.EFFECT_LOSS):
             clan = value - A_REVEAL
             self.face_up[who, clan] += 1

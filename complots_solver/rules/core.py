@@ -1327,7 +1327,11 @@ def observation_token(s, a, viewer):
         elif st == Stage.COUNTER_CHALLENGE:
             true_claim = s[S_HIDDEN + s[S_COUNTERER] * NUM_CLANS + s[S_COUNTER_CLAN]] > 0
         elif s[S_CTX] == Context.WITCH:
-            true_claim = s[S_WITCH_CLAN] == Clan.UNTOUCHABLE
+            # the card lost face down is turned face up: the token names it
+            shown = A_REVEAL + s[S_WITCH_CLAN]
+            if s[S_WITCH_CLAN] == Clan.UNTOUCHABLE:
+                return _token(TokenKind.CHALLENGE_TRUE, st, cur, shown)
+            return _token(TokenKind.CHALLENGE_FALSE, st, cur, shown)
         else:
             true_claim = s[S_HIDDEN + s[S_CLAIMANT] * NUM_CLANS + s[S_CLAIMED]] > 0
         if true_claim:

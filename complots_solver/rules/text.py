@@ -180,7 +180,11 @@ def token_to_string(cfg: GameConfig, token: int) -> str:
             Stage.EFFECT_LOSS: f"loses ? face down as {cfg.clan_name(Clan.UNTOUCHABLE)}",
         }
         return f"P{who} {hidden[Stage(stage)]}"
-    text = f"P{who} {action_to_string(cfg, value)}"
+    if stage == Stage.CLAIM_CHALLENGE and A_REVEAL <= value < A_SHOW:
+        # a challenged Sorciere claim: the card lost face down is turned face up
+        text = f"P{who} Challenge (shows {cfg.clan_name(value - A_REVEAL)})"
+    else:
+        text = f"P{who} {action_to_string(cfg, value)}"
     if kind == TokenKind.CHALLENGE_TRUE:
         text += " (claim true)"
     elif kind == TokenKind.CHALLENGE_FALSE:
