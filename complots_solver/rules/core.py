@@ -624,7 +624,7 @@ def _power_tithe_from(s, cfg, q):
 def _tithe_next(s, cfg):
     """Pape: open the counter window of the next opponent clockwise, or end the turn."""
     actor = s[S_ACTOR]
-    if not is_alive(s, actor):
+    if cfg[C_EXTENDED] and not is_alive(s, actor):
         _end_turn(s, cfg)  # D-9: the actor is gone, the action ends
         return
     n = cfg[C_PLAYERS]
@@ -727,7 +727,7 @@ def _claim_stands(s, cfg):
     """The action survived its challenge window: counters, then the effect."""
     kind = s[S_ACT]
     actor = s[S_ACTOR]
-    if not is_alive(s, actor):
+    if cfg[C_EXTENDED] and not is_alive(s, actor):
         _end_turn(s, cfg)  # D-9: the actor is gone (a Croque-Mort window can do that)
         return
     counters = cfg[C_COUNTERS + kind]
@@ -837,7 +837,7 @@ def _resolve_effect(s, cfg):
     kind = s[S_ACT]
     actor = s[S_ACTOR]
     target = s[S_TARGET]
-    if not is_alive(s, actor):
+    if cfg[C_EXTENDED] and not is_alive(s, actor):
         _end_turn(s, cfg)  # D-9: the actor is gone, the action ends
         return
     if kind == ActionKind.INCOME:
@@ -1098,11 +1098,15 @@ def _richest_opponent(s, cfg, p):
 def _targets_into(s, cfg, cur, first, kind, out, k):
     """Append the ids first + t of the legal targets t of `kind`."""
     n = cfg[C_PLAYERS]
-    high = _richest_opponent(s, cfg, cur) if kind == ActionKind.JUSTICE else -1
+    if kind == ActionKind.JUSTICE:
+        high = _richest_opponent(s, cfg, cur)
+        for t in range(n):
+            if t != cur and is_alive(s, t) and s[S_COINS + t] == high:
+                out[k] = first + t
+                k += 1
+        return k
     for t in range(n):
         if t != cur and is_alive(s, t):
-            if kind == ActionKind.JUSTICE and s[S_COINS + t] != high:
-                continue
             out[k] = first + t
             k += 1
     return k
