@@ -253,7 +253,12 @@ def counters(b: StrategyBrowser) -> StrategyTable:
         "counters",
         "Counters by action and own hand",
         "Probability of passing or countering (claiming each allowed character) when "
-        "facing Foreign Aid, Assassinate or Steal, by the responder's own hand.",
+        + (
+            "facing a counterable action (Foreign Aid, the Assassins' and the Voleurs' powers)"
+            if b.config.extended
+            else "facing Foreign Aid, Assassinate or Steal"
+        )
+        + ", by the responder's own hand.",
         frame,
         _moves(frame, by),
     )
