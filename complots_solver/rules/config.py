@@ -76,6 +76,7 @@ def parse_character(name: str) -> Character:
 
 
 FORCED_COUP_COINS = 10  # D-1
+WITCH_COINS = 5  # a Sorciere claim's gain (RULES.md 7)
 DEFAULT_MAX_TURNS = 200  # D-11 default; README gives the measured share of capped games
 
 # Parameter name -> default as OpenSpiel sees it. "auto" / 0 / -1 mean "from
@@ -308,36 +309,46 @@ class GameConfig:
         c1 = 1 + 3 * (n - 1) + 2 + 2 + 3
         if not self.extended:
             return c1
-        # Complots 2 (a loose but sound bound). A loss L is one reveal, or a
-        # Sorciere claim with its window and a further loss, or a reveal that
-        # opens a Croque-Mort window (each responder: claim, challenge window,
-        # replacement, loss).
+        # Complots 2: every loss counts 1 move here; the Sorciere and
+        # Croque-Mort windows are bounded per game (passive_moves).
         chars = self.character_set
-        witch = Character.SORCIERE in chars
-        undertaker = Character.CROQUE_MORT in chars
-        loss = 1
-        if witch:
-            loss = max(loss, 1 + (n - 1) + 1)
-        if undertaker:
-            loss = max(loss, 1 + (n - 1) * (1 + (n - 2) + 1 + 1))
-        challenge = (n - 1) + 1 + loss
-        counter = (n - 1) + (n - 1) + 1 + loss
+        challenge = (n - 1) + 1 + 1
+        counter = (n - 1) + (n - 1) + 1 + 1
         if Character.PAPE in chars:
-            counter = max(counter, (n - 1) * (1 + (n - 1) + 1 + loss))
-        effect = max(3, 2 + loss)
+            counter = max(counter, (n - 1) * (1 + (n - 1) + 1 + 1))
+        effect = 3
         if Character.ILLUSIONNISTE in chars:
-            effect = max(effect, (n - 1) * (1 + (n - 2) + 1 + loss))
+            effect = max(effect, (n - 1) * (1 + (n - 2) + 1 + 1))
         if Character.ESPION in chars:
-            # the actor starts the turn with at most 9 coins (D-1); claims can add some
-            coins = self.coins if undertaker else FORCED_COUP_COINS - 1 + (5 if witch else 0)
+            # the actor starts with at most 9 coins (D-1), +5 from a Sorciere claim;
+            # coins from a Croque-Mort window are counted in passive_moves
+            coins = FORCED_COUP_COINS - 1 + (WITCH_COINS if Character.SORCIERE in chars else 0)
             effect = max(effect, 3 * (min(coins, self.coins) + 1))
-        bound = 1 + challenge + counter + effect
-        return max(c1, bound)
+        return max(c1, 1 + challenge + counter + effect)
+
+    def passive_moves(self) -> int:
+        """Upper bound on the extra moves of Sorciere and Croque-Mort windows in a game.
+
+        A Sorciere claim (at most influence - 1 per player) adds its challenge
+        window and one more loss; a Croque-Mort window (at most one per
+        elimination) has each responder claim, face a challenge window, draw
+        and lose, and the coins it hands out can pay Espion redraws.
+        """
+        n = self.players
+        chars = self.character_set
+        extra = 0
+        if Character.SORCIERE in chars:
+            extra += n * (self.influence - 1) * ((n - 1) + 1)
+        if Character.CROQUE_MORT in chars:
+            extra += (n - 1) * (n - 1) * (1 + (n - 2) + 1 + 1)
+            if Character.ESPION in chars:
+                extra += (n - 1) * 3 * self.coins
+        return extra
 
     def max_game_length(self) -> int:
         """Upper bound on moves in a game, chance moves included."""
         setup = self.players + (2 if self.variant == Variant.DRAFT and self.influence == 2 else 0)
-        return setup + self.max_turns * self.max_turn_length()
+        return setup + self.max_turns * self.max_turn_length() + self.passive_moves()
 
     def replace(self, **changes: Any) -> GameConfig:
         """A copy with some fields changed (re-validated through the parameters)."""
