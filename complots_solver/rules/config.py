@@ -248,8 +248,11 @@ class GameConfig:
             "start_coins": start,
             "max_turns": self.max_turns,
         }
-        if self.extended:  # Complots 1 game strings stay as they were
-            params["characters"] = self.characters_param()
+        if self.extended:
+            # Complots 2: the characters replace the line-up, right after the
+            # player count (Complots 1 game strings stay as they were).
+            del params["lineup"]
+            params = {"players": self.players, "characters": self.characters_param(), **params}
         return params
 
     def game_string(self) -> str:
