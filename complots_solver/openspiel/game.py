@@ -30,6 +30,8 @@ from complots_solver.rules.layout import (
     S_BURIED,
     S_CHALLENGER,
     S_CLAIM,
+    S_CLAIMANT,
+    S_CLAIMED,
     S_COINS,
     S_COUNTER_CLAN,
     S_COUNTERER,
@@ -224,6 +226,8 @@ def _pending(cfg: GameConfig, s: np.ndarray) -> str:
         text += f"; countered by P{int(s[S_COUNTERER])} as {cfg.clan_name(int(s[S_COUNTER_CLAN]))}"
     if challenger >= 0 and on_counter:
         text += f"; counter challenged by P{challenger}"
+    if int(s[S_STAGE]) == Stage.CLAIM_CHALLENGE:  # Complots 2 co-claim or Sorciere claim
+        text += f"; P{int(s[S_CLAIMANT])} claims {cfg.clan_name(int(s[S_CLAIMED]))}"
     return text
 
 
@@ -350,6 +354,10 @@ class ComplotsObserver:
                 f"P{p} [{_cards(cfg, s, S_REVEALED + p * NUM_CLANS)}]" for p in range(n)
             )
             parts.append(f"face up {faceup}")
+            if cfg.extended:  # Sorciere claims: cards lost face down (which ones is private)
+                buried = s[S_BURIED : S_BURIED + n * NUM_CLANS].reshape(n, NUM_CLANS).sum(axis=1)
+                if buried.any():
+                    parts.append("lost face down " + " ".join(str(int(b)) for b in buried))
             parts.append(f"stage {Stage(int(s[S_STAGE])).name}")
             cur = int(s[S_CUR])
             if cur >= 0:
