@@ -498,3 +498,58 @@ def test_complots2_game_string_round_trip():
     c = GameConfig.from_params({"players": 3, "characters": FINANCES})
     g = pyspiel.load_game(c.game_string())
     assert g.config == c and g.num_distinct_actions() == c.num_distinct_actions()
+
+
+# ---- more challenge windows ----------------------------------------------------------
+def test_maitre_chanteur_bluff_caught_pays_nothing():
+    s = new("Pape+Espion", "Espion+Illusionniste", characters=EXPERT, start_coins=3)
+    play(s, "Blackmail P1")
+    play(s, "Challenge")
+    play(s, "Reveal Pape")
+    assert coins(s) == [3, 3] and hand(s, 1) == cards("Espion", "Illusionniste")
+    assert s.current_player() == 1 and stage(s) == Stage.ACTION
+
+
+def test_pape_bluff_caught_takes_nothing():
+    s = new("Espion+Espion", "Pape+Illusionniste", "Espion+Croque-Mort", characters=EXPERT)
+    play(s, "Tithe")
+    play(s, "Challenge")  # P1 challenges first (D-5)
+    play(s, "Reveal Espion")
+    assert coins(s) == [2, 2, 2] and s.current_player() == 1
+
+
+def test_ursuline_true_claim_challenged_still_gives():
+    s = new("Ursuline+Espion", "Justicier+Espion", start_coins=2)
+    play(s, "Donate to P1")
+    play(s, "Challenge")
+    deal(s, "Draw Sorcière")
+    play(s, "Reveal Justicier")
+    assert coins(s) == [4, 3] and hand(s, 0) == cards("Sorcière", "Espion")
+
+
+def test_croque_mort_true_claim_challenged_challenger_loses_and_claimant_inherits():
+    s = load(
+        characters=EXPERT, variant="deal", players=4, influence=2, start_coins=3
+    ).new_initial_state()
+    deal_hands(s, "Pape+Pape", "Croque-Mort+Espion", "Espion+Illusionniste", "Illusionniste+Espion")
+    play(s, "Blackmail P1")  # P0 bluffs
+    play(s, "Challenge")  # P1
+    play(s, "Reveal Pape")
+    play(s, "Income")  # P1 4
+    play(s, "Blackmail P0")  # P2 bluffs against P0
+    play(s, "Challenge")  # P3 challenges first after P2
+    play(s, "Reveal Illusionniste")  # P2 keeps its Espion
+    play(s, "Income")  # P3 4
+    play(s, "Blackmail P2")  # P0 (3 coins) bluffs again
+    play(s, "Challenge")  # P1
+    play(s, "Reveal Pape")  # P0 eliminated with 3 coins: the Croque-Mort window
+    assert stage(s) == Stage.UNDERTAKER_CLAIM and s.current_player() == 1
+    play(s, "Claim")  # P1 holds the Croque-Mort
+    play(s, "Challenge")  # P2 challenges
+    deal(s, "Draw Maître-Chanteur")  # P1 shows it and draws a replacement
+    play(s, "Reveal Espion")  # P2 loses its last card: eliminated, no new window
+    play(s, "Pass")  # P3 does not claim
+    # P1 inherits P0's 3 coins; P2's 3 go to the treasury.
+    assert coins(s) == [0, 7, 0, 4]
+    assert hand(s, 1) == cards("Espion", "Maître-Chanteur")
+    assert stage(s) == Stage.ACTION and s.current_player() == 1
