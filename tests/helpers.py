@@ -151,6 +151,31 @@ def all_configs() -> list[dict[str, Any]]:
     return out
 
 
+COMPLOTS2_SETS = {
+    "catechumene": "bourreau+espion+justicier+sorciere+ursuline",
+    "expert": "maitre-chanteur+espion+pape+croque-mort+illusionniste",
+    "mixed-catechumene": "bourreau+ambassador+captain+sorciere+duchess",
+    "mixed-expert": "assassin+inquisitor+pape+croque-mort+illusionniste",
+    "finances": "maitre-chanteur+espion+pape+sorciere+duchess",
+    "fraternite": "bourreau+ambassador+justicier+countess+ursuline",
+    "tractations": "maitre-chanteur+inquisitor+justicier+croque-mort+illusionniste",
+}
+
+
+def complots2_configs() -> list[dict[str, Any]]:
+    """Every booklet line-up (RULES.md 7) at 4 players, plus 2-player drafts, other
+    player counts and one influence."""
+    out: list[dict[str, Any]] = [{"players": 4, "characters": c} for c in COMPLOTS2_SETS.values()]
+    for name in ("catechumene", "expert", "finances", "tractations"):
+        chars = COMPLOTS2_SETS[name]
+        out.append({"players": 2, "characters": chars})
+        out.append({"players": 2, "characters": chars, "influence": 1})
+    for players, name in ((3, "expert"), (6, "catechumene"), (8, "mixed-expert"), (5, "finances")):
+        out.append({"players": players, "characters": COMPLOTS2_SETS[name]})
+    out.append({"players": 3, "characters": COMPLOTS2_SETS["expert"], "influence": 1})
+    return out
+
+
 def random_core_game(
     cfg: np.ndarray, seed: int, check: Any = None, max_steps: int = 100_000
 ) -> np.ndarray:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,6 +74,11 @@ from complots_solver.rules.layout import (
     T_ASSASSINATE,
     T_EXAMINE,
     T_STEAL,
+    X_GIVE,
+    X_TITHE,
+    X_WITCH,
+    c2_base,
+    c2_donate,
 )
 from complots_solver.rules.presets import resolve_game
 from complots_solver.rules.text import action_to_string, split_token, token_to_string
@@ -108,10 +114,15 @@ def multiset_names(config: GameConfig, m: int) -> str:
 def move_label(config: GameConfig, action: int) -> str:
     """An action's name without its target ('Steal', 'Counter as Duchess', 'Keep Duchess')."""
     a = int(action)
-    if a >= A_TARGETED:
-        block = (a - A_TARGETED) // config.players
-        return ("Coup", "Assassinate", "Steal", "Examine")[block]
-    return action_to_string(config, a)
+    n = config.players
+    if A_TARGETED <= a < c2_base(n):
+        block = (a - A_TARGETED) // n
+        if not config.extended:
+            return ("Coup", "Assassinate", "Steal", "Examine")[block]
+    text = action_to_string(config, a)
+    if a >= A_TARGETED and re.search(r" P\d+$", text):
+        text = re.sub(r"( on| from| to)? P\d+$", "", text)
+    return text
 
 
 def claimed_clan(config: GameConfig, action: int) -> int:
@@ -123,9 +134,18 @@ def claimed_clan(config: GameConfig, action: int) -> int:
         return 4
     if A_COUNTER <= a < A_REVEAL:
         return a - A_COUNTER
-    if a >= A_TARGETED:
-        block = (a - A_TARGETED) // config.players
+    n = config.players
+    if A_TARGETED <= a < c2_base(n):
+        block = (a - A_TARGETED) // n
         return {T_ASSASSINATE: 1, T_STEAL: 3, T_EXAMINE: 4}.get(block, -1)
+    if config.extended and a >= c2_base(n):
+        x = a - c2_base(n)
+        if x == X_TITHE:
+            return 3
+        if X_WITCH <= x < X_GIVE:
+            return 2
+        if a >= c2_donate(n):
+            return 0
     return -1
 
 
@@ -592,7 +612,7 @@ class StrategyBrowser:
         return {
             "game": m.get("game"),
             "preset": self.preset,
-            "lineup": self.config.lineup.name.capitalize(),
+            "lineup": self.config.lineup_label(),
             "algorithm": m.get("algorithm"),
             "iterations": m.get("iterations"),
             "exploitability": m.get("exploitability"),

@@ -31,6 +31,7 @@ from complots_solver.rules.layout import (
     C_PLAYERS,
     C_VARIANT,
     HIDDEN_VALUE,
+    KIND_SLOTS,
     MAX_CHANCE_OUTCOMES,
     MAX_PLAYERS,
     S_ACT,
@@ -93,7 +94,8 @@ def _split(token: int):
     rest, value = divmod(token, VALUE_SLOTS)
     rest, who = divmod(rest, WHO_SLOTS)
     kind, stage = divmod(rest, STAGE_SLOTS)
-    return kind, stage, who, value
+    hi, kind = divmod(kind, KIND_SLOTS)  # Complots 2 stages are packed with kind + KIND_SLOTS
+    return kind, stage + hi * STAGE_SLOTS, who, value
 
 
 @njit(cache=True)

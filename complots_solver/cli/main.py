@@ -65,7 +65,7 @@ def info(game: str) -> None:
     if preset:
         console.print(f"preset: {preset} ({load_presets()[preset].description})")
     console.print(
-        f"rules: Complots 1, line-up {config.lineup.name.lower()}, variant {variant}, "
+        f"rules: {config.rules_name()}, variant {variant}, "
         f"{config.players} players, {config.influence} influence"
     )
     table = Table(title="Parameters")

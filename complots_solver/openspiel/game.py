@@ -12,15 +12,26 @@ import pyspiel
 
 from complots_solver.rules import core
 from complots_solver.rules.config import DEFAULT_PARAMS, GameConfig
-from complots_solver.rules.enums import NUM_CLANS, ActionKind, Context, Stage, TokenKind
+from complots_solver.rules.enums import (
+    NUM_C1_ACTION_KINDS,
+    NUM_C1_STAGES,
+    NUM_CLANS,
+    ActionKind,
+    Context,
+    Stage,
+    TokenKind,
+)
 from complots_solver.rules.layout import (
     MAX_CHANCE_OUTCOMES,
     MAX_PLAYERS,
     MIN_PLAYERS,
     S_ACT,
     S_ACTOR,
+    S_BURIED,
     S_CHALLENGER,
     S_CLAIM,
+    S_CLAIMANT,
+    S_CLAIMED,
     S_COINS,
     S_COUNTER_CLAN,
     S_COUNTERER,
@@ -215,6 +226,8 @@ def _pending(cfg: GameConfig, s: np.ndarray) -> str:
         text += f"; countered by P{int(s[S_COUNTERER])} as {cfg.clan_name(int(s[S_COUNTER_CLAN]))}"
     if challenger >= 0 and on_counter:
         text += f"; counter challenged by P{challenger}"
+    if int(s[S_STAGE]) == Stage.CLAIM_CHALLENGE:  # Complots 2 co-claim or Sorciere claim
+        text += f"; P{int(s[S_CLAIMANT])} claims {cfg.clan_name(int(s[S_CLAIMED]))}"
     return text
 
 
@@ -238,7 +251,10 @@ class ComplotsObserver:
         self.single = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.all_players = private == pyspiel.PrivateInfoType.ALL_PLAYERS
         self.perfect_recall = iig_obs_type.perfect_recall
-        pieces = [("player", n), ("to_move", n + 1), ("stage", len(Stage))]
+        # Complots 1 line-ups keep their tensor layout; Complots 2 sets add stages and kinds.
+        stages = len(Stage) if cfg.extended else NUM_C1_STAGES
+        kinds = len(ActionKind) if cfg.extended else NUM_C1_ACTION_KINDS
+        pieces = [("player", n), ("to_move", n + 1), ("stage", stages)]
         if iig_obs_type.public_info:
             pieces += [
                 ("coins", n),
@@ -247,13 +263,15 @@ class ComplotsObserver:
                 ("face_up", n * NUM_CLANS),
                 ("face_down_count", n),
                 ("actor", n),
-                ("action", len(ActionKind)),
+                ("action", kinds),
                 ("target", n),
                 ("claim", NUM_CLANS),
                 ("challenger", n),
                 ("counterer", n),
                 ("counter_claim", NUM_CLANS),
             ]
+            if cfg.extended:
+                pieces += [("lost_face_down", n)]
         if self.single:
             pieces += [("hand", NUM_CLANS), ("examined", NUM_CLANS)]
         if self.all_players:
@@ -299,6 +317,9 @@ class ComplotsObserver:
                 t["claim"][int(s[S_CLAIM])] = 1
             if s[S_COUNTER_CLAN] >= 0:
                 t["counter_claim"][int(s[S_COUNTER_CLAN])] = 1
+            if "lost_face_down" in t:
+                buried = s[S_BURIED : S_BURIED + n * NUM_CLANS].reshape(n, NUM_CLANS)
+                t["lost_face_down"][:] = buried.sum(axis=1)
         if "hand" in t:
             t["hand"][:] = s[S_HIDDEN + player * NUM_CLANS : S_HIDDEN + (player + 1) * NUM_CLANS]
             shown = _examined(s, player)
@@ -333,6 +354,10 @@ class ComplotsObserver:
                 f"P{p} [{_cards(cfg, s, S_REVEALED + p * NUM_CLANS)}]" for p in range(n)
             )
             parts.append(f"face up {faceup}")
+            if cfg.extended:  # Sorciere claims: cards lost face down (which ones is private)
+                buried = s[S_BURIED : S_BURIED + n * NUM_CLANS].reshape(n, NUM_CLANS).sum(axis=1)
+                if buried.any():
+                    parts.append("lost face down " + " ".join(str(int(b)) for b in buried))
             parts.append(f"stage {Stage(int(s[S_STAGE])).name}")
             cur = int(s[S_CUR])
             if cur >= 0:

@@ -56,9 +56,20 @@ from complots_solver.rules.layout import (
     T_COUP,
     T_EXAMINE,
     T_STEAL,
+    X_CLAIM,
+    X_PAY,
+    c2_base,
 )
 
 COUP_COST = 7
+COMPLOTS2_STAGES = (
+    Stage.JUSTICE_GIVE,
+    Stage.BLACKMAIL_CHOICE,
+    Stage.SPY_AGAIN,
+    Stage.ILLUSION_CLAIM,
+    Stage.UNDERTAKER_CLAIM,
+    Stage.CLAIM_CHALLENGE,
+)
 ASSASSINATE_COST = 3
 STEAL_WORTHWHILE = 2  # steal only from a seat with at least this many coins
 DUPLICATE_DISCOUNT = 0.5  # a second copy of a clan is worth this share of the first
@@ -176,8 +187,9 @@ def _mix(parts: Sequence[tuple[float, dict[int, float]]]) -> dict[int, float]:
 # ---- shared card-keeping decisions ------------------------------------------------
 def least_useful_reveal(sit: Situation) -> dict[int, float]:
     """Reveal the card whose loss leaves the most valuable hand."""
-    score = {a: hand_value(sit.hand - _one_hot(a - A_REVEAL)) for a in sit.legal}
-    return _best(sit.legal, score)
+    reveals = [a for a in sit.legal if a < A_TARGETED]  # not the Sorciere claims (Complots 2)
+    score = {a: hand_value(sit.hand - _one_hot(a - A_REVEAL)) for a in reveals}
+    return _best(reveals, score)
 
 
 def least_useful_show(sit: Situation) -> dict[int, float]:
@@ -325,9 +337,15 @@ class HeuristicBot(Bot):
             probs = least_useful_show(sit)
         elif stage == Stage.EXAMINE_DECIDE:
             probs = examine_decision(sit)
+        elif stage in COMPLOTS2_STAGES:
+            probs = self.complots2_decision(sit)
         else:
             raise ValueError(f"no decision at stage {stage.name}")
         probs = {a: p for a, p in probs.items() if p > 0}
+        if self.config.extended and (not probs or not set(probs) <= set(sit.legal)):
+            # Complots 2 sets: a Complots 1 heuristic that names a power not in play
+            # falls back to a uniform choice among the legal moves.
+            probs = _uniform(list(sit.legal))
         if not probs or not set(probs) <= set(sit.legal):
             raise AssertionError(f"{self.name} chose {probs} outside the legal {sit.legal}")
         return probs
@@ -343,6 +361,20 @@ class HeuristicBot(Bot):
     @abc.abstractmethod
     def counter(self, sit: Situation) -> dict[int, float]:
         """Pass or counter the action."""
+
+    def complots2_decision(self, sit: Situation) -> dict[int, float]:
+        """Complots 2 windows: claim only what it holds, pay when it can, stop spying."""
+        base = c2_base(sit.config.players)
+        if sit.stage == Stage.CLAIM_CHALLENGE:
+            return {A_PASS: 1.0}
+        if sit.stage in (Stage.ILLUSION_CLAIM, Stage.UNDERTAKER_CLAIM):
+            clan = Clan.COLLECTOR if sit.stage == Stage.ILLUSION_CLAIM else Clan.UNTOUCHABLE
+            return {base + X_CLAIM if sit.holds(clan) else A_PASS: 1.0}
+        if sit.stage == Stage.BLACKMAIL_CHOICE:
+            return {base + X_PAY: 1.0}
+        if sit.stage == Stage.SPY_AGAIN:
+            return {A_PASS: 1.0}
+        return _uniform(list(sit.legal))  # JUSTICE_GIVE: any tied poorest player
 
     # -- helpers shared by the heuristic bots --
     @staticmethod

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from complots_solver.rules import core
-from complots_solver.rules.config import EXCHANGE_DRAW, GameConfig
+from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import NUM_CLANS, Clan, Stage, TokenKind, Variant
 from complots_solver.rules.layout import (
     A_CHALLENGE,
@@ -45,10 +45,13 @@ from complots_solver.rules.layout import (
     A_PICK,
     A_REVEAL,
     A_SHOW,
+    A_TARGETED,
     MS_FIRST,
     MS_SECOND,
     S_COURT,
     S_OUT,
+    X_WITCH,
+    c2_base,
 )
 from complots_solver.rules.text import split_token
 
@@ -141,6 +144,9 @@ class CardTracker:
         self._counterer = NO_PLAYER
         self._counter_clan = NO_CLAN
         self._examine_target = NO_PLAYER
+        self._co_claimant = NO_PLAYER  # Complots 2: claimant of a co-claim or Sorciere claim
+        self._co_clan = NO_CLAN
+        self._witch = False
         self._shown = NO_CLAN
         self._exchange_drawn = 0
 
@@ -218,6 +224,29 @@ class CardTracker:
                     self.hand[clan] -= 1
         elif stage in (Stage.CHALLENGE_DRAW, Stage.EXAMINE_DRAW):
             self._draw(kind, who, value, 1)
+        elif stage in (Stage.CHALLENGE_LOSS, Stage.EFFECT_LOSS) and (
+            kind == TokenKind.HIDDEN or value >= A_TARGETED
+        ):
+            # a Sorciere claim: a card is lost face down (only its owner knows which)
+            self.face_down[who] -= 1
+            if kind == TokenKind.PRIVATE:
+                self.hand[value - c2_base(cfg.players) - X_WITCH] -= 1
+            self._co_claimant, self._co_clan, self._witch = who, int(Clan.UNTOUCHABLE), True
+        elif stage in (Stage.ILLUSION_CLAIM, Stage.UNDERTAKER_CLAIM):
+            if value != A_PASS:
+                clan = Clan.COLLECTOR if stage == Stage.ILLUSION_CLAIM else Clan.UNTOUCHABLE
+                self._co_claimant, self._co_clan, self._witch = who, int(clan), False
+        elif stage == Stage.CLAIM_CHALLENGE:
+            if self._witch and kind in (TokenKind.CHALLENGE_TRUE, TokenKind.CHALLENGE_FALSE):
+                # the card lost face down is turned face up; the token names it
+                self.face_up[self._co_claimant, value - A_REVEAL] += 1
+            elif value == A_CHALLENGE and kind == TokenKind.CHALLENGE_TRUE:
+                claimant, clan = self._co_claimant, self._co_clan
+                self.known_court[clan] += 1  # shown, back to the Court (D-7)
+                self.court_size += 1
+                self.face_down[claimant] -= 1
+                if claimant == self.viewer:
+                    self.hand[clan] -= 1
         elif stage in (Stage.CHALLENGE_LOSS, Stage.EFFECT_LOSS):
             clan = value - A_REVEAL
             self.face_up[who, clan] += 1
@@ -225,7 +254,7 @@ class CardTracker:
             if who == self.viewer:
                 self.hand[clan] -= 1
         elif stage == Stage.EXCHANGE_DRAW:
-            size = min(EXCHANGE_DRAW[cfg.lineup], self.court_size)
+            size = min(cfg.exchange_draw(), self.court_size)
             self._exchange_drawn = size
             self._draw(kind, who, value, size)
         elif stage == Stage.EXCHANGE_KEEP:

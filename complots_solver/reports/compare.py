@@ -1,4 +1,9 @@
-"""Side-by-side comparison of two solved line-ups of the same game (Ambassador vs Inquisitor)."""
+"""Side-by-side comparison of two solved character sets of the same game.
+
+Typically Ambassador vs Inquisitor, or any two Complots 2 sets (RULES.md 7). A
+clan whose character differs between the runs gets one shared row label such
+as 'Ambassador / Inquisitor'.
+"""
 
 from __future__ import annotations
 
@@ -19,12 +24,26 @@ from complots_solver.reports.tables import (
 from complots_solver.reports.tables import action_frequencies as af_table
 from complots_solver.reports.tables import character_values as cv_table
 
-FIFTH = "Ambassador / Inquisitor"  # the clan whose character differs between line-ups
+FIFTH = "Ambassador / Inquisitor"  # the shared label of the Complots 1 Negotiators
+VARYING_KEYS = ("lineup", "characters")  # parameters a comparison is about
 
 
 def _label(b: StrategyBrowser) -> str:
-    """Short name of a run's line-up."""
-    return b.config.lineup.name.capitalize()
+    """Short name of a run's line-up ('Ambassador', or the five Complots 2 names)."""
+    return b.config.lineup_label()
+
+
+def _clan_labels(a: StrategyBrowser, b: StrategyBrowser) -> dict[str, str]:
+    """Character name -> row label; clans whose character differs share 'X / Y'."""
+    labels: dict[str, str] = {}
+    for clan in range(5):
+        na, nb = a.config.clan_name(clan), b.config.clan_name(clan)
+        shared = na if na == nb else f"{na} / {nb}"
+        if {na, nb} == {"Ambassador", "Inquisitor"}:
+            shared = FIFTH
+        labels[na] = shared
+        labels[nb] = shared
+    return labels
 
 
 def _basis(a: StrategyBrowser, b: StrategyBrowser) -> tuple[str, str]:
@@ -50,9 +69,9 @@ def _table(
     )
 
 
-def _character(b: StrategyBrowser, name: str) -> str:
-    """The character's row label: the fifth clan gets one shared label."""
-    return FIFTH if b.config.clan_of(name) == 4 else name
+def _character(a: StrategyBrowser, b: StrategyBrowser, name: str) -> str:
+    """The character's row label: a clan whose character differs gets one shared label."""
+    return _clan_labels(a, b).get(name, name)
 
 
 def seat_values(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
@@ -104,7 +123,7 @@ def _value_ci(b: StrategyBrowser) -> tuple[float, ...]:
 def character_values(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
     """Value of holding each character, per seat, in both line-ups."""
     la, lb = _label(a), _label(b)
-    fa, fb = _cv(a), _cv(b)
+    fa, fb = _cv(a, b, a), _cv(a, b, b)
     merged = fa.merge(fb, on=["character", "seat"], suffixes=(f" {la}", f" {lb}"))
     merged["difference"] = merged[f"value holding it {lb}"] - merged[f"value holding it {la}"]
     ci = "value holding it ±95%"
@@ -118,17 +137,17 @@ def character_values(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
         "character_values",
         "Value of holding each character",
         "Expected utility of a seat whose starting hand holds the character, in each "
-        "line-up (the fifth character is the Ambassador in one and the Inquisitor in the other).",
+        "line-up (a clan whose character differs is labelled 'A's / B's').",
         merged,
     )
 
 
-def _cv(b: StrategyBrowser) -> pd.DataFrame:
-    """Character values of one run with the shared fifth-character label."""
-    full = cv_table(b).frame
+def _cv(a: StrategyBrowser, b: StrategyBrowser, run: StrategyBrowser) -> pd.DataFrame:
+    """Character values of one run with the shared labels of differing clans."""
+    full = cv_table(run).frame
     frame = full[["character", "seat", "value holding it"]].copy()
     frame["value holding it ±95%"] = full.get("value holding it ±95%", 0.0)  # 0: exact
-    frame["character"] = frame["character"].map(lambda n: _character(b, n))
+    frame["character"] = frame["character"].map(lambda n: _character(a, b, n))
     return frame
 
 
@@ -154,8 +173,8 @@ def action_frequencies(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
         "action_frequencies",
         "Action frequencies",
         "Share of each action among all the turns a seat plays (reach-weighted), in each "
-        "line-up (Exchange and Examine are claims of the fifth character). For a sampled "
-        "run, '±95% (max)' is the largest half-width of a 95% CI among the seat's shares.",
+        "line-up (each character action is named by its power). For a sampled run, "
+        "'±95% (max)' is the largest half-width of a 95% CI among the seat's shares.",
         merged.sort_values(["seat", "action"]),
     )
 
@@ -171,7 +190,7 @@ def bluff_frequencies(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
         if f.empty:
             f = pd.DataFrame(columns=["character", *cols])
         f = f[["character", *cols]].copy()
-        f["character"] = f["character"].map(lambda n, r=br: _character(r, n))
+        f["character"] = f["character"].map(lambda n: _character(a, b, n))
         frames.append(f.rename(columns={c: f"{c} {label}" for c in cols}))
     merged = frames[0].merge(frames[1], on="character", how="outer")
     return _table(
@@ -195,7 +214,7 @@ def draft_tables(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
             continue
         f = t.frame.copy()
         f.insert(0, "line-up", _label(br))
-        f = f.rename(columns={c: _pick_label(br, c) for c in t.prob_columns})
+        f = f.rename(columns={c: _pick_label(a, b, c) for c in t.prob_columns})
         frames.append(f)
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     return _table(
@@ -203,17 +222,17 @@ def draft_tables(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
         b,
         "draft",
         "Draft: card picked for each random card",
-        "Probability of each pick given the random card, per line-up (the fifth "
-        "character's pick is shown as 'Pick Ambassador / Inquisitor').",
+        "Probability of each pick given the random card, per line-up (a clan whose "
+        "character differs is shown as 'Pick A's / B's').",
         frame,
         " ".join(notes),
     )
 
 
-def _pick_label(b: StrategyBrowser, column: str) -> str:
-    """'Pick X' with the fifth character given the shared label."""
+def _pick_label(a: StrategyBrowser, b: StrategyBrowser, column: str) -> str:
+    """'Pick X' with a differing clan's character given the shared label."""
     if column.startswith("Pick "):
-        return "Pick " + _character(b, column[len("Pick ") :])
+        return "Pick " + _character(a, b, column[len("Pick ") :])
     return column
 
 
@@ -286,8 +305,8 @@ def summary(a: StrategyBrowser, b: StrategyBrowser) -> list[str]:
         f"{rb['algorithm']} after {rb['iterations']} iterations, exploitability "
         f"{rb['exploitability']:.3g} ({rb['run_dir']}).",
     ]
-    same = {k: v for k, v in a.config.params().items() if k != "lineup"} == {
-        k: v for k, v in b.config.params().items() if k != "lineup"
+    same = {k: v for k, v in a.config.params().items() if k not in VARYING_KEYS} == {
+        k: v for k, v in b.config.params().items() if k not in VARYING_KEYS
     }
     if not same:
         lines.append(
@@ -325,7 +344,7 @@ def summary(a: StrategyBrowser, b: StrategyBrowser) -> list[str]:
 
 
 def build_comparison(a: StrategyBrowser, b: StrategyBrowser) -> Report:
-    """The comparison report of two runs (normally the Ambassador and Inquisitor line-ups)."""
+    """The comparison report of two runs (two line-ups or character sets of one game)."""
     la, lb = _label(a), _label(b)
     sv = seat_values(a, b)
     cv = character_values(a, b)

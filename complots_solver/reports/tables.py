@@ -152,6 +152,14 @@ def _move_order(b: StrategyBrowser) -> list[str]:
         "Steal",
         "Exchange",
         "Examine",
+        # Complots 2 powers (RULES.md 7)
+        "Illusion",
+        "Donate",
+        "Execute",
+        "Blackmail",
+        "Justice",
+        "Tithe",
+        "Spy",
         *[f"Counter as {n}" for n in names],
     ]
 
@@ -252,7 +260,12 @@ def counters(b: StrategyBrowser) -> StrategyTable:
         "counters",
         "Counters by action and own hand",
         "Probability of passing or countering (claiming each allowed character) when "
-        "facing Foreign Aid, Assassinate or Steal, by the responder's own hand.",
+        + (
+            "facing a counterable action (Foreign Aid, the Assassins' and the Voleurs' powers)"
+            if b.config.extended
+            else "facing Foreign Aid, Assassinate or Steal"
+        )
+        + ", by the responder's own hand.",
         frame,
         _moves(frame, by),
     )

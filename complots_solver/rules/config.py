@@ -12,14 +12,32 @@ from typing import Any
 
 import numpy as np
 
+from complots_solver.rules.characters import (
+    CHARACTERS,
+    COMPLOTS1_AMBASSADOR,
+    COMPLOTS1_INQUISITOR,
+    COUNTER_MASK,
+    characters_string,
+    is_extended,
+    kind_cost_table,
+    parse_characters,
+    slot_kinds,
+)
+from complots_solver.rules.characters import parse_character as _parse_any
 from complots_solver.rules.enums import NUM_CLANS, Character, Clan, Lineup, Variant
 from complots_solver.rules.layout import (
+    C_CHARS,
     C_COPIES,
+    C_COUNTERS,
     C_EXCHANGE_DRAW,
+    C_EXTENDED,
     C_INFLUENCE,
+    C_KIND_COST,
     C_LINEUP,
     C_MAX_TURNS,
     C_PLAYERS,
+    C_SLOT_TARGETED,
+    C_SLOT_UNTARGETED,
     C_START_COINS,
     C_TOTAL_COINS,
     C_VARIANT,
@@ -37,23 +55,28 @@ VARIANTS = {"deal": Variant.DEAL, "draft": Variant.DRAFT}
 INFLUENCES = (1, 2)
 EXCHANGE_DRAW = {Lineup.AMBASSADOR: 2, Lineup.INQUISITOR: 1}
 
-# Character names as shown, and the Coup aliases accepted on input.
-CHARACTER_NAMES = {c: c.name.capitalize() for c in Character}
+# Character names as shown (rules/characters.py), and the Coup aliases accepted on input.
+CHARACTER_NAMES = {c: CHARACTERS[c].name for c in Character}
 CHARACTER_ALIASES = {"duke": Character.DUCHESS, "contessa": Character.COUNTESS}
+LINEUP_CHARACTERS = {
+    Lineup.AMBASSADOR: COMPLOTS1_AMBASSADOR,
+    Lineup.INQUISITOR: COMPLOTS1_INQUISITOR,
+}
 
 
 def parse_character(name: str) -> Character:
-    """A character from its Ferti English name or Coup alias (any case)."""
-    key = name.strip().lower()
-    if key in CHARACTER_ALIASES:
-        return CHARACTER_ALIASES[key]
-    for c in Character:
-        if c.name.lower() == key:
-            return c
-    allowed = ", ".join(CHARACTER_NAMES.values())
-    raise ValueError(f"character must be one of {allowed} (or Duke, Contessa); got {name!r}")
+    """A character from any of its names or aliases (any case, accents optional)."""
+    try:
+        return _parse_any(name)
+    except ValueError:
+        allowed = ", ".join(CHARACTER_NAMES.values())
+        raise ValueError(
+            f"character must be one of {allowed} (or Duke, Contessa); got {name!r}"
+        ) from None
 
 
+FORCED_COUP_COINS = 10  # D-1
+WITCH_COINS = 5  # a Sorciere claim's gain (RULES.md 7)
 DEFAULT_MAX_TURNS = 200  # D-11 default; README gives the measured share of capped games
 
 # Parameter name -> default as OpenSpiel sees it. "auto" / 0 / -1 mean "from
@@ -67,6 +90,7 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "coins": TREASURY_COINS,
     "start_coins": -1,
     "max_turns": DEFAULT_MAX_TURNS,
+    "characters": "",
 }
 
 PARAM_HELP = {
@@ -78,6 +102,9 @@ PARAM_HELP = {
     "coins": "coins in the game (treasury plus hands); 54 in the box",
     "start_coins": "starting coins of every seat; -1 = 2 each, 1 for seat 0 with 2 players",
     "max_turns": "turn cap: a game with this many turns done and no winner is a draw (D-11)",
+    "characters": "five characters, one per clan, joined by '+' (Complots 2, RULES.md 7), e.g. "
+    "bourreau+espion+justicier+sorciere+ursuline; empty = the line-up's Complots 1 five; "
+    "overrides lineup",
 }
 
 
@@ -93,6 +120,7 @@ class GameConfig:
     coins: int = TREASURY_COINS
     start_coins: tuple[int, ...] = (1, 2)
     max_turns: int = DEFAULT_MAX_TURNS
+    character_set: tuple[Character, ...] = COMPLOTS1_AMBASSADOR
 
     @classmethod
     def from_params(cls, params: dict[str, Any] | None = None) -> GameConfig:
@@ -109,6 +137,9 @@ class GameConfig:
         lineup_name = str(raw["lineup"]).strip().lower()
         if lineup_name not in LINEUPS:
             raise ValueError(f"lineup must be one of {', '.join(LINEUPS)}, got {raw['lineup']!r}")
+        lineup, chars = _lineup_and_characters(
+            LINEUPS[lineup_name], str(raw["characters"]), "lineup" in (params or {})
+        )
         variant_name = str(raw["variant"]).strip().lower()
         if variant_name == AUTO:
             variant_name = "draft" if players == 2 else "deal"
@@ -155,13 +186,14 @@ class GameConfig:
             raise ValueError(f"max_turns must be >= 1, got {max_turns}")
         return cls(
             players=players,
-            lineup=LINEUPS[lineup_name],
+            lineup=lineup,
             variant=variant,
             influence=influence,
             copies=copies,
             coins=coins,
             start_coins=start_coins,
             max_turns=max_turns,
+            character_set=chars,
         )
 
     def to_array(self) -> np.ndarray:
@@ -174,9 +206,30 @@ class GameConfig:
         cfg[C_VARIANT] = self.variant
         cfg[C_MAX_TURNS] = self.max_turns
         cfg[C_TOTAL_COINS] = self.coins
-        cfg[C_EXCHANGE_DRAW] = EXCHANGE_DRAW[self.lineup]
+        cfg[C_EXCHANGE_DRAW] = self.exchange_draw()
         cfg[C_START_COINS : C_START_COINS + self.players] = self.start_coins
+        cfg[C_CHARS : C_CHARS + NUM_CLANS] = self.character_set
+        cfg[C_EXTENDED] = int(self.extended)
+        cfg[C_COUNTERS : C_COUNTERS + len(COUNTER_MASK)] = COUNTER_MASK
+        costs = kind_cost_table()
+        cfg[C_KIND_COST : C_KIND_COST + len(costs)] = costs
+        untargeted, targeted = slot_kinds(self.character_set)
+        cfg[C_SLOT_UNTARGETED : C_SLOT_UNTARGETED + NUM_CLANS] = untargeted
+        cfg[C_SLOT_TARGETED : C_SLOT_TARGETED + NUM_CLANS] = targeted
         return cfg
+
+    def exchange_draw(self) -> int:
+        """Cards drawn by the Negotiator's exchange: 2 (Ambassador), else 1 (Inquisitor, Espion)."""
+        return 2 if self.character_set[Clan.NEGOTIATOR] == Character.AMBASSADOR else 1
+
+    @property
+    def extended(self) -> bool:
+        """Whether a Complots 2 character is in play (extended actions and stages)."""
+        return is_extended(self.character_set)
+
+    def characters_param(self) -> str:
+        """The `characters` parameter: '' for a Complots 1 line-up, else the five ids."""
+        return characters_string(self.character_set) if self.extended else ""
 
     def params(self) -> dict[str, Any]:
         """Explicit OpenSpiel parameters that reproduce this configuration."""
@@ -185,7 +238,7 @@ class GameConfig:
         start = -1 if self.start_coins == rulebook else self.start_coins[0]
         if not uniform and self.start_coins != rulebook:
             raise ValueError("start_coins must be uniform or the rulebook's")
-        return {
+        params: dict[str, Any] = {
             "players": self.players,
             "lineup": self.lineup.name.lower(),
             "variant": self.variant.name.lower(),
@@ -195,6 +248,12 @@ class GameConfig:
             "start_coins": start,
             "max_turns": self.max_turns,
         }
+        if self.extended:
+            # Complots 2: the characters replace the line-up, right after the
+            # player count (Complots 1 game strings stay as they were).
+            del params["lineup"]
+            params = {"players": self.players, "characters": self.characters_param(), **params}
+        return params
 
     def game_string(self) -> str:
         """The OpenSpiel game string of this configuration, all parameters explicit."""
@@ -204,8 +263,27 @@ class GameConfig:
     @property
     def characters(self) -> tuple[Character, ...]:
         """The character standing for each clan, in clan order."""
-        fifth = Character.AMBASSADOR if self.lineup == Lineup.AMBASSADOR else Character.INQUISITOR
-        return (Character.DUCHESS, Character.ASSASSIN, Character.COUNTESS, Character.CAPTAIN, fifth)
+        return self.character_set
+
+    def has(self, character: Character) -> bool:
+        """Whether `character` is in play."""
+        return character in self.character_set
+
+    def rules_name(self) -> str:
+        """'Complots 1, line-up ambassador' or 'Complots 2, characters Ursuline, ...'."""
+        if not self.extended:
+            return f"Complots 1, line-up {self.lineup.name.lower()}"
+        return "Complots 2, characters " + ", ".join(CHARACTER_NAMES[c] for c in self.characters)
+
+    def lineup_label(self) -> str:
+        """Display label of the character set: 'Ambassador', 'Inquisitor' or the five names."""
+        if not self.extended:
+            return self.lineup.name.capitalize()
+        return "+".join(CHARACTER_NAMES[c] for c in self.characters)
+
+    def lineup_name(self) -> str:
+        """Short name of the character set: 'ambassador', 'inquisitor' or the five ids."""
+        return self.characters_param() or self.lineup.name.lower()
 
     def clan_name(self, clan: int) -> str:
         """Display name of the character standing for `clan` in this game."""
@@ -221,7 +299,7 @@ class GameConfig:
 
     def num_distinct_actions(self) -> int:
         """Distinct player action ids."""
-        return num_distinct_actions(self.players)
+        return num_distinct_actions(self.players, self.extended)
 
     def max_turn_length(self) -> int:
         """Upper bound on moves (decisions and chance) in one turn.
@@ -231,18 +309,77 @@ class GameConfig:
         3 (Examine show, decide, replacement draw).
         """
         n = self.players
-        return 1 + 3 * (n - 1) + 2 + 2 + 3
+        c1 = 1 + 3 * (n - 1) + 2 + 2 + 3
+        if not self.extended:
+            return c1
+        # Complots 2: every loss counts 1 move here; the Sorciere and
+        # Croque-Mort windows are bounded per game (passive_moves).
+        chars = self.character_set
+        challenge = (n - 1) + 1 + 1
+        counter = (n - 1) + (n - 1) + 1 + 1
+        if Character.PAPE in chars:
+            counter = max(counter, (n - 1) * (1 + (n - 1) + 1 + 1))
+        effect = 3
+        if Character.ILLUSIONNISTE in chars:
+            effect = max(effect, (n - 1) * (1 + (n - 2) + 1 + 1))
+        if Character.ESPION in chars:
+            # the actor starts with at most 9 coins (D-1), +5 from a Sorciere claim;
+            # coins from a Croque-Mort window are counted in passive_moves
+            coins = FORCED_COUP_COINS - 1 + (WITCH_COINS if Character.SORCIERE in chars else 0)
+            effect = max(effect, 3 * (min(coins, self.coins) + 1))
+        return max(c1, 1 + challenge + counter + effect)
+
+    def passive_moves(self) -> int:
+        """Upper bound on the extra moves of Sorciere and Croque-Mort windows in a game.
+
+        A Sorciere claim (at most influence - 1 per player) adds its challenge
+        window and one more loss; a Croque-Mort window (at most one per
+        elimination) has each responder claim, face a challenge window, draw
+        and lose, and the coins it hands out can pay Espion redraws.
+        """
+        n = self.players
+        chars = self.character_set
+        extra = 0
+        if Character.SORCIERE in chars:
+            extra += n * (self.influence - 1) * ((n - 1) + 1)
+        if Character.CROQUE_MORT in chars:
+            extra += (n - 1) * (n - 1) * (1 + (n - 2) + 1 + 1)
+            if Character.ESPION in chars:
+                extra += (n - 1) * 3 * self.coins
+        return extra
 
     def max_game_length(self) -> int:
         """Upper bound on moves in a game, chance moves included."""
         setup = self.players + (2 if self.variant == Variant.DRAFT and self.influence == 2 else 0)
-        return setup + self.max_turns * self.max_turn_length()
+        return setup + self.max_turns * self.max_turn_length() + self.passive_moves()
 
     def replace(self, **changes: Any) -> GameConfig:
         """A copy with some fields changed (re-validated through the parameters)."""
         params = self.params()
         params.update(changes)
         return GameConfig.from_params(params)
+
+
+def _lineup_and_characters(
+    lineup: Lineup, text: str, lineup_given: bool
+) -> tuple[Lineup, tuple[Character, ...]]:
+    """Resolve `lineup` and `characters` together: characters override the line-up.
+
+    `lineup=ambassador` is the default (OpenSpiel passes it along with every
+    parameter set), so only `lineup=inquisitor` with a character set whose
+    Negotiator is not the Inquisitor is a conflict, and an error.
+    """
+    if not text.strip():
+        return lineup, LINEUP_CHARACTERS[lineup]
+    chars = parse_characters(text)
+    negotiator = chars[Clan.NEGOTIATOR]
+    implied = Lineup.INQUISITOR if negotiator == Character.INQUISITOR else Lineup.AMBASSADOR
+    if lineup_given and lineup == Lineup.INQUISITOR and implied != lineup:
+        raise ValueError(
+            f"characters names the {CHARACTER_NAMES[negotiator]} as Negotiator but "
+            f"lineup=inquisitor; leave lineup out when characters is given"
+        )
+    return implied, chars
 
 
 def _int(raw: dict[str, Any], key: str) -> int:

@@ -16,12 +16,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from complots_solver.rules.characters import kind_clan_table
 from complots_solver.rules.enums import (
     NUM_CLANS,
     ActionKind,
+    Character,
     Clan,
     Context,
-    Lineup,
     PlayerId,
     Stage,
     TokenKind,
@@ -42,40 +43,60 @@ from complots_solver.rules.layout import (
     A_SHOW,
     A_TARGETED,
     A_TAX,
+    C_CHARS,
     C_COPIES,
+    C_COUNTERS,
     C_EXCHANGE_DRAW,
+    C_EXTENDED,
     C_INFLUENCE,
-    C_LINEUP,
+    C_KIND_COST,
     C_MAX_TURNS,
     C_PLAYERS,
+    C_SLOT_TARGETED,
+    C_SLOT_UNTARGETED,
     C_START_COINS,
     C_TOTAL_COINS,
     C_VARIANT,
     HIDDEN_VALUE,
+    KIND_SLOTS,
     MS_FIRST,
     MS_PAIR,
     MS_SECOND,
     MS_SIZE2_BASE,
     NUM_MULTISETS,
+    NUM_TARGETED_KINDS,
     S_ACT,
     S_ACTOR,
+    S_BURIED,
     S_CHALLENGER,
     S_CLAIM,
     S_CLAIM_TRUE,
+    S_CLAIMANT,
+    S_CLAIMED,
     S_COINS,
     S_COUNTER_CLAN,
     S_COUNTERER,
     S_COURT,
     S_CTX,
     S_CUR,
+    S_DEAD,
     S_DEAL_NEXT,
     S_DRAW_N,
     S_DRAWER,
+    S_GIFT,
+    S_HEIRS,
     S_HIDDEN,
     S_KEEP_N,
     S_LOSER,
     S_OUT,
+    S_PENDING,
+    S_POOL,
     S_RESP,
+    S_RESUME_CLAIMANT,
+    S_RESUME_CLAIMED,
+    S_RESUME_CTX,
+    S_RESUME_STAGE,
+    S_RESUME_TRUE,
     S_REVEALED,
     S_SHOWN,
     S_STAGE,
@@ -83,6 +104,8 @@ from complots_solver.rules.layout import (
     S_TREASURY,
     S_TURN,
     S_WINNER,
+    S_WITCH,
+    S_WITCH_CLAN,
     STAGE_SLOTS,
     STATE_SIZE,
     T_ASSASSINATE,
@@ -91,6 +114,13 @@ from complots_solver.rules.layout import (
     T_STEAL,
     VALUE_SLOTS,
     WHO_SLOTS,
+    X_CLAIM,
+    X_GIVE,
+    X_PAY,
+    X_REFUSE,
+    X_SPY_AGAIN,
+    X_TITHE,
+    X_WITCH,
 )
 
 COUP_COST = 7
@@ -100,9 +130,40 @@ INCOME_GAIN = 1
 FOREIGN_AID_GAIN = 2
 TAX_GAIN = 3
 STEAL_AMOUNT = 2
+# Complots 2 amounts (RULES.md 7, inferred powers)
+EXECUTE_PAYMENT = 3  # Bourreau pays the target
+BLACKMAIL_AMOUNT = 3  # Maitre-Chanteur: paid by the target, or to the target on a refusal
+JUSTICE_TAKE = 3  # Justicier takes from the richest opponent ...
+JUSTICE_KEEP = 1  # ... keeps this much, and gives the rest to the poorest
+TITHE_AMOUNT = 1  # Pape: from each opponent
+SPY_DRAW_COST = 1  # Espion: each extra draw
+DONATE_GAIN = 3  # Ursuline: from the treasury ...
+DONATE_GIFT = 1  # ... this much of it to the target
+ILLUSION_GAIN = 4  # Illusionniste: from the treasury
+ILLUSION_SHARE = 1  # each co-claimant takes this from the actor
+ILLUSION_KEEP = 1  # ... while the actor keeps at least this much
+WITCH_GAIN = 5  # Sorciere: from the treasury
+WITCH_MIN_CARDS = 2  # D-C2-6: a Sorciere claim needs a face-down card left after it
+KIND_CLAN = kind_clan_table()
+
+
+@njit(cache=True)
+def c2_base(n):
+    """First Complots 2 action id with n players (layout.c2_base, compiled)."""
+    return A_TARGETED + NUM_TARGETED_KINDS * n
+
+
+@njit(cache=True)
+def c2_donate(n):
+    """First id of the Ursuline's targeted block (layout.c2_donate, compiled)."""
+    return c2_base(n) + X_GIVE + n
+
 
 PUBLIC_VIEWER = -1  # a viewer who holds no cards: sees public information only
 _CHANCE = int(PlayerId.CHANCE)
+_KIND_INCOME = int(ActionKind.INCOME)
+_KIND_FOREIGN_AID = int(ActionKind.FOREIGN_AID)
+_KIND_COUP = int(ActionKind.COUP)
 _TERMINAL = int(PlayerId.TERMINAL)
 
 
@@ -159,40 +220,55 @@ def _pay(s, p, amount):
 
 
 @njit(cache=True)
+def _pay_to(s, payer, payee, amount):
+    """Move up to `amount` coins from payer to payee (cut to what the payer holds)."""
+    g = min(amount, s[S_COINS + payer])
+    s[S_COINS + payer] -= g
+    s[S_COINS + payee] += g
+
+
+@njit(cache=True)
 def target_of_action(cfg, a):
-    """(ActionKind, target) of an ACTION-stage action id."""
-    if a == A_INCOME:
-        return ActionKind.INCOME, -1
-    if a == A_FOREIGN_AID:
-        return ActionKind.FOREIGN_AID, -1
-    if a == A_TAX:
-        return ActionKind.TAX, -1
-    if a == A_EXCHANGE:
-        return ActionKind.EXCHANGE, -1
+    """(ActionKind, target) of an ACTION-stage action id.
+
+    Character actions are per clan slot: the kind is the power of the
+    character standing for that clan in this game.
+    """
     n = cfg[C_PLAYERS]
-    block = (a - A_TARGETED) // n
-    target = (a - A_TARGETED) % n
-    if block == T_COUP:
-        return ActionKind.COUP, target
-    if block == T_ASSASSINATE:
-        return ActionKind.ASSASSINATE, target
-    if block == T_STEAL:
-        return ActionKind.STEAL, target
-    return ActionKind.EXAMINE, target
+    if a == A_INCOME:
+        return _KIND_INCOME, -1
+    if a == A_FOREIGN_AID:
+        return _KIND_FOREIGN_AID, -1
+    if a == A_TAX:
+        return int(cfg[C_SLOT_UNTARGETED + Clan.COLLECTOR]), -1
+    if a == A_EXCHANGE:
+        return int(cfg[C_SLOT_UNTARGETED + Clan.NEGOTIATOR]), -1
+    base = c2_base(n)
+    if a < base:
+        block = (a - A_TARGETED) // n
+        target = (a - A_TARGETED) % n
+        if block == T_COUP:
+            return _KIND_COUP, int(target)
+        if block == T_ASSASSINATE:
+            return int(cfg[C_SLOT_TARGETED + Clan.ASSASSIN]), int(target)
+        if block == T_STEAL:
+            return int(cfg[C_SLOT_TARGETED + Clan.THIEF]), int(target)
+        return int(cfg[C_SLOT_TARGETED + Clan.NEGOTIATOR]), int(target)
+    if a == base + X_TITHE:
+        return int(cfg[C_SLOT_UNTARGETED + Clan.THIEF]), -1
+    return int(cfg[C_SLOT_TARGETED + Clan.COLLECTOR]), int(a - c2_donate(n))
 
 
 @njit(cache=True)
 def claim_of(kind):
     """Clan claimed by an action kind, -1 for the general actions."""
-    if kind == ActionKind.TAX:
-        return Clan.COLLECTOR
-    if kind == ActionKind.ASSASSINATE:
-        return Clan.ASSASSIN
-    if kind == ActionKind.STEAL:
-        return Clan.THIEF
-    if kind == ActionKind.EXCHANGE or kind == ActionKind.EXAMINE:
-        return Clan.NEGOTIATOR
-    return -1
+    return KIND_CLAN[kind]
+
+
+@njit(cache=True)
+def character_of(cfg, clan):
+    """The Character standing for `clan` in this game."""
+    return cfg[C_CHARS + clan]
 
 
 # ---- setup -------------------------------------------------------------------
@@ -228,6 +304,10 @@ def reset_state(s, cfg):
             s[S_OUT + c] = copies - 1
         else:
             s[S_COURT + c] = copies
+    for f in (S_CLAIMANT, S_CLAIMED, S_DEAD, S_WITCH, S_WITCH_CLAN):
+        s[f] = -1
+    for f in (S_RESUME_STAGE, S_RESUME_CTX, S_RESUME_TRUE, S_RESUME_CLAIMANT, S_RESUME_CLAIMED):
+        s[f] = -1
     s[S_STAGE] = Stage.DEAL
     s[S_CUR] = _CHANCE
 
@@ -251,6 +331,10 @@ def _start_turn(s, p):
     s[S_DRAW_N] = 0
     s[S_KEEP_N] = 0
     s[S_SHOWN] = -1
+    s[S_CLAIMANT] = -1
+    s[S_CLAIMED] = -1
+    s[S_POOL] = 0
+    s[S_GIFT] = 0
 
 
 @njit(cache=True)
@@ -265,6 +349,11 @@ def _end_turn(s, cfg):
 
 
 # ---- influence loss ------------------------------------------------------------
+REVEAL_GOES_ON = 0  # _reveal: the caller continues
+REVEAL_GAME_OVER = 1  # _reveal: the game ended
+REVEAL_WINDOW = 2  # _reveal: a Croque-Mort window opened; it resumes the caller later
+
+
 @njit(cache=True)
 def _begin_loss(s, stage, p):
     s[S_STAGE] = stage
@@ -273,14 +362,39 @@ def _begin_loss(s, stage, p):
 
 
 @njit(cache=True)
+def _save_resume(s):
+    """Remember the loss stage and challenge being resolved, to resume after a window."""
+    s[S_RESUME_STAGE] = s[S_STAGE]
+    s[S_RESUME_CTX] = s[S_CTX]
+    s[S_RESUME_TRUE] = s[S_CLAIM_TRUE]
+    s[S_RESUME_CLAIMANT] = s[S_CLAIMANT]
+    s[S_RESUME_CLAIMED] = s[S_CLAIMED]
+
+
+@njit(cache=True)
+def _resume(s, cfg):
+    """Go on after the loss that a Sorciere or Croque-Mort window interrupted."""
+    stage = s[S_RESUME_STAGE]
+    s[S_CTX] = s[S_RESUME_CTX]
+    s[S_CLAIM_TRUE] = s[S_RESUME_TRUE]
+    s[S_CLAIMANT] = s[S_RESUME_CLAIMANT]
+    s[S_CLAIMED] = s[S_RESUME_CLAIMED]
+    s[S_RESUME_STAGE] = -1
+    s[S_RESUME_CTX] = -1
+    s[S_RESUME_TRUE] = -1
+    if stage == Stage.CHALLENGE_LOSS:
+        _after_challenge(s, cfg)
+    else:
+        _end_turn(s, cfg)  # every effect loss ends the turn
+
+
+@njit(cache=True)
 def _reveal(s, cfg, p, c):
     """Turn p's card c face up; eliminate p and end the game if it follows."""
     s[S_HIDDEN + p * NUM_CLANS + c] -= 1
     s[S_REVEALED + p * NUM_CLANS + c] += 1
     if hidden_count(s, p) > 0:
-        return False
-    s[S_TREASURY] += s[S_COINS + p]  # an eliminated player's coins go back
-    s[S_COINS + p] = 0
+        return REVEAL_GOES_ON
     n = cfg[C_PLAYERS]
     alive = 0
     last = -1
@@ -289,11 +403,301 @@ def _reveal(s, cfg, p, c):
             alive += 1
             last = q
     if alive == 1:
+        s[S_TREASURY] += s[S_COINS + p]  # an eliminated player's coins go back
+        s[S_COINS + p] = 0
         s[S_STAGE] = Stage.TERMINAL
         s[S_CUR] = _TERMINAL
         s[S_WINNER] = last
-        return True
-    return False
+        return REVEAL_GAME_OVER
+    if (
+        character_of(cfg, Clan.UNTOUCHABLE) == Character.CROQUE_MORT
+        and s[S_DEAD] < 0
+        and s[S_COINS + p] > 0
+    ):
+        return _undertaker_open(s, cfg, p)
+    s[S_TREASURY] += s[S_COINS + p]  # an eliminated player's coins go back
+    s[S_COINS + p] = 0
+    return REVEAL_GOES_ON
+
+
+# ---- Complots 2 passive powers (RULES.md 7, inferred) ---------------------------
+@njit(cache=True)
+def _undertaker_open(s, cfg, dead):
+    """Croque-Mort: the eliminated player's coins wait (in their hands) for claims (D-C2-8)."""
+    _save_resume(s)
+    s[S_DEAD] = dead
+    s[S_HEIRS] = 0
+    s[S_STAGE] = Stage.UNDERTAKER_CLAIM
+    s[S_RESP] = _next_living(s, cfg, dead, -1)
+    s[S_CUR] = s[S_RESP]
+    return REVEAL_WINDOW
+
+
+@njit(cache=True)
+def _undertaker_next(s, cfg, after):
+    """Next responder of the Croque-Mort window after `after`, or close it."""
+    n = cfg[C_PLAYERS]
+    dead = s[S_DEAD]
+    q = _next_living(s, cfg, after, -1)
+    if (q - dead) % n > (after - dead) % n and q != after:
+        s[S_STAGE] = Stage.UNDERTAKER_CLAIM
+        s[S_RESP] = q
+        s[S_CUR] = q
+        return
+    _power_undertaker(s, cfg)
+
+
+@njit(cache=True)
+def _power_undertaker(s, cfg):
+    """Croque-Mort: living claimants whose claim stood share the coins; the rest to the treasury."""
+    n = cfg[C_PLAYERS]
+    heirs = 0
+    for q in range(n):
+        if (s[S_HEIRS] >> q) & 1 and is_alive(s, q):
+            heirs += 1
+    dead = s[S_DEAD]
+    estate = s[S_COINS + dead]
+    s[S_COINS + dead] = 0
+    if heirs > 0:
+        share = estate // heirs  # D-C2-8: equal shares, the remainder to the treasury
+        for q in range(n):
+            if (s[S_HEIRS] >> q) & 1 and is_alive(s, q):
+                s[S_COINS + q] += share
+                estate -= share
+    s[S_TREASURY] += estate
+    s[S_HEIRS] = 0
+    s[S_DEAD] = -1
+    s[S_PENDING] = 1  # apply_action resumes the interrupted loss
+
+
+@njit(cache=True)
+def _witch_claim(s, cfg, p, c):
+    """Sorciere: p loses card c face down, claiming it is the Sorciere (D-C2-6)."""
+    s[S_HIDDEN + p * NUM_CLANS + c] -= 1
+    s[S_BURIED + p * NUM_CLANS + c] += 1
+    _save_resume(s)
+    s[S_WITCH] = p
+    s[S_WITCH_CLAN] = c
+    _open_claim_challenge(s, cfg, p, Clan.UNTOUCHABLE, Context.WITCH)
+
+
+@njit(cache=True)
+def _power_witch(s, cfg):
+    """Sorciere: the claim stood (or was shown true): take 5 from the treasury."""
+    p = s[S_WITCH]
+    if is_alive(s, p):
+        _gain(s, p, WITCH_GAIN)
+
+
+@njit(cache=True)
+def _witch_done(s, cfg):
+    s[S_WITCH] = -1
+    s[S_WITCH_CLAN] = -1
+    s[S_PENDING] = 1  # apply_action resumes the interrupted loss
+
+
+@njit(cache=True)
+def _open_claim_challenge(s, cfg, claimant, clan, ctx):
+    """A claim that every other living player may challenge, clockwise after the claimant."""
+    s[S_CLAIMANT] = claimant
+    s[S_CLAIMED] = clan
+    s[S_CTX] = ctx
+    s[S_CHALLENGER] = -1
+    s[S_STAGE] = Stage.CLAIM_CHALLENGE
+    s[S_RESP] = _next_living(s, cfg, claimant, -1)
+    s[S_CUR] = s[S_RESP]
+
+
+@njit(cache=True)
+def _claim_unchallenged(s, cfg):
+    """Everyone passed on a co-claim or Sorciere claim: it stands."""
+    ctx = s[S_CTX]
+    if ctx == Context.WITCH:
+        _power_witch(s, cfg)
+        _witch_done(s, cfg)
+    elif ctx == Context.ILLUSION:
+        _illusion_share(s, s[S_CLAIMANT])
+        _illusion_next(s, cfg, s[S_CLAIMANT])
+    else:
+        s[S_HEIRS] |= 1 << s[S_CLAIMANT]
+        _undertaker_next(s, cfg, s[S_CLAIMANT])
+
+
+# ---- Complots 2 action powers (RULES.md 7, inferred): one hook each ------------
+@njit(cache=True)
+def _power_execute(s, cfg, actor, target):
+    """Bourreau: pay 3 to the target, who loses 1 influence."""
+    _pay_to(s, actor, target, EXECUTE_PAYMENT)
+    _begin_loss(s, Stage.EFFECT_LOSS, target)
+
+
+@njit(cache=True)
+def _power_blackmail(s, cfg, actor, target):
+    """Maitre-Chanteur: the target chooses to pay 3 (if they can) or to refuse."""
+    if s[S_COINS + target] >= BLACKMAIL_AMOUNT:
+        s[S_STAGE] = Stage.BLACKMAIL_CHOICE
+        s[S_CUR] = target
+        return
+    _blackmail_refused(s, cfg, actor, target)  # D-C2-3: unable to pay, the target refuses
+
+
+@njit(cache=True)
+def _blackmail_refused(s, cfg, actor, target):
+    """Maitre-Chanteur refused: the actor pays the target 3; the target loses 1 influence."""
+    _pay_to(s, actor, target, BLACKMAIL_AMOUNT)
+    _begin_loss(s, Stage.EFFECT_LOSS, target)
+
+
+@njit(cache=True)
+def _poorest(s, cfg, target, actor, gift):
+    """(fewest coins, how many tie) among living players other than `target` (D-C2-4).
+
+    The actor is counted without the `gift` still in their hand.
+    """
+    n = cfg[C_PLAYERS]
+    low = 1 << 30
+    ties = 0
+    for q in range(n):
+        if q == target or not is_alive(s, q):
+            continue
+        c = s[S_COINS + q] - (gift if q == actor else 0)
+        if c < low:
+            low = c
+            ties = 1
+        elif c == low:
+            ties += 1
+    return low, ties
+
+
+@njit(cache=True)
+def is_poorest(s, cfg, q):
+    """Whether q may receive the pending Justicier gift (a tied poorest player)."""
+    actor = s[S_ACTOR]
+    target = s[S_TARGET]
+    gift = s[S_GIFT]
+    if q == target or not is_alive(s, q):
+        return False
+    low, _ = _poorest(s, cfg, target, actor, gift)
+    return s[S_COINS + q] - (gift if q == actor else 0) == low
+
+
+@njit(cache=True)
+def _justice_give(s, cfg, q):
+    """Justicier: the gift goes from the actor's hand to q; the turn ends."""
+    s[S_COINS + s[S_ACTOR]] -= s[S_GIFT]
+    s[S_COINS + q] += s[S_GIFT]
+    s[S_GIFT] = 0
+    _end_turn(s, cfg)
+
+
+@njit(cache=True)
+def _power_justice(s, cfg, actor, target):
+    """Justicier: take 3 (or all) from the richest, keep 1, give the rest to the poorest."""
+    take = min(JUSTICE_TAKE, s[S_COINS + target])
+    s[S_COINS + target] -= take
+    s[S_COINS + actor] += take
+    gift = take - min(JUSTICE_KEEP, take)
+    if gift <= 0:
+        _end_turn(s, cfg)
+        return
+    s[S_GIFT] = gift
+    low, ties = _poorest(s, cfg, target, actor, gift)
+    if ties > 1:
+        s[S_STAGE] = Stage.JUSTICE_GIVE  # the actor picks among ties
+        s[S_CUR] = actor
+        return
+    n = cfg[C_PLAYERS]
+    for q in range(n):
+        if is_poorest(s, cfg, q):
+            _justice_give(s, cfg, q)
+            return
+
+
+@njit(cache=True)
+def _power_tithe_from(s, cfg, q):
+    """Pape: take 1 coin from opponent q (nothing from 0 coins, as D-3)."""
+    if is_alive(s, q) and is_alive(s, s[S_ACTOR]):
+        _pay_to(s, q, s[S_ACTOR], TITHE_AMOUNT)
+
+
+@njit(cache=True)
+def _tithe_next(s, cfg):
+    """Pape: open the counter window of the next opponent clockwise, or end the turn."""
+    actor = s[S_ACTOR]
+    if cfg[C_EXTENDED] and not is_alive(s, actor):
+        _end_turn(s, cfg)  # D-9: the actor is gone, the action ends
+        return
+    n = cfg[C_PLAYERS]
+    prev = s[S_TARGET] if s[S_TARGET] >= 0 else actor
+    q = _next_living(s, cfg, prev, -1)
+    if q == actor or (q - actor) % n <= (prev - actor) % n:
+        _end_turn(s, cfg)
+        return
+    s[S_TARGET] = q
+    s[S_COUNTERER] = -1
+    s[S_COUNTER_CLAN] = -1
+    s[S_CHALLENGER] = -1
+    s[S_CTX] = -1
+    s[S_CLAIM_TRUE] = -1
+    s[S_STAGE] = Stage.COUNTER
+    s[S_RESP] = q
+    s[S_CUR] = q
+
+
+@njit(cache=True)
+def _power_spy(s, cfg, actor):
+    """Espion: draw 1 from the Court, then keep as many cards as before (return 1)."""
+    if court_size(s) == 0:
+        _end_turn(s, cfg)
+        return
+    s[S_KEEP_N] = hidden_count(s, actor)
+    s[S_DRAW_N] = 1
+    s[S_DRAWER] = actor
+    s[S_STAGE] = Stage.EXCHANGE_DRAW
+    s[S_CUR] = _CHANCE
+
+
+@njit(cache=True)
+def _power_donate(s, cfg, actor, target):
+    """Ursuline: take 3 from the treasury and give 1 of them to the target."""
+    before = s[S_COINS + actor]
+    _gain(s, actor, DONATE_GAIN)
+    _pay_to(s, actor, target, min(DONATE_GIFT, s[S_COINS + actor] - before))
+
+
+@njit(cache=True)
+def _power_illusion(s, cfg, actor):
+    """Illusionniste: take 4 from the treasury, then opponents may co-claim."""
+    before = s[S_COINS + actor]
+    _gain(s, actor, ILLUSION_GAIN)
+    s[S_POOL] = s[S_COINS + actor] - before
+    _illusion_next(s, cfg, actor)
+
+
+@njit(cache=True)
+def _illusion_share(s, q):
+    """A co-claim of the Illusionniste stood: q takes 1 of the actor's coins of this action."""
+    actor = s[S_ACTOR]
+    if s[S_POOL] > ILLUSION_KEEP and is_alive(s, q) and is_alive(s, actor):
+        _pay_to(s, actor, q, ILLUSION_SHARE)
+        s[S_POOL] -= ILLUSION_SHARE
+
+
+@njit(cache=True)
+def _illusion_next(s, cfg, after):
+    """Next opponent who may co-claim the Illusionniste, or end the turn (D-C2-7)."""
+    actor = s[S_ACTOR]
+    n = cfg[C_PLAYERS]
+    if not is_alive(s, actor) or s[S_POOL] <= ILLUSION_KEEP:
+        _end_turn(s, cfg)
+        return
+    q = _next_living(s, cfg, after, -1)
+    if q == actor or (q - actor) % n <= (after - actor) % n:
+        _end_turn(s, cfg)
+        return
+    s[S_STAGE] = Stage.ILLUSION_CLAIM
+    s[S_RESP] = q
+    s[S_CUR] = q
 
 
 # ---- turn flow ---------------------------------------------------------------
@@ -323,11 +727,18 @@ def _claim_stands(s, cfg):
     """The action survived its challenge window: counters, then the effect."""
     kind = s[S_ACT]
     actor = s[S_ACTOR]
+    if cfg[C_EXTENDED] and not is_alive(s, actor):
+        _end_turn(s, cfg)  # D-9: the actor is gone (a Croque-Mort window can do that)
+        return
+    counters = cfg[C_COUNTERS + kind]
     if kind == ActionKind.FOREIGN_AID:
         s[S_STAGE] = Stage.COUNTER
         s[S_RESP] = _next_living(s, cfg, actor, -1)
         s[S_CUR] = s[S_RESP]
-    elif kind == ActionKind.ASSASSINATE or kind == ActionKind.STEAL:
+    elif kind == ActionKind.TITHE:
+        s[S_TARGET] = -1
+        _tithe_next(s, cfg)  # each opponent in turn may counter for themselves
+    elif counters != 0 and s[S_TARGET] >= 0:
         target = s[S_TARGET]
         if not is_alive(s, target):
             _end_turn(s, cfg)  # D-9: the target is gone, no effect
@@ -341,9 +752,36 @@ def _claim_stands(s, cfg):
 
 
 @njit(cache=True)
+def _countered(s, cfg):
+    """A counter stood: the action fails (with the Assassins' payment, RULES.md 7)."""
+    kind = s[S_ACT]
+    actor = s[S_ACTOR]
+    if kind == ActionKind.TITHE:
+        _tithe_next(s, cfg)  # this opponent keeps their coin
+        return
+    if (kind == ActionKind.EXECUTE or kind == ActionKind.BLACKMAIL) and is_alive(s, actor):
+        # Booklet example 2 / RULES.md 7: the 3 coins still go to the target.
+        _pay_to(s, actor, s[S_TARGET], EXECUTE_PAYMENT)
+    _end_turn(s, cfg)
+
+
+@njit(cache=True)
 def _resolve_challenge(s, cfg, claimant, clan, challenger, ctx):
     s[S_CTX] = ctx
     s[S_CHALLENGER] = challenger
+    if ctx == Context.WITCH:
+        # the card lost face down is shown either way (D-C2-6)
+        c = s[S_WITCH_CLAN]
+        s[S_BURIED + claimant * NUM_CLANS + c] -= 1
+        s[S_REVEALED + claimant * NUM_CLANS + c] += 1
+        if c == Clan.UNTOUCHABLE:
+            s[S_CLAIM_TRUE] = 1
+            _power_witch(s, cfg)
+            _begin_loss(s, Stage.CHALLENGE_LOSS, challenger)
+        else:
+            s[S_CLAIM_TRUE] = 0  # a caught bluff costs a further influence
+            _begin_loss(s, Stage.CHALLENGE_LOSS, claimant)
+        return
     idx = S_HIDDEN + claimant * NUM_CLANS + clan
     if s[idx] > 0:
         # D-6: a claimant who holds the card shows it; D-7: it goes back to
@@ -363,7 +801,8 @@ def _resolve_challenge(s, cfg, claimant, clan, challenger, ctx):
 @njit(cache=True)
 def _after_challenge(s, cfg):
     actor = s[S_ACTOR]
-    if s[S_CTX] == Context.ACTION:
+    ctx = s[S_CTX]
+    if ctx == Context.ACTION:
         if s[S_CLAIM_TRUE] == 1:
             _claim_stands(s, cfg)
         else:
@@ -373,11 +812,24 @@ def _after_challenge(s, cfg):
                 s[S_TREASURY] -= ASSASSINATE_COST
                 s[S_COINS + actor] += ASSASSINATE_COST
             _end_turn(s, cfg)
-    else:
+    elif ctx == Context.COUNTER:
         if s[S_CLAIM_TRUE] == 1:
-            _end_turn(s, cfg)  # a true counter: the action fails
+            _countered(s, cfg)  # a true counter: the action fails
+        elif s[S_ACT] == ActionKind.TITHE:
+            _power_tithe_from(s, cfg, s[S_COUNTERER])  # a false counter: this one pays
+            _tithe_next(s, cfg)
         else:
             _resolve_effect(s, cfg)  # a false counter: the action goes on
+    elif ctx == Context.ILLUSION:
+        if s[S_CLAIM_TRUE] == 1:
+            _illusion_share(s, s[S_CLAIMANT])
+        _illusion_next(s, cfg, s[S_CLAIMANT])
+    elif ctx == Context.UNDERTAKER:
+        if s[S_CLAIM_TRUE] == 1:
+            s[S_HEIRS] |= 1 << s[S_CLAIMANT]
+        _undertaker_next(s, cfg, s[S_CLAIMANT])
+    else:
+        _witch_done(s, cfg)
 
 
 @njit(cache=True)
@@ -385,6 +837,9 @@ def _resolve_effect(s, cfg):
     kind = s[S_ACT]
     actor = s[S_ACTOR]
     target = s[S_TARGET]
+    if cfg[C_EXTENDED] and not is_alive(s, actor):
+        _end_turn(s, cfg)  # D-9: the actor is gone, the action ends
+        return
     if kind == ActionKind.INCOME:
         _gain(s, actor, INCOME_GAIN)
     elif kind == ActionKind.FOREIGN_AID:
@@ -409,9 +864,32 @@ def _resolve_effect(s, cfg):
             s[S_STAGE] = Stage.EXCHANGE_DRAW
             s[S_CUR] = _CHANCE
             return
-    elif kind == ActionKind.EXAMINE and is_alive(s, target):  # D-9
-        s[S_STAGE] = Stage.EXAMINE_SHOW
-        s[S_CUR] = target
+    elif kind == ActionKind.EXAMINE:
+        if is_alive(s, target):  # D-9
+            s[S_STAGE] = Stage.EXAMINE_SHOW
+            s[S_CUR] = target
+            return
+    # Complots 2 powers: the target must still be alive (D-9)
+    elif kind == ActionKind.EXECUTE:
+        if is_alive(s, target):
+            _power_execute(s, cfg, actor, target)
+            return
+    elif kind == ActionKind.BLACKMAIL:
+        if is_alive(s, target):
+            _power_blackmail(s, cfg, actor, target)
+            return
+    elif kind == ActionKind.JUSTICE:
+        if is_alive(s, target):
+            _power_justice(s, cfg, actor, target)
+            return
+    elif kind == ActionKind.SPY:
+        _power_spy(s, cfg, actor)
+        return
+    elif kind == ActionKind.DONATE:
+        if is_alive(s, target):
+            _power_donate(s, cfg, actor, target)
+    elif kind == ActionKind.ILLUSION:
+        _power_illusion(s, cfg, actor)
         return
     _end_turn(s, cfg)
 
@@ -468,7 +946,9 @@ def apply_action(s, cfg, a):
         _add_multiset(s, s[S_DRAWER], a, 1)
         _begin_loss(s, Stage.CHALLENGE_LOSS, s[S_LOSER])
     elif st == Stage.CHALLENGE_LOSS:
-        if not _reveal(s, cfg, cur, a - A_REVEAL):
+        if a >= A_TARGETED:
+            _witch_claim(s, cfg, cur, a - c2_base(cfg[C_PLAYERS]) - X_WITCH)
+        elif _reveal(s, cfg, cur, a - A_REVEAL) == REVEAL_GOES_ON:
             _after_challenge(s, cfg)
     elif st == Stage.COUNTER:
         if a == A_PASS:
@@ -479,6 +959,9 @@ def apply_action(s, cfg, a):
                 else:
                     s[S_RESP] = nxt
                     s[S_CUR] = nxt
+            elif s[S_ACT] == ActionKind.TITHE:
+                _power_tithe_from(s, cfg, cur)
+                _tithe_next(s, cfg)
             else:
                 _resolve_effect(s, cfg)
         else:
@@ -493,14 +976,16 @@ def apply_action(s, cfg, a):
         if a == A_PASS:
             nxt = _next_living(s, cfg, cur, s[S_COUNTERER])
             if nxt == s[S_ACTOR]:
-                _end_turn(s, cfg)  # the counter stands: the action fails
+                _countered(s, cfg)  # the counter stands: the action fails
             else:
                 s[S_RESP] = nxt
                 s[S_CUR] = nxt
         else:
             _resolve_challenge(s, cfg, s[S_COUNTERER], s[S_COUNTER_CLAN], cur, Context.COUNTER)
     elif st == Stage.EFFECT_LOSS:
-        if not _reveal(s, cfg, cur, a - A_REVEAL):
+        if a >= A_TARGETED:
+            _witch_claim(s, cfg, cur, a - c2_base(cfg[C_PLAYERS]) - X_WITCH)
+        elif _reveal(s, cfg, cur, a - A_REVEAL) == REVEAL_GOES_ON:
             _end_turn(s, cfg)
     elif st == Stage.EXCHANGE_DRAW:
         _add_multiset(s, s[S_ACTOR], a, 1)
@@ -514,7 +999,10 @@ def apply_action(s, cfg, a):
             s[S_COURT + c] += s[base + c]
             s[base + c] = 0
         _add_multiset(s, actor, m, 1)
-        _end_turn(s, cfg)
+        if s[S_ACT] == ActionKind.SPY and s[S_COINS + actor] >= SPY_DRAW_COST and court_size(s) > 0:
+            s[S_STAGE] = Stage.SPY_AGAIN  # the Espion may pay to draw again
+        else:
+            _end_turn(s, cfg)
     elif st == Stage.EXAMINE_SHOW:
         s[S_SHOWN] = a - A_SHOW
         s[S_STAGE] = Stage.EXAMINE_DECIDE
@@ -533,6 +1021,53 @@ def apply_action(s, cfg, a):
     elif st == Stage.EXAMINE_DRAW:
         _add_multiset(s, s[S_DRAWER], a, 1)
         _end_turn(s, cfg)
+    else:
+        _apply_complots2(s, cfg, a)
+    while s[S_PENDING] == 1:  # a Sorciere or Croque-Mort window closed (no recursion)
+        s[S_PENDING] = 0
+        _resume(s, cfg)
+
+
+@njit(cache=True)
+def _apply_complots2(s, cfg, a):
+    """apply_action for the Complots 2 stages."""
+    st = s[S_STAGE]
+    cur = s[S_CUR]
+    x = a - c2_base(cfg[C_PLAYERS])
+    if st == Stage.JUSTICE_GIVE:
+        _justice_give(s, cfg, x - X_GIVE)
+    elif st == Stage.BLACKMAIL_CHOICE:
+        if x == X_PAY:
+            _pay_to(s, cur, s[S_ACTOR], BLACKMAIL_AMOUNT)
+            _end_turn(s, cfg)
+        else:
+            _blackmail_refused(s, cfg, s[S_ACTOR], cur)
+    elif st == Stage.SPY_AGAIN:
+        if a == A_PASS:
+            _end_turn(s, cfg)
+        else:
+            _pay(s, cur, SPY_DRAW_COST)
+            _power_spy(s, cfg, cur)
+    elif st == Stage.ILLUSION_CLAIM:
+        if a == A_PASS:
+            _illusion_next(s, cfg, cur)
+        else:
+            _open_claim_challenge(s, cfg, cur, Clan.COLLECTOR, Context.ILLUSION)
+    elif st == Stage.UNDERTAKER_CLAIM:
+        if a == A_PASS:
+            _undertaker_next(s, cfg, cur)
+        else:
+            _open_claim_challenge(s, cfg, cur, Clan.UNTOUCHABLE, Context.UNDERTAKER)
+    elif st == Stage.CLAIM_CHALLENGE:
+        if a == A_PASS:
+            nxt = _next_living(s, cfg, cur, -1)
+            if nxt == s[S_CLAIMANT]:
+                _claim_unchallenged(s, cfg)
+            else:
+                s[S_RESP] = nxt
+                s[S_CUR] = nxt
+        else:
+            _resolve_challenge(s, cfg, s[S_CLAIMANT], s[S_CLAIMED], cur, s[S_CTX])
 
 
 # ---- legal moves -------------------------------------------------------------
@@ -549,11 +1084,51 @@ def _has_multiset(s, p, m):
 
 
 @njit(cache=True)
+def _richest_opponent(s, cfg, p):
+    """Most coins among p's living opponents (the Justicier's targets, D-C2-4)."""
+    n = cfg[C_PLAYERS]
+    high = -1
+    for q in range(n):
+        if q != p and is_alive(s, q) and s[S_COINS + q] > high:
+            high = s[S_COINS + q]
+    return high
+
+
+@njit(cache=True)
+def _targets_into(s, cfg, cur, first, kind, out, k):
+    """Append the ids first + t of the legal targets t of `kind`."""
+    n = cfg[C_PLAYERS]
+    if kind == ActionKind.JUSTICE:
+        high = _richest_opponent(s, cfg, cur)
+        for t in range(n):
+            if t != cur and is_alive(s, t) and s[S_COINS + t] == high:
+                out[k] = first + t
+                k += 1
+        return k
+    for t in range(n):
+        if t != cur and is_alive(s, t):
+            out[k] = first + t
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _can_witch(s, cfg, p):
+    """Whether p, about to lose influence, may claim the Sorciere instead (D-C2-6)."""
+    return (
+        character_of(cfg, Clan.UNTOUCHABLE) == Character.SORCIERE
+        and s[S_WITCH] < 0
+        and hidden_count(s, p) >= WITCH_MIN_CARDS
+    )
+
+
+@njit(cache=True)
 def legal_actions_into(s, cfg, out):
     """Write the sorted legal action ids of the player to move; return count."""
     st = s[S_STAGE]
     cur = s[S_CUR]
     n = cfg[C_PLAYERS]
+    base = c2_base(n)
     k = 0
     if st == Stage.ACTION:
         coins = s[S_COINS + cur]
@@ -561,50 +1136,63 @@ def legal_actions_into(s, cfg, out):
         if not forced:
             out[0] = A_INCOME
             out[1] = A_FOREIGN_AID
-            out[2] = A_TAX
-            out[3] = A_EXCHANGE
-            k = 4
+            k = 2
+            if cfg[C_SLOT_UNTARGETED + Clan.COLLECTOR] >= 0:
+                out[k] = A_TAX  # the Collector's power (Tax, Illusionniste)
+                k += 1
+            if cfg[C_SLOT_UNTARGETED + Clan.NEGOTIATOR] >= 0:
+                out[k] = A_EXCHANGE  # the Negotiator's power (Exchange, Espion)
+                k += 1
         for block in range(4):
-            if block == T_COUP and coins < COUP_COST:
+            if block == T_COUP:
+                if coins >= COUP_COST:
+                    k = _targets_into(s, cfg, cur, A_TARGETED, ActionKind.COUP, out, k)
                 continue
-            if block != T_COUP and forced:
+            if forced:
                 continue
-            if block == T_ASSASSINATE and coins < ASSASSINATE_COST:
+            clan = Clan.ASSASSIN if block == T_ASSASSINATE else Clan.THIEF
+            if block == T_EXAMINE:
+                clan = Clan.NEGOTIATOR
+            kind = cfg[C_SLOT_TARGETED + clan]
+            if kind < 0 or coins < cfg[C_KIND_COST + kind]:
                 continue
-            if block == T_EXAMINE and cfg[C_LINEUP] != Lineup.INQUISITOR:
-                continue
-            for t in range(n):
-                if t != cur and is_alive(s, t):
-                    out[k] = A_TARGETED + block * n + t
-                    k += 1
-    elif st == Stage.CHALLENGE or st == Stage.COUNTER_CHALLENGE:
+            k = _targets_into(s, cfg, cur, A_TARGETED + block * n, kind, out, k)
+        if cfg[C_EXTENDED] and not forced:
+            if cfg[C_SLOT_UNTARGETED + Clan.THIEF] >= 0:
+                out[k] = base + X_TITHE
+                k += 1
+            kind = cfg[C_SLOT_TARGETED + Clan.COLLECTOR]
+            if kind >= 0:
+                k = _targets_into(s, cfg, cur, c2_donate(n), kind, out, k)
+    elif st == Stage.CHALLENGE or st == Stage.COUNTER_CHALLENGE or st == Stage.CLAIM_CHALLENGE:
         out[0] = A_PASS
         out[1] = A_CHALLENGE
         k = 2
     elif st == Stage.COUNTER:
         out[0] = A_PASS
         k = 1
-        kind = s[S_ACT]
-        if kind == ActionKind.FOREIGN_AID:
-            out[1] = A_COUNTER + Clan.COLLECTOR
-            k = 2
-        elif kind == ActionKind.ASSASSINATE:
-            out[1] = A_COUNTER + Clan.UNTOUCHABLE
-            k = 2
-        else:
-            out[1] = A_COUNTER + Clan.THIEF
-            out[2] = A_COUNTER + Clan.NEGOTIATOR
-            k = 3
-    elif st == Stage.CHALLENGE_LOSS or st == Stage.EFFECT_LOSS:
-        base = S_HIDDEN + cur * NUM_CLANS
+        mask = cfg[C_COUNTERS + s[S_ACT]]
         for c in range(NUM_CLANS):
-            if s[base + c] > 0:
+            if (mask >> c) & 1:
+                out[k] = A_COUNTER + c
+                k += 1
+    elif st == Stage.CHALLENGE_LOSS or st == Stage.EFFECT_LOSS:
+        base_h = S_HIDDEN + cur * NUM_CLANS
+        for c in range(NUM_CLANS):
+            if s[base_h + c] > 0:
                 out[k] = A_REVEAL + c
                 k += 1
+        if _can_witch(s, cfg, cur):
+            holds = s[base_h + Clan.UNTOUCHABLE] > 0
+            for c in range(NUM_CLANS):
+                # a holder loses the Sorciere itself (as D-6); otherwise any card, bluffing
+                if s[base_h + c] > 0 and (not holds or c == Clan.UNTOUCHABLE):
+                    out[k] = base + X_WITCH + c
+                    k += 1
     elif st == Stage.EXAMINE_SHOW:
-        base = S_HIDDEN + cur * NUM_CLANS
+        base_h = S_HIDDEN + cur * NUM_CLANS
         for c in range(NUM_CLANS):
-            if s[base + c] > 0:
+            if s[base_h + c] > 0:
                 out[k] = A_SHOW + c
                 k += 1
     elif st == Stage.EXAMINE_DECIDE:
@@ -623,6 +1211,23 @@ def legal_actions_into(s, cfg, out):
             if _has_multiset(s, cur, m):
                 out[k] = A_KEEP + m
                 k += 1
+    elif st == Stage.JUSTICE_GIVE:
+        for q in range(n):
+            if is_poorest(s, cfg, q):
+                out[k] = base + X_GIVE + q
+                k += 1
+    elif st == Stage.BLACKMAIL_CHOICE:
+        out[0] = base + X_PAY
+        out[1] = base + X_REFUSE
+        k = 2
+    elif st == Stage.SPY_AGAIN:
+        out[0] = A_PASS
+        out[1] = base + X_SPY_AGAIN
+        k = 2
+    elif st == Stage.ILLUSION_CLAIM or st == Stage.UNDERTAKER_CLAIM:
+        out[0] = A_PASS
+        out[1] = base + X_CLAIM
+        k = 2
     return k
 
 
@@ -683,6 +1288,10 @@ def returns_into(s, cfg, out):
 # ---- what each player sees (RULES.md section 6) ------------------------------
 @njit(cache=True)
 def _token(kind, stage, who, value):
+    # Complots 2 stages (>= STAGE_SLOTS) set kind + KIND_SLOTS: Complots 1 tokens keep their values.
+    hi = stage // STAGE_SLOTS
+    kind = kind + KIND_SLOTS * hi
+    stage = stage - STAGE_SLOTS * hi
     return ((kind * STAGE_SLOTS + stage) * WHO_SLOTS + who) * VALUE_SLOTS + value
 
 
@@ -711,14 +1320,25 @@ def observation_token(s, a, viewer):
         if viewer == cur or viewer == s[S_ACTOR]:
             return _token(TokenKind.PRIVATE, st, cur, a)
         return _token(TokenKind.HIDDEN, st, cur, HIDDEN_VALUE)
+    if (st == Stage.CHALLENGE_LOSS or st == Stage.EFFECT_LOSS) and a >= A_TARGETED:
+        # a Sorciere claim: everyone sees the claim, only the claimant the card lost
+        if viewer == cur:
+            return _token(TokenKind.PRIVATE, st, cur, a)
+        return _token(TokenKind.HIDDEN, st, cur, HIDDEN_VALUE)
     if a == A_CHALLENGE:
         if st == Stage.CHALLENGE:
-            claimant = s[S_ACTOR]
-            clan = s[S_CLAIM]
+            true_claim = s[S_HIDDEN + s[S_ACTOR] * NUM_CLANS + s[S_CLAIM]] > 0
+        elif st == Stage.COUNTER_CHALLENGE:
+            true_claim = s[S_HIDDEN + s[S_COUNTERER] * NUM_CLANS + s[S_COUNTER_CLAN]] > 0
+        elif s[S_CTX] == Context.WITCH:
+            # the card lost face down is turned face up: the token names it
+            shown = A_REVEAL + s[S_WITCH_CLAN]
+            if s[S_WITCH_CLAN] == Clan.UNTOUCHABLE:
+                return _token(TokenKind.CHALLENGE_TRUE, st, cur, shown)
+            return _token(TokenKind.CHALLENGE_FALSE, st, cur, shown)
         else:
-            claimant = s[S_COUNTERER]
-            clan = s[S_COUNTER_CLAN]
-        if s[S_HIDDEN + claimant * NUM_CLANS + clan] > 0:
+            true_claim = s[S_HIDDEN + s[S_CLAIMANT] * NUM_CLANS + s[S_CLAIMED]] > 0
+        if true_claim:
             return _token(TokenKind.CHALLENGE_TRUE, st, cur, a)
         return _token(TokenKind.CHALLENGE_FALSE, st, cur, a)
     return _token(TokenKind.PUBLIC, st, cur, a)

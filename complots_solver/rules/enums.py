@@ -10,7 +10,7 @@ from enum import IntEnum
 
 
 class Character(IntEnum):
-    """A Complots 1 character (Ferti English names; Coup aliases on input)."""
+    """A character of Complots 1 (0-5) or Complots 2 (6-14); see rules/characters.py."""
 
     DUCHESS = 0
     ASSASSIN = 1
@@ -18,6 +18,15 @@ class Character(IntEnum):
     CAPTAIN = 3
     AMBASSADOR = 4
     INQUISITOR = 5
+    BOURREAU = 6
+    MAITRE_CHANTEUR = 7
+    JUSTICIER = 8
+    PAPE = 9
+    ESPION = 10
+    URSULINE = 11
+    ILLUSIONNISTE = 12
+    SORCIERE = 13
+    CROQUE_MORT = 14
 
 
 class Clan(IntEnum):
@@ -63,6 +72,17 @@ class ActionKind(IntEnum):
     STEAL = 5
     EXCHANGE = 6
     EXAMINE = 7
+    # Complots 2 powers (RULES.md 7), appended so Complots 1 values never move.
+    EXECUTE = 8  # Bourreau
+    BLACKMAIL = 9  # Maitre-Chanteur
+    JUSTICE = 10  # Justicier
+    TITHE = 11  # Pape
+    SPY = 12  # Espion
+    DONATE = 13  # Ursuline
+    ILLUSION = 14  # Illusionniste
+
+
+NUM_C1_ACTION_KINDS = 8  # ActionKind values used by Complots 1 line-ups
 
 
 class Stage(IntEnum):
@@ -83,7 +103,16 @@ class Stage(IntEnum):
     EXAMINE_DECIDE = 12  # the Inquisitor returns the card or forces a swap
     EXAMINE_DRAW = 13  # chance: the swapped target draws a replacement
     TERMINAL = 14
+    # Complots 2 stages (RULES.md 7), appended so Complots 1 values never move.
+    JUSTICE_GIVE = 15  # the Justicier picks the poorest player among ties
+    BLACKMAIL_CHOICE = 16  # the Maitre-Chanteur's target pays 3 or refuses
+    SPY_AGAIN = 17  # the Espion stops or pays 1 coin to draw again
+    ILLUSION_CLAIM = 18  # responder may also claim the Illusionniste
+    UNDERTAKER_CLAIM = 19  # responder may claim the Croque-Mort at an elimination
+    CLAIM_CHALLENGE = 20  # responder may challenge a co-claim or a Sorcière claim
 
+
+NUM_C1_STAGES = 15  # Stage values used by Complots 1 line-ups
 
 CHANCE_STAGES = (Stage.DEAL, Stage.CHALLENGE_DRAW, Stage.EXCHANGE_DRAW, Stage.EXAMINE_DRAW)
 
@@ -93,6 +122,9 @@ class Context(IntEnum):
 
     ACTION = 0
     COUNTER = 1
+    ILLUSION = 2  # an opponent's claim to share the Illusionniste's coins
+    UNDERTAKER = 3  # a claim of the Croque-Mort at an elimination
+    WITCH = 4  # a claim that the card lost face down is the Sorciere
 
 
 class TokenKind(IntEnum):

@@ -18,6 +18,7 @@ from typing import Any
 from complots_solver.rules.config import GAME_NAME, GameConfig
 
 GAMES_DIR_ENV = "COMPLOTS_GAMES_DIR"
+CHARACTERS_PARAM = "characters"
 _SPEC = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*(?:\((.*)\))?\s*$")
 
 
@@ -63,12 +64,21 @@ def load_presets(directory: Path | None = None) -> dict[str, Preset]:
 
 
 def parse_params(text: str) -> dict[str, Any]:
-    """'players=3,lineup=inquisitor' -> {'players': 3, 'lineup': 'inquisitor'}."""
+    """'players=3,lineup=inquisitor' -> {'players': 3, 'lineup': 'inquisitor'}.
+
+    `characters` may list its five names with commas too (characters=a,b,c,d,e).
+    """
     params: dict[str, Any] = {}
+    last = ""
     for item in filter(None, (p.strip() for p in text.split(","))):
         key, sep, value = item.partition("=")
+        if not sep and last == CHARACTERS_PARAM:
+            # characters=a,b,c,d,e: the comma-separated form of a+b+c+d+e
+            params[CHARACTERS_PARAM] += "+" + item
+            continue
         if not sep:
             raise ValueError(f"game parameters must be key=value, got {item!r}")
+        last = key.strip()
         value = value.strip()
         params[key.strip()] = int(value) if re.fullmatch(r"-?\d+", value) else value
     return params

@@ -35,15 +35,13 @@ from numba import njit
 
 from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
-from complots_solver.rules.enums import PlayerId, Stage, TokenKind
+from complots_solver.rules.enums import PlayerId, Stage
 from complots_solver.rules.layout import (
     MAX_CHANCE_OUTCOMES,
     S_CUR,
     S_STAGE,
-    STAGE_SLOTS,
     STATE_SIZE,
-    VALUE_SLOTS,
-    WHO_SLOTS,
+    TOKEN_SPACE,
 )
 from complots_solver.solvers.tree import (
     NO_INFOSET,
@@ -55,8 +53,8 @@ from complots_solver.solvers.tree import (
     Tree,
 )
 
-# Observation tokens are < TOKEN_SPACE, so (trie id, token) packs into one int64.
-TOKEN_SPACE = len(TokenKind) * STAGE_SLOTS * WHO_SLOTS * VALUE_SLOTS
+# Observation tokens are < TOKEN_SPACE (layout.py; Complots 2 stages use the
+# upper kinds), so (trie id, token) packs into one int64.
 NO_TOKEN = -1
 INITIAL_CAPACITY = 1024  # a power of two (hash-table rows)
 GROWTH_FACTOR = 2

@@ -74,6 +74,12 @@ def test_simulate_is_reproducible():
         (("simulate", "draft-ambassador", "--games", "0"), "--games"),
         (("info", "complots(max_turns=0)"), "max_turns must be >= 1"),
         (("info", "complots(coins=-3)"), "coins must be >= 0"),
+        (("info", "complots(characters=bourreau+espion+pape+sorciere)"), "characters must name"),
+        (("info", "complots(characters=bourreau+assassin+pape+sorciere+ursuline)"), "characters"),
+        (
+            ("info", "complots(characters=bourreau+espion+pape+sorciere+jester)"),
+            "unknown character",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args, needle):
@@ -132,3 +138,19 @@ def test_solve_force_starts_afresh(tmp_path):
     res = run_cli("solve", "ladder-1-ambassador", "-n", "10", "--out", str(out), "--force")
     assert res.returncode == 0, res.stderr
     assert load_strategy(out).meta["iterations"] == 10
+
+
+def test_complots2_info_simulate_and_commas():
+    """A Complots 2 set: info names the characters, commas work, simulate runs."""
+    res = run_cli(
+        "info", "complots(players=3,characters=bourreau,espion,justicier,sorcière,ursuline)"
+    )
+    assert res.returncode == 0, res.stderr
+    assert "Complots 2, characters Ursuline, Bourreau, Sorcière, Justicier, Espion" in res.stdout
+    res = run_cli("simulate", "complots2-expert", "--games", "500", "--seed", "3")
+    assert res.returncode == 0, res.stderr
+    rows = [line for line in res.stdout.splitlines() if line.strip().startswith("│")]
+    assert len(rows) == 4
+    presets = run_cli("presets").stdout
+    for name in ("complots2-catechumene", "complots12-tractations", "ladder-1-c2-expert"):
+        assert name in presets

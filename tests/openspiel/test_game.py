@@ -10,7 +10,17 @@ import pyspiel
 import pytest
 
 from complots_solver.rules.config import GameConfig
-from tests.helpers import CHANCE, all_configs, load, random_spiel_game
+from complots_solver.rules.presets import load_presets
+from tests.helpers import (
+    CHANCE,
+    COMPLOTS2_SETS,
+    all_configs,
+    complots2_configs,
+    load,
+    random_spiel_game,
+)
+
+C2_PRESETS = sorted(n for n, p in load_presets().items() if "characters" in p.params)
 
 SIM_CONFIGS: list[dict[str, Any]] = [
     *({"players": n} for n in range(2, 9)),
@@ -34,6 +44,13 @@ def test_random_sim_test(params: dict[str, Any]) -> None:
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize("preset", C2_PRESETS)
+def test_random_sim_test_complots2_presets(preset: str) -> None:
+    """Every Complots 2 preset passes OpenSpiel's random simulation test."""
+    game = pyspiel.load_game(load_presets()[preset].config().game_string())
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
 def test_game_type_and_info() -> None:
     game = load(players=4)
     gt = game.get_type()
@@ -47,7 +64,10 @@ def test_game_type_and_info() -> None:
     assert game.max_game_length() == GameConfig.from_params({"players": 4}).max_game_length()
 
 
-@pytest.mark.parametrize("params", all_configs(), ids=[_id(p) for p in all_configs()])
+API_CONFIGS = all_configs() + complots2_configs()
+
+
+@pytest.mark.parametrize("params", API_CONFIGS, ids=[_id(p) for p in API_CONFIGS])
 def test_api_along_random_games(params: dict[str, Any]) -> None:
     """Returns, legal actions, chance probabilities and tensor shapes on 4 random games."""
     game = load(**params)
@@ -96,6 +116,8 @@ PR_CONFIGS: list[dict[str, Any]] = [
     {"players": 3, "lineup": "inquisitor"},
     {"players": 4, "influence": 1},
     {"players": 6},
+    {"players": 2, "characters": COMPLOTS2_SETS["catechumene"]},
+    {"players": 3, "characters": COMPLOTS2_SETS["expert"], "influence": 1},
 ]
 
 

@@ -35,6 +35,8 @@ def test_every_two_player_configuration_has_a_playthrough() -> None:
         "complots(players=2,variant=deal)",
         "complots(players=2,influence=1)",
         "complots(players=2,influence=1,lineup=inquisitor)",
+        "complots(players=2,variant=deal,characters=bourreau+espion+justicier+sorciere+ursuline)",
+        "complots(players=3,characters=maitre-chanteur+espion+pape+croque-mort+illusionniste)",
     }
 
 

@@ -33,7 +33,7 @@ from complots_solver.rules.layout import (
     T_STEAL,
 )
 from complots_solver.rules.presets import resolve_game
-from tests.helpers import deal, load, play, random_spiel_game
+from tests.helpers import COMPLOTS2_SETS, deal, load, play, random_spiel_game
 
 HEURISTICS = ("random", "honest", "bluffer", "counter")
 
@@ -69,7 +69,13 @@ def claimed_clan(config, action: int) -> int:
 
 @pytest.mark.parametrize(
     "params",
-    [{}, {"lineup": "inquisitor"}, {"players": 3, "lineup": "inquisitor"}, {"influence": 1}],
+    [
+        {},
+        {"lineup": "inquisitor"},
+        {"players": 3, "lineup": "inquisitor"},
+        {"influence": 1},
+        *({"players": 3, "characters": chars} for chars in COMPLOTS2_SETS.values()),
+    ],
 )
 def test_every_bot_gives_a_distribution_over_legal_actions(params):
     """Probabilities are positive, sum to 1 and cover only legal actions; step picks one."""

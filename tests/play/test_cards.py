@@ -10,7 +10,7 @@ import pytest
 from complots_solver.play.cards import CardTracker, card_view, holding_probabilities
 from complots_solver.rules.enums import NUM_CLANS, Clan
 from complots_solver.rules.layout import S_COURT, S_HIDDEN, S_OUT, S_REVEALED
-from tests.helpers import deal, load, play, random_spiel_game
+from tests.helpers import COMPLOTS2_SETS, deal, load, play, random_spiel_game
 
 
 def test_holding_probabilities_hand_computed():
@@ -97,6 +97,9 @@ def test_true_challenge_and_own_exchange_fill_the_known_court():
         {"players": 4},
         {"influence": 1, "max_turns": 6},
         {"variant": "deal", "lineup": "inquisitor"},
+        {"players": 3, "characters": COMPLOTS2_SETS["catechumene"]},
+        {"players": 4, "characters": COMPLOTS2_SETS["expert"]},
+        {"players": 3, "characters": COMPLOTS2_SETS["finances"]},
     ],
 )
 def test_tracker_is_exact_and_sound_on_random_games(params):

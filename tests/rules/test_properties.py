@@ -24,6 +24,7 @@ from complots_solver.rules.layout import (
     C_PLAYERS,
     C_TOTAL_COINS,
     S_ACTOR,
+    S_BURIED,
     S_COINS,
     S_COURT,
     S_CUR,
@@ -38,9 +39,9 @@ from complots_solver.rules.layout import (
     S_WINNER,
     T_COUP,
 )
-from tests.helpers import CHANCE, all_configs, load
+from tests.helpers import CHANCE, COMPLOTS2_SETS, all_configs, complots2_configs, load
 
-CONFIGS = all_configs()
+CONFIGS = all_configs() + complots2_configs()
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 
@@ -60,13 +61,15 @@ def _check_invariants(cfg: np.ndarray, s: np.ndarray) -> None:
     revealed = s[S_REVEALED : S_REVEALED + n * NUM_CLANS].reshape(n, NUM_CLANS)
     courtc = s[S_COURT : S_COURT + NUM_CLANS]
     out = s[S_OUT : S_OUT + NUM_CLANS]
-    for arr in (hidden, revealed, courtc, out):
+    buried = s[S_BURIED : S_BURIED + n * NUM_CLANS].reshape(n, NUM_CLANS)  # Sorciere claims
+    for arr in (hidden, revealed, courtc, out, buried):
         assert (arr >= 0).all()
-    total = hidden.sum(axis=0) + revealed.sum(axis=0) + courtc + out
+    total = hidden.sum(axis=0) + revealed.sum(axis=0) + buried.sum(axis=0) + courtc + out
     assert (total == cfg[C_COPIES]).all(), total
     influence = int(cfg[C_INFLUENCE])
-    assert (hidden.sum(axis=1) + revealed.sum(axis=1) <= influence + 2).all()
-    assert (revealed.sum(axis=1) <= influence).all()
+    lost = revealed.sum(axis=1) + buried.sum(axis=1)
+    assert (hidden.sum(axis=1) + lost <= influence + 2).all()
+    assert (lost <= influence).all()
     assert 0 <= s[S_TURN] <= cfg[C_MAX_TURNS]
     stage = int(s[S_STAGE])
     cur = int(s[S_CUR])
@@ -93,6 +96,9 @@ def _hidden_value_checks(cfg: np.ndarray, s: np.ndarray, legal: np.ndarray) -> N
         entitled = {cur}
     elif stage == Stage.EXAMINE_SHOW:
         entitled = {cur, int(s[S_ACTOR])}  # the target and the Inquisitor
+    elif stage in (Stage.CHALLENGE_LOSS, Stage.EFFECT_LOSS) and (legal >= A_TARGETED).sum() > 0:
+        entitled = {cur}  # a Sorciere claim: only the loser knows the card lost face down
+        legal = legal[legal >= A_TARGETED]
     else:
         return
     for viewer in [*range(n), core.PUBLIC_VIEWER]:
@@ -191,6 +197,10 @@ PRIVACY_CONFIGS = [
     {"players": 4},
     {"players": 5, "influence": 1},
     {"players": 7, "lineup": "inquisitor"},
+    {"players": 2, "characters": COMPLOTS2_SETS["catechumene"]},
+    {"players": 3, "characters": COMPLOTS2_SETS["expert"]},
+    {"players": 4, "characters": COMPLOTS2_SETS["finances"]},
+    {"players": 3, "characters": COMPLOTS2_SETS["mixed-expert"]},
 ]
 
 

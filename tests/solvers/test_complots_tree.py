@@ -27,6 +27,7 @@ from complots_solver.solvers.tree import (
     compile_openspiel_tree,
     with_terminals_last,
 )
+from tests.helpers import COMPLOTS2_SETS
 
 TOLERANCE = 1e-9
 LADDER_1 = {"influence": 1, "max_turns": 2}
@@ -41,12 +42,32 @@ MATCH_CONFIGS = {
         "max_turns": 1,
         "lineup": "inquisitor",
     },
+    # Complots 2 (RULES.md 7): Sorciere windows, Espion redraws, Maitre-Chanteur choices...
+    "c2-catechumene-deal-1-copy": {
+        "variant": "deal",
+        "copies": 1,
+        "max_turns": 1,
+        "characters": COMPLOTS2_SETS["catechumene"],
+    },
+    "c2-expert-deal-1-copy": {
+        "variant": "deal",
+        "copies": 1,
+        "max_turns": 1,
+        "characters": COMPLOTS2_SETS["expert"],
+    },
+    "c2-tractations-draft-1-turn": {
+        "influence": 1,
+        "max_turns": 1,
+        "characters": COMPLOTS2_SETS["tractations"],
+    },
 }
 # OpenSpiel's Python best response needs ~25 s per ladder-1 game: small games by default.
 EXPLOITABILITY_CONFIGS = [
     {"influence": 1, "max_turns": 1, "lineup": "ambassador"},
     {"influence": 1, "max_turns": 1, "lineup": "inquisitor"},
     MATCH_CONFIGS["deal-1-copy-inquisitor"],
+    MATCH_CONFIGS["c2-tractations-draft-1-turn"],
+    MATCH_CONFIGS["c2-expert-deal-1-copy"],
 ]
 SLOW_EXPLOITABILITY_CONFIGS = [
     MATCH_CONFIGS["ladder-1-ambassador"],
