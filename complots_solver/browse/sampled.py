@@ -750,7 +750,7 @@ class SampledBrowser(StrategyBrowser):
         return {
             "game": m.get("game"),
             "preset": self.preset,
-            "lineup": self.config.lineup.name.capitalize(),
+            "lineup": self.config.lineup_label(),
             "algorithm": m.get("algorithm"),
             "iterations": m.get("iterations"),
             "exploitability": m.get("exploitability"),

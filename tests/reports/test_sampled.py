@@ -371,3 +371,15 @@ def test_strongest_recorded_bound_is_reported(sampled: dict) -> None:
     finally:
         b.meta.clear()
         b.meta.update(saved)
+
+
+def test_complots2_keyed_run_names_its_characters(tmp_path: Path) -> None:
+    """A sampled report of a Complots 2 run names the game's five characters, not a line-up."""
+    run = _keyed_run(tmp_path, "ladder-1-c2-catechumene", 3)
+    b = SampledBrowser(run, games=500, seed=0)
+    label = b.describe_run()["lineup"]
+    for name in ("Bourreau", "Espion", "Justicier", "Ursuline"):
+        assert name in label
+    assert "Ambassador" not in label
+    sums = b.actions.groupby("infoset")["probability"].sum()
+    assert sums.to_numpy() == pytest.approx(1.0, abs=1e-9)
