@@ -33,7 +33,8 @@ of the game (one row of per-depth arrays per move) by :func:`step_keys`.
     * the player's own face-down cards (counts per clan);
     * every seat's face-up cards (counts per clan) and coins;
     * for every seat, the set (5-bit mask) of clans it has claimed (by an
-      action or a counter) since its last exchange or replacement draw: an
+      action, a counter, or a Complots 2 co-claim, Croque-Mort or Sorciere
+      claim) since its last exchange or replacement draw: an
       exchange, a replacement after a true challenge, or an Examine swap clear
       the mask of the player who got new cards;
     * the Court cards the player knows (version 2 of the scheme): for each
@@ -69,12 +70,13 @@ import numpy as np
 from numba import njit
 
 from complots_solver.rules import core
-from complots_solver.rules.enums import NUM_CLANS, Stage
+from complots_solver.rules.enums import NUM_CLANS, Clan, Context, Stage
 from complots_solver.rules.layout import (
     A_COUNTER,
     A_KEEP,
     A_PASS,
     A_RETURN_CARD,
+    C_EXTENDED,
     C_MAX_TURNS,
     C_PLAYERS,
     MS_FIRST,
@@ -84,6 +86,8 @@ from complots_solver.rules.layout import (
     S_CHALLENGER,
     S_CLAIM,
     S_CLAIM_TRUE,
+    S_CLAIMANT,
+    S_CLAIMED,
     S_COINS,
     S_COUNTER_CLAN,
     S_COUNTERER,
@@ -98,6 +102,7 @@ from complots_solver.rules.layout import (
     S_STAGE,
     S_TARGET,
     S_TURN,
+    X_WITCH,
 )
 
 KEY_PERFECT = 0
@@ -175,17 +180,32 @@ def _update_memory(s: np.ndarray, cfg: np.ndarray, a: int, memory: np.ndarray) -
     elif st == Stage.COUNTER:
         if a != A_PASS:
             memory[cur] |= 1 << (a - A_COUNTER)
-    elif (st == Stage.CHALLENGE or st == Stage.COUNTER_CHALLENGE) and a != A_PASS:
+    elif st == Stage.ILLUSION_CLAIM and a != A_PASS:  # Complots 2 co-claim
+        memory[cur] |= 1 << Clan.COLLECTOR
+    elif st == Stage.UNDERTAKER_CLAIM and a != A_PASS:  # Complots 2 Croque-Mort claim
+        memory[cur] |= 1 << Clan.UNTOUCHABLE
+    elif (
+        st == Stage.CHALLENGE or st == Stage.COUNTER_CHALLENGE or st == Stage.CLAIM_CHALLENGE
+    ) and a != A_PASS:
         if st == Stage.CHALLENGE:
             claimant = s[S_ACTOR]
             clan = s[S_CLAIM]
-        else:
+        elif st == Stage.COUNTER_CHALLENGE:
             claimant = s[S_COUNTERER]
             clan = s[S_COUNTER_CLAN]
+        elif s[S_CTX] == Context.WITCH:
+            return  # a challenged Sorciere claim turns the card face up: nothing enters the Court
+        else:
+            claimant = s[S_CLAIMANT]
+            clan = s[S_CLAIMED]
         if s[S_HIDDEN + claimant * NUM_CLANS + clan] > 0:  # a true claim: the card goes in
             for q in range(n):
                 if q != claimant:
                     _known_add(memory, q, clan)
+    elif (st == Stage.CHALLENGE_LOSS or st == Stage.EFFECT_LOSS) and cfg[C_EXTENDED] != 0:
+        witch = core.c2_base(n) + X_WITCH
+        if witch <= a < witch + NUM_CLANS:  # Complots 2: a loss claimed as the Sorciere
+            memory[cur] |= 1 << Clan.UNTOUCHABLE
     elif st == Stage.EXCHANGE_DRAW:
         _forget_court(memory, s[S_ACTOR])
     elif st == Stage.EXCHANGE_KEEP:

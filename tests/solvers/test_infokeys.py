@@ -94,3 +94,49 @@ def test_a_true_claims_card_is_known_to_the_challenger_and_forgotten_by_the_draw
     assert _known(memory[1]) == {Clan.COLLECTOR: 1}
     assert _known(memory[0]) == {}
     assert memory[0] & CLAIM_BITS == 0  # seat 0 got a new card: its claims are forgotten
+
+
+class _ClaimWatcher:
+    """Replays a game's moves through step_keys and checks the claim bits of C2 claims."""
+
+    def __init__(self, cfg: np.ndarray, seen: dict[str, int]) -> None:
+        from complots_solver.rules.layout import X_WITCH, c2_base
+
+        n = int(cfg[0])
+        self.cfg, self.seen = cfg, seen
+        self.hashes = np.zeros(n, dtype=np.uint64)
+        self.memory = np.zeros(n, dtype=np.int64)
+        init_keys(cfg, self.hashes, self.memory)
+        self.witch = c2_base(n) + X_WITCH
+
+    def __call__(self, before: np.ndarray, a: int, after: np.ndarray) -> None:
+        """Check the memory after one move."""
+        from complots_solver.rules.enums import Stage
+        from complots_solver.rules.layout import A_PASS, S_CUR, S_STAGE
+
+        new_h, new_m = self.hashes.copy(), self.memory.copy()
+        step_keys(before, self.cfg, a, KEY_MARKOV, self.hashes, self.memory, new_h, new_m)
+        st, cur = before[S_STAGE], before[S_CUR]
+        if st == Stage.ILLUSION_CLAIM and a != A_PASS:
+            assert new_m[cur] & (1 << Clan.COLLECTOR)
+            self.seen["illusion"] += 1
+        elif st == Stage.UNDERTAKER_CLAIM and a != A_PASS:
+            assert new_m[cur] & (1 << Clan.UNTOUCHABLE)
+            self.seen["undertaker"] += 1
+        elif self.witch <= a < self.witch + len(Clan) and cur >= 0:
+            assert new_m[cur] & (1 << Clan.UNTOUCHABLE)
+            self.seen["witch"] += 1
+        self.memory[:] = new_m
+
+
+def test_complots2_claims_enter_the_claim_memory() -> None:
+    """Illusionniste co-claims, Croque-Mort claims and Sorciere claims set the claimant's bit."""
+    from tests.helpers import COMPLOTS2_SETS, random_core_game
+
+    seen = {"illusion": 0, "undertaker": 0, "witch": 0}
+    for name, players in (("expert", 4), ("catechumene", 3)):
+        params = {"players": players, "characters": COMPLOTS2_SETS[name]}
+        cfg = GameConfig.from_params(params).to_array()
+        for seed in range(60):
+            random_core_game(cfg, seed, _ClaimWatcher(cfg, seen))
+    assert all(v > 0 for v in seen.values()), seen  # every window was exercised
