@@ -503,6 +503,17 @@ def evaluate(
     console.print(
         "BT rating: Bradley-Terry strength on the Elo scale, mean 0, from the same games."
     )
+    misses = result.table_misses()
+    if not misses.empty:
+        lacking = Table(
+            title="Strategy-table misses (policy bots: decisions at information states "
+            "the table lacks, played uniformly)"
+        )
+        for col in ("bot", "decisions", "misses", "miss share"):
+            lacking.add_column(col, justify="left" if col == "bot" else "right")
+        for row in misses.itertuples():
+            lacking.add_row(row.bot, f"{row.lookups:,}", f"{row.misses:,}", f"{row.miss_share:.3f}")
+        console.print(lacking)
     if csv_path:
         result.write_csv(Path(csv_path))
         console.print(f"results written to {csv_path}")

@@ -237,13 +237,20 @@ def _on(sit: Situation, block: int, targets: Iterable[int]) -> dict[int, float]:
 
 # ---- the interface ------------------------------------------------------------------
 class Bot(abc.ABC):
-    """A player: a distribution over legal actions at each decision, sampled with its rng."""
+    """A player: a distribution over legal actions at each decision, sampled with its rng.
+
+    ``table_lookups`` and ``table_misses`` count this bot's decisions looked up
+    in a strategy table and, of those, the ones at information states the
+    table lacks (played uniformly); both stay 0 for the heuristic bots.
+    """
 
     def __init__(self, config: GameConfig, rng: np.random.Generator, name: str) -> None:
         """A bot for games of ``config`` drawing its randomness from ``rng`` only."""
         self.config = config
         self.rng = rng
         self.name = name
+        self.table_lookups = 0
+        self.table_misses = 0
 
     def restart(self) -> None:  # noqa: B027  (an optional hook)
         """Forget per-game memory (called before a new game)."""

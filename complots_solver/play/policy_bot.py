@@ -183,6 +183,7 @@ class PolicyBot(Bot):
         """The strategy's probabilities at the state's information set."""
         info = self.table.infoset_of(list(state.history()))
         probs = self.table.probabilities(info, self.greedy)
+        self.table_lookups += 1  # an exact table holds every infoset: never a miss
         legal = set(state.legal_actions())
         if not set(probs) <= legal:
             raise ValueError("the strategy's actions do not match the legal actions here")
@@ -192,8 +193,9 @@ class PolicyBot(Bot):
 class KeyedPolicyBot(Bot):
     """Plays a keyed Monte Carlo CFR strategy: samples its average strategy, or greedy.
 
-    Information states missing from the table play uniformly (``misses`` counts
-    them out of ``lookups``, over every bot sharing the loaded policy).
+    Information states missing from the table play uniformly: ``misses`` counts
+    them out of ``lookups`` over every bot sharing the loaded policy,
+    ``table_misses`` out of ``table_lookups`` for this bot only.
     """
 
     def __init__(
@@ -222,4 +224,8 @@ class KeyedPolicyBot(Bot):
 
     def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
         """The strategy's probabilities at the state's information key."""
-        return self.policy.probabilities(state, state.current_player(), self.greedy)
+        before = self.policy.misses
+        probs = self.policy.probabilities(state, state.current_player(), self.greedy)
+        self.table_lookups += 1
+        self.table_misses += self.policy.misses - before
+        return probs

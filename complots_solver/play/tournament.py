@@ -7,6 +7,11 @@ in each of its ``n`` cyclic seat rotations. Each seating plays ``games`` games.
 Game ``g`` of seating ``m`` draws all its randomness (chance and each seat's
 bot) from ``SeedSequence(seed, spawn_key=(m, g))``, so the results do not
 depend on how games are split between worker processes.
+
+Each game also records, per seat, how many decisions its bot looked up in a
+strategy table and how many of those hit an information state the table lacks
+(keyed Monte Carlo CFR strategies play those uniformly):
+:meth:`TournamentResult.table_misses` sums them per policy bot.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import pandas as pd
 import pyspiel
 
 import complots_solver.openspiel  # noqa: F401  (registers "complots")
-from complots_solver.play.bots import make_bot
+from complots_solver.play.bots import Bot, make_bot
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.layout import S_TURN
 from complots_solver.rules.simulate import wilson_interval
@@ -46,6 +51,8 @@ class GameRecord:
     seats: tuple[str, ...]  # bot spec of each seat
     winner: int  # winning seat, NO_WINNER on a turn-cap draw
     turns: int
+    lookups: tuple[int, ...] = ()  # per seat: decisions looked up in a strategy table
+    misses: tuple[int, ...] = ()  # per seat: of those, states the table lacks (uniform)
 
     @property
     def capped(self) -> bool:
@@ -87,6 +94,14 @@ def play_game(
     game: pyspiel.Game, specs: Sequence[str], rngs: Sequence[np.random.Generator]
 ) -> tuple[int, int]:
     """Play one game between the bots ``specs`` (seat order); return (winner, turns)."""
+    winner, turns, _ = play_game_bots(game, specs, rngs)
+    return winner, turns
+
+
+def play_game_bots(
+    game: pyspiel.Game, specs: Sequence[str], rngs: Sequence[np.random.Generator]
+) -> tuple[int, int, list[Bot]]:
+    """Like :func:`play_game`, also returning the seats' bots (with their table counters)."""
     config: GameConfig = game.config
     chance_rng = rngs[0]
     bots = [make_bot(spec, config, rng) for spec, rng in zip(specs, rngs[1:], strict=True)]
@@ -100,7 +115,7 @@ def play_game(
         else:
             action = bots[state.current_player()].step(state)
         state.apply_action(action)
-    return state.winner(), int(state.s[S_TURN])
+    return state.winner(), int(state.s[S_TURN]), bots
 
 
 def _play_chunk(
@@ -112,8 +127,10 @@ def _play_chunk(
     out = []
     for m, g in units:
         specs = table[m]
-        winner, turns = play_game(game, specs, game_rngs(seed, m, g, len(specs)))
-        out.append(GameRecord(m, g, specs, winner, turns))
+        winner, turns, bots = play_game_bots(game, specs, game_rngs(seed, m, g, len(specs)))
+        lookups = tuple(b.table_lookups for b in bots)
+        misses = tuple(b.table_misses for b in bots)
+        out.append(GameRecord(m, g, specs, winner, turns, lookups, misses))
     return out
 
 
@@ -189,6 +206,32 @@ class TournamentResult:
             rows.append({**row, "ci_low": low, "ci_high": high})
         return pd.DataFrame(rows)
 
+    def table_misses(self) -> pd.DataFrame:
+        """Per bot that looked decisions up in a strategy table: lookups, misses, miss share.
+
+        A miss is a decision at an information state the bot's keyed table
+        lacks, played uniformly; exact (tree-aligned) strategies never miss.
+        """
+        index = {b: i for i, b in enumerate(self.bots)}
+        lookups = np.zeros(len(self.bots), dtype=np.int64)
+        misses = np.zeros(len(self.bots), dtype=np.int64)
+        for r in self.records:
+            for seat, spec in enumerate(r.seats):
+                if seat < len(r.lookups):
+                    lookups[index[spec]] += r.lookups[seat]
+                    misses[index[spec]] += r.misses[seat]
+        rows = [
+            {
+                "bot": bot,
+                "lookups": int(lookups[i]),
+                "misses": int(misses[i]),
+                "miss_share": float(misses[i] / lookups[i]),
+            }
+            for i, bot in enumerate(self.bots)
+            if lookups[i] > 0
+        ]
+        return pd.DataFrame(rows, columns=["bot", "lookups", "misses", "miss_share"])
+
     def pairwise_wins(self) -> np.ndarray:
         """W[i, j]: how often bot i beat bot j (a winner beats every other seat; draws 1/2 each)."""
         index = {b: i for i, b in enumerate(self.bots)}
@@ -231,18 +274,28 @@ class TournamentResult:
         }
 
     def write_csv(self, path: Path) -> None:
-        """One row per game: seating, game, the bot of each seat, winner, turns, capped."""
+        """One row per game: seating, game, each seat's bot, winner, turns, capped, table counts.
+
+        ``lookupsP`` and ``missesP``: seat P's strategy-table lookups and misses.
+        """
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("w", newline="") as fh:
             writer = csv.writer(fh)
             seat_cols = [f"seat{p}" for p in range(self.config.players)]
+            players = range(self.config.players)
             writer.writerow(
                 ["seating", "game", *seat_cols, "winner_seat", "winner_bot", "turns", "capped"]
+                + [f"lookups{p}" for p in players]
+                + [f"misses{p}" for p in players]
             )
             for r in self.records:
+                lookups = r.lookups or (0,) * self.config.players
+                misses = r.misses or (0,) * self.config.players
                 writer.writerow(
                     [r.seating, r.game, *r.seats, r.winner, r.winner_bot, r.turns, int(r.capped)]
+                    + list(lookups)
+                    + list(misses)
                 )
 
 

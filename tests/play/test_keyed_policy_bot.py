@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import numpy as np
 import pyspiel
 import pytest
+from click.testing import CliRunner
 
 import complots_solver.openspiel  # noqa: F401  (registers "complots")
+from complots_solver.cli.main import cli
 from complots_solver.play.bots import make_bot
 from complots_solver.play.policy_bot import KeyedPolicyBot
 from complots_solver.play.tournament import run_tournament
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.infokeys import KEY_SCHEME_VERSION
-from complots_solver.solvers.mccfr import MCCFRSolver
+from complots_solver.solvers.infokeys import KEY_SCHEME_VERSION, KEYS, key_after_history
+from complots_solver.solvers.mccfr import MCCFRSolver, PolicyTable
 from complots_solver.solvers.mccfr_policy import KeyedPolicy, keyed_strategy
 from complots_solver.solvers.strategy_file import (
     KeyedStrategyFile,
@@ -119,3 +122,128 @@ def test_keyed_bot_refuses_another_game(keyed_dir: Path) -> None:
     config, _ = resolve_game("ladder-2-ambassador")
     with pytest.raises(ValueError, match="solved for"):
         make_bot(f"policy:{keyed_dir}", config, np.random.default_rng(0))
+
+
+def _every_key(config: GameConfig) -> dict[int, tuple[int, list[int]]]:
+    """Perfect key -> (player, legal actions) of every decision of ``config`` (full walk)."""
+    cfg = config.to_array()
+    game = pyspiel.load_game(config.game_string())
+    found: dict[int, tuple[int, list[int]]] = {}
+    stack = [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal():
+            continue
+        if state.is_chance_node():
+            actions = [a for a, _ in state.chance_outcomes()]
+        else:
+            actions = list(state.legal_actions())
+            key, cur = key_after_history(
+                cfg, KEYS["perfect"], np.asarray(state.history(), np.int64)
+            )
+            found[int(key)] = (cur, actions)
+        for a in actions:
+            child = state.clone()
+            child.apply_action(a)
+            stack.append(child)
+    return found
+
+
+def _save_table(
+    config: GameConfig, rows: dict[int, tuple[int, list[int]]], solver: MCCFRSolver, out: Path
+) -> Path:
+    """Save ``rows`` as a perfect-key strategy: the solver's average where it has the key."""
+    trained = PolicyTable.from_average(solver.average_table(), "perfect")
+    keys = np.array(sorted(rows), dtype=np.int64)
+    lens = [len(rows[int(k)][1]) for k in keys]
+    legal, probs = [], []
+    for k in keys:
+        actions = rows[int(k)][1]
+        r = trained.row_of(int(k))
+        if r >= 0:
+            lo, hi = trained.action_offsets[r], trained.action_offsets[r + 1]
+            assert list(trained.legal_actions[lo:hi]) == actions
+            probs += list(trained.probs[lo:hi])
+        else:
+            probs += [1.0 / len(actions)] * len(actions)
+        legal += actions
+    meta = {
+        "game": config.game_string(),
+        "key_scheme": {"name": "perfect", "version": KEY_SCHEME_VERSION},
+        "iterations": solver.iteration,
+    }
+    save_keyed_strategy(
+        out,
+        KeyedStrategyFile(
+            key=keys,
+            player=np.array([rows[int(k)][0] for k in keys], dtype=np.int8),
+            action_offsets=np.concatenate([[0], np.cumsum(lens)]).astype(np.int64),
+            legal_actions=np.array(legal, dtype=np.int32),
+            average=np.array(probs, dtype=np.float64),
+            meta=meta,
+        ),
+    )
+    return out
+
+
+@pytest.fixture(scope="module")
+def miss_tables(tiny: GameConfig, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Two perfect-key tables: one row per information state, and a 2-iteration OS table."""
+    root = tmp_path_factory.mktemp("misses")
+    solver = MCCFRSolver(tiny, key="perfect", seed=1)
+    solver.run(ITERATIONS)
+    every = _every_key(tiny)
+    assert solver.num_infostates < len(every)  # the trained table alone is not full
+    full = _save_table(tiny, every, solver, root / "full")
+    short = MCCFRSolver(tiny, algorithm="os", key="perfect", seed=1)
+    short.run(2)
+    sparse = {k: v for k, v in every.items() if short.policy_table().row_of(k) >= 0}
+    assert 0 < len(sparse) < len(every)
+    return full, _save_table(tiny, sparse, short, root / "few")
+
+
+def test_tournament_counts_table_misses(tiny: GameConfig, miss_tables: tuple[Path, Path]) -> None:
+    """Miss share 0 for a table of every information state, > 0 for a barely trained one."""
+    full, few = miss_tables
+    bots = [f"policy:{full}", f"policy:{few}", "random"]
+    result = run_tournament(tiny, bots, 40, seed=0, workers=1)
+    table = result.table_misses().set_index("bot")
+    assert list(table.index) == bots[:2]  # the heuristic bot never looks a table up
+    assert table.loc[bots[0], "lookups"] > 100 and table.loc[bots[0], "misses"] == 0
+    assert table.loc[bots[0], "miss_share"] == 0.0
+    assert table.loc[bots[1], "lookups"] > 100 and table.loc[bots[1], "miss_share"] > 0.2
+    # the per-game counts add up: every policy decision is a lookup
+    assert sum(sum(r.lookups) for r in result.records) == table["lookups"].sum()
+    two = run_tournament(tiny, bots, 40, seed=0, workers=2)
+    assert two.records == result.records
+    heuristic = run_tournament(tiny, ["random", "honest"], 5, seed=0)
+    assert heuristic.table_misses().empty
+
+
+def test_evaluate_prints_table_misses(miss_tables: tuple[Path, Path], tmp_path: Path) -> None:
+    """complots evaluate prints each policy bot's miss share and writes the counts to the CSV."""
+    path = tmp_path / "games.csv"
+    res = CliRunner().invoke(
+        cli,
+        [
+            "evaluate",
+            "ladder-1-ambassador",
+            "--bots",
+            f"policy:{miss_tables[1]},random",
+            "--games",
+            "20",
+            "--workers",
+            "1",
+            "--csv",
+            str(path),
+        ],  # fmt: skip
+    )
+    assert res.exit_code == 0, res.output
+    assert "Strategy-table misses" in res.output
+    rows = list(csv.DictReader(path.open()))
+    policy_seat = [0 if r["seat0"].startswith("policy:") else 1 for r in rows]
+    lookups = sum(int(r[f"lookups{p}"]) for r, p in zip(rows, policy_seat, strict=True))
+    misses = sum(int(r[f"misses{p}"]) for r, p in zip(rows, policy_seat, strict=True))
+    assert all(int(r[f"lookups{1 - p}"]) == 0 for r, p in zip(rows, policy_seat, strict=True))
+    assert lookups > 0 and 0 < misses < lookups
+    assert f"{lookups:,}" in res.output and f"{misses / lookups:.3f}" in res.output
