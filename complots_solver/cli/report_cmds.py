@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -16,6 +17,22 @@ def _formats(text: str) -> list[str]:
         return parse_formats(text)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--format") from None
+
+
+def _sampling_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The --games and --seed options of commands that read keyed (MCCFR) runs by sampling."""
+    command = click.option(
+        "--seed",
+        type=int,
+        default=None,
+        help="keyed (MCCFR) runs: seed of the sampled games  [default: 0]",
+    )(command)
+    return click.option(
+        "--games",
+        type=int,
+        default=None,
+        help="keyed (MCCFR) runs: self-play games to sample  [default: 20000]",
+    )(command)
 
 
 @click.command()
@@ -33,18 +50,7 @@ def _formats(text: str) -> list[str]:
     type=click.Path(file_okay=False, path_type=Path),
     help="also write every table as CSV into this folder",
 )
-@click.option(
-    "--games",
-    type=int,
-    default=None,
-    help="keyed (MCCFR) runs: self-play games to sample  [default: 20000]",
-)
-@click.option(
-    "--seed",
-    type=int,
-    default=None,
-    help="keyed (MCCFR) runs: seed of the sampled games  [default: 0]",
-)
+@_sampling_options
 def report(
     run_dir: Path,
     fmt: str,
@@ -81,18 +87,7 @@ def report(
     type=click.Path(file_okay=False, path_type=Path),
     help="also write the comparison tables as CSV into this folder",
 )
-@click.option(
-    "--games",
-    type=int,
-    default=None,
-    help="keyed (MCCFR) runs: self-play games to sample  [default: 20000]",
-)
-@click.option(
-    "--seed",
-    type=int,
-    default=None,
-    help="keyed (MCCFR) runs: seed of the sampled games  [default: 0]",
-)
+@_sampling_options
 def compare(
     run_a: Path,
     run_b: Path,
