@@ -288,6 +288,44 @@ def slot_claims(
 Filter = Any  # a value, a collection of values, or a predicate on the column
 
 
+def situation_from_row(
+    infoset: int,
+    row: pd.Series,
+    players: int,
+    history: tuple[str, ...],
+    public_history: tuple[str, ...],
+    legal_actions: tuple[str, ...],
+) -> Situation:
+    """A :class:`Situation` from one row of a browser's situation frame."""
+    n = players
+    return Situation(
+        infoset=infoset,
+        seat=int(row["seat"]),
+        stage=str(row["stage"]),
+        turn=int(row["turn"]),
+        actor=_opt_int(row["actor"]),
+        hand=str(row["hand"]),
+        start_hand=str(row["start_hand"]),
+        coins=tuple(int(row[f"coins{p}"]) for p in range(n)),
+        face_up=tuple(str(row[f"face_up{p}"]) for p in range(n)),
+        face_down=tuple(int(row[f"face_down{p}"]) for p in range(n)),
+        pending_action=_opt_str(row["pending_action"]),
+        claim=_opt_str(row["claim"]),
+        target=_opt_int(row["target"]),
+        challenger=_opt_int(row["challenger"]),
+        counter=_opt_str(row["counter"]),
+        counterer=_opt_int(row["counterer"]),
+        examined=_opt_str(row["examined"]),
+        draft_card=_opt_str(row["draft_card"]),
+        drawn=_opt_str(row["drawn"]),
+        own_turns=int(row["own_turns"]),
+        treasury=int(row["treasury"]),
+        history=history,
+        public_history=public_history,
+        legal_actions=legal_actions,
+    )
+
+
 class StrategyBrowser:
     """Read-only, exact view of a solved strategy (see the module docstring)."""
 
@@ -386,32 +424,7 @@ class StrategyBrowser:
             if split_token(t)[0]
             in (TokenKind.PUBLIC, TokenKind.CHALLENGE_TRUE, TokenKind.CHALLENGE_FALSE)
         )
-        return Situation(
-            infoset=i,
-            seat=int(row["seat"]),
-            stage=str(row["stage"]),
-            turn=int(row["turn"]),
-            actor=_opt_int(row["actor"]),
-            hand=str(row["hand"]),
-            start_hand=str(row["start_hand"]),
-            coins=tuple(int(row[f"coins{p}"]) for p in range(n)),
-            face_up=tuple(str(row[f"face_up{p}"]) for p in range(n)),
-            face_down=tuple(int(row[f"face_down{p}"]) for p in range(n)),
-            pending_action=_opt_str(row["pending_action"]),
-            claim=_opt_str(row["claim"]),
-            target=_opt_int(row["target"]),
-            challenger=_opt_int(row["challenger"]),
-            counter=_opt_str(row["counter"]),
-            counterer=_opt_int(row["counterer"]),
-            examined=_opt_str(row["examined"]),
-            draft_card=_opt_str(row["draft_card"]),
-            drawn=_opt_str(row["drawn"]),
-            own_turns=int(row["own_turns"]),
-            treasury=int(row["treasury"]),
-            history=history,
-            public_history=public,
-            legal_actions=tuple(self.distribution(i)),
-        )
+        return situation_from_row(i, row, n, history, public, tuple(self.distribution(i)))
 
     def _slots(self, infoset: int | Situation) -> slice:
         """Slot range of an infoset."""

@@ -45,6 +45,7 @@ from complots_solver.browse.browser import (
     finish_situations,
     move_label,
     situation_columns,
+    situation_from_row,
     slot_claims,
 )
 from complots_solver.browse.decode import (
@@ -473,38 +474,7 @@ class SampledBrowser(StrategyBrowser):
         row = self.situations.iloc[i]
         n = self.config.players
 
-        def opt_int(v: Any) -> int | None:
-            return None if v is None or (isinstance(v, float) and np.isnan(v)) else int(v)
-
-        def opt_str(v: Any) -> str | None:
-            return None if v is None or (isinstance(v, float) and np.isnan(v)) else str(v)
-
-        return Situation(
-            infoset=i,
-            seat=int(row["seat"]),
-            stage=str(row["stage"]),
-            turn=int(row["turn"]),
-            actor=opt_int(row["actor"]),
-            hand=str(row["hand"]),
-            start_hand=str(row["start_hand"]),
-            coins=tuple(int(row[f"coins{p}"]) for p in range(n)),
-            face_up=tuple(str(row[f"face_up{p}"]) for p in range(n)),
-            face_down=tuple(int(row[f"face_down{p}"]) for p in range(n)),
-            pending_action=opt_str(row["pending_action"]),
-            claim=opt_str(row["claim"]),
-            target=opt_int(row["target"]),
-            challenger=opt_int(row["challenger"]),
-            counter=opt_str(row["counter"]),
-            counterer=opt_int(row["counterer"]),
-            examined=opt_str(row["examined"]),
-            draft_card=opt_str(row["draft_card"]),
-            drawn=opt_str(row["drawn"]),
-            own_turns=int(row["own_turns"]),
-            treasury=int(row["treasury"]),
-            history=(),
-            public_history=(),
-            legal_actions=tuple(self.distribution(i)),
-        )
+        return situation_from_row(i, row, n, (), (), tuple(self.distribution(i)))
 
     def _slots(self, infoset: int | Situation) -> slice:
         """Slot range of a situation."""
