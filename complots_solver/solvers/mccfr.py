@@ -506,39 +506,25 @@ ERR_NONE = 0
 ERR_CHANCE = 1
 ERR_ACTIONS = 2
 ERR_PLAYER = 3
+ERR_KEY = 4
 _ERRORS = {
     ERR_CHANCE: "the tree's chance outcomes differ from the rules core's",
     ERR_ACTIONS: "the tree's legal actions differ from the rules core's",
     ERR_PLAYER: "the tree's acting player differs from the rules core's",
+    ERR_KEY: "two nodes of one information set have different keys",
 }
 PROB_TOLERANCE = 1e-9
 
 
 @njit(cache=True)
-def _tree_strategy(
-    cfg,
-    key_kind,
-    max_depth,
-    width,
-    kind,
-    player,
-    infoset,
-    child_offsets,
-    children,
-    chance_prob,
-    action_offsets,
-    legal_actions,
-    slot_key,
-    slot_row,
-    row_info,
-    pool_action,
-    strategy_sum,
-    out,
-    stats,
-):
-    """Write the average strategy of every tree infoset into ``out``; return an error code.
+def _infoset_keys(
+    cfg, key_kind, max_depth, width, kind, player, infoset, child_offsets, children,
+    chance_prob, action_offsets, legal_actions, keys, seen,
+):  # fmt: skip
+    """Walk the tree on the rules core; write each infoset's key into ``keys``; error code.
 
-    stats[0] += infosets found in the table, stats[1] += infosets missing (uniform).
+    Checks the tree against the core (players, legal actions, chance outcomes
+    and probabilities) and that every node of an infoset gives the same key.
     """
     n = cfg[C_PLAYERS]
     depth_cap = max_depth + 2
@@ -550,7 +536,6 @@ def _tree_strategy(
     outs = np.empty((depth_cap, MAX_CHANCE_OUTCOMES), dtype=np.int32)
     probs = np.empty(MAX_CHANCE_OUTCOMES)
     acts = np.empty(width, dtype=np.int32)
-    done = np.zeros(action_offsets.shape[0] - 1, dtype=np.bool_)
     core.reset_state(states[0], cfg)
     init_keys(cfg, hashes[0], memory[0])
     d = 0
@@ -581,26 +566,12 @@ def _tree_strategy(
                 for j in range(k):
                     if acts[j] != legal_actions[a0 + j]:
                         return ERR_ACTIONS
-                if not done[i]:
-                    done[i] = True
-                    key = key_of(s, cfg, key_kind, hashes[d], memory[d])
-                    r = slot_row[_probe(slot_key, slot_row, key)]
-                    total = 0.0
-                    st = 0
-                    if r != NO_ROW and row_info[r, RI_LEN] == k:
-                        st = row_info[r, RI_START]
-                        for j in range(k):
-                            if pool_action[st + j] != acts[j]:
-                                return ERR_ACTIONS
-                            total += strategy_sum[st + j]
-                    if total > 0.0:
-                        stats[0] += 1
-                        for j in range(k):
-                            out[a0 + j] = strategy_sum[st + j] / total
-                    else:
-                        stats[1] += 1
-                        for j in range(k):
-                            out[a0 + j] = 1.0 / k
+                key = key_of(s, cfg, key_kind, hashes[d], memory[d])
+                if not seen[i]:
+                    seen[i] = True
+                    keys[i] = key
+                elif keys[i] != key:
+                    return ERR_KEY
         e = child_offsets[nd] + edge[d]
         if e >= child_offsets[nd + 1]:
             if d == 0:
@@ -618,6 +589,55 @@ def _tree_strategy(
         node[d + 1] = children[e]
         d += 1
         entering = True
+
+
+def tree_infoset_keys(config: GameConfig, tree: Tree, key: str) -> np.ndarray:
+    """The ``key`` information key of every infoset of ``tree`` (a tree of ``config``)."""
+    num = tree.action_offsets.shape[0] - 1
+    keys = np.zeros(num, dtype=np.int64)
+    seen = np.zeros(num, dtype=np.bool_)
+    err = _infoset_keys(
+        config.to_array(), KEYS[key], config.max_game_length(), config.num_distinct_actions(),
+        tree.kind, tree.player, tree.infoset, tree.child_offsets, tree.children,
+        tree.chance_prob, tree.action_offsets, tree.legal_actions, keys, seen,
+    )  # fmt: skip
+    if err != ERR_NONE:
+        raise ValueError(f"tree does not match {config.game_string()}: {_ERRORS[err]}")
+    if not seen.all():
+        raise ValueError(f"{int((~seen).sum())} infosets of the tree were never reached")
+    return keys
+
+
+@njit(cache=True)
+def _rows_onto_tree(
+    keys, action_offsets, legal_actions, slot_key, slot_row, row_info, pool_action,
+    weights, out, stats,
+):  # fmt: skip
+    """Normalised table rows of each tree infoset into ``out`` (uniform if missing); error code.
+
+    stats[0] += infosets found in the table, stats[1] += infosets missing.
+    """
+    for i in range(keys.shape[0]):
+        a0 = action_offsets[i]
+        k = action_offsets[i + 1] - a0
+        r = slot_row[_probe(slot_key, slot_row, keys[i])]
+        total = 0.0
+        st = 0
+        if r != NO_ROW and row_info[r, RI_LEN] == k:
+            st = row_info[r, RI_START]
+            for j in range(k):
+                if pool_action[st + j] != legal_actions[a0 + j]:
+                    return ERR_ACTIONS
+                total += weights[st + j]
+        if total > 0.0:
+            stats[0] += 1
+            for j in range(k):
+                out[a0 + j] = weights[st + j] / total
+        else:
+            stats[1] += 1
+            for j in range(k):
+                out[a0 + j] = 1.0 / k
+    return ERR_NONE
 
 
 # ---- fixed policy tables ---------------------------------------------------------
@@ -764,13 +784,12 @@ def _map_to_tree(
     tree: Tree,
 ) -> tuple[np.ndarray, int, int]:
     """Normalised ``weights`` of every tree infoset's row; (strategy, found, missing)."""
+    keys = tree_infoset_keys(config, tree, key)
     out = np.zeros(tree.num_slots)
     stats = np.zeros(2, dtype=np.int64)
-    err = _tree_strategy(
-        config.to_array(), KEYS[key], config.max_game_length(), config.num_distinct_actions(),
-        tree.kind, tree.player, tree.infoset, tree.child_offsets, tree.children,
-        tree.chance_prob, tree.action_offsets, tree.legal_actions,
-        slot_key, slot_row, row_info, pool_action, weights, out, stats,
+    err = _rows_onto_tree(
+        keys, tree.action_offsets, tree.legal_actions, slot_key, slot_row, row_info,
+        pool_action, weights, out, stats,
     )  # fmt: skip
     if err != ERR_NONE:
         raise ValueError(f"tree does not match {config.game_string()}: {_ERRORS[err]}")
