@@ -1,6 +1,6 @@
 """Information keys for Monte Carlo CFR: 64-bit keys computed inside numba.
 
-Two abstractions are offered; both are computed incrementally along a path
+Three abstractions are offered; all are computed incrementally along a path
 of the game (one row of per-depth arrays per move) by :func:`step_keys`.
 
 ``perfect`` (:data:`KEY_PERFECT`)
@@ -62,6 +62,28 @@ of the game (one row of per-depth arrays per move) by :func:`step_keys`.
     The per-seat memory is one int64: bits 0-4 hold the claim mask (public),
     bits 8 and up the known-Court counts, 2 bits per clan (private: only the
     seat's own counts enter its key).
+
+``coarse`` (:data:`KEY_COARSE`)
+    A smaller imperfect-recall summary for the full game, where ``markov``
+    produces tens of millions of information states that a 30-minute run
+    visits only a dozen times each. It keeps, for the player to move:
+
+    * the seat, and the same turn context as ``markov`` (plus the Complots 2
+      Sorciere claimant, which decides whether a loss may be claimed as her);
+    * the player's own face-down cards and exact coins (every cost threshold
+      of their legal actions);
+    * every seat's face-up cards;
+    * each opponent's coins in the buckets of :data:`COIN_BUCKETS` (0, 1, 2,
+      3-6, 7-9, 10+: steal yield, Assassin cost, Coup cost, forced Coup), or
+      exact coins in Complots 2 line-ups, whose Justicier targets depend on
+      them;
+    * each opponent's claim mask (as in ``markov``).
+
+    Forgotten (beyond what ``markov`` forgets): the player's own claim mask,
+    the known Court cards, the turns left, and opponents' exact coins within
+    a bucket. Its hash is one multiply-add per field and a final ``mix``
+    (a polynomial hash modulo 2**64 with an odd multiplier), several times
+    cheaper than the ``markov`` chain of ``mix`` calls.
 """
 
 from __future__ import annotations
@@ -102,13 +124,15 @@ from complots_solver.rules.layout import (
     S_STAGE,
     S_TARGET,
     S_TURN,
+    S_WITCH,
     X_WITCH,
 )
 
 KEY_PERFECT = 0
 KEY_MARKOV = 1
 KEY_BOTH = 2  # step_keys only: keep the material of both keys (two tables with different keys)
-KEYS = {"perfect": KEY_PERFECT, "markov": KEY_MARKOV}
+KEY_COARSE = 3
+KEYS = {"perfect": KEY_PERFECT, "markov": KEY_MARKOV, "coarse": KEY_COARSE}
 KEY_SCHEME_VERSION = 2  # bump whenever a key's definition changes: saved tables become foreign
 
 PERFECT_SEED = 0x5EED_0000_0000_0001
@@ -117,6 +141,10 @@ TURNS_LEFT_BUCKETS = 3
 KNOWN_COURT_CAP = 3  # known-Court counts per clan are kept in 2 bits
 KNOWN_SHIFT = 8  # first bit of the known-Court counts in a seat's memory word
 CLAIM_BITS = (1 << NUM_CLANS) - 1
+COARSE_SEED = 0x5EED_0000_0000_0003
+_POLY = np.uint64(0x9E3779B97F4A7C15)  # odd multiplier of the coarse key's polynomial hash
+# coarse key: an opponent's coins -> bucket (index = coins, capped at the last entry)
+COIN_BUCKETS = np.array([0, 1, 2, 3, 3, 3, 3, 4, 4, 4, 5], dtype=np.int64)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MUL1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -238,7 +266,7 @@ def step_keys(
 ) -> None:
     """Key material after applying ``a`` to ``s`` (call before applying it)."""
     n = cfg[C_PLAYERS]
-    if key_kind != KEY_MARKOV:
+    if key_kind == KEY_PERFECT or key_kind == KEY_BOTH:
         for p in range(n):
             new_hashes[p] = chain(hashes[p], core.observation_token(s, a, p))
     if key_kind != KEY_PERFECT:
@@ -271,12 +299,47 @@ def markov_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
 
 
 @njit(cache=True)
+def _poly(h: np.uint64, value: int) -> np.uint64:
+    """One multiply-add step of the coarse key's polynomial hash (``value >= -1``)."""
+    return h * _POLY + np.uint64(value + 2)
+
+
+@njit(cache=True)
+def coarse_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
+    """The ``coarse`` key of the player to move (see the module docstring)."""
+    n = cfg[C_PLAYERS]
+    p = s[S_CUR]
+    h = np.uint64(COARSE_SEED)
+    h = _poly(h, p)
+    for f in (S_STAGE, S_ACTOR, S_ACT, S_TARGET, S_CHALLENGER, S_COUNTERER, S_COUNTER_CLAN):
+        h = _poly(h, s[f])
+    for f in (S_CTX, S_CLAIM_TRUE, S_SHOWN, S_DRAW_N, S_KEEP_N, S_WITCH):
+        h = _poly(h, s[f])
+    for c in range(NUM_CLANS):
+        h = _poly(h, s[S_HIDDEN + p * NUM_CLANS + c])
+    exact = cfg[C_EXTENDED] != 0
+    last = COIN_BUCKETS.shape[0] - 1
+    for q in range(n):
+        coins = s[S_COINS + q]
+        if q == p or exact:
+            h = _poly(h, coins)
+        else:
+            h = _poly(h, 100 + COIN_BUCKETS[min(coins, last)])
+            h = _poly(h, memory[q] & CLAIM_BITS)
+        for c in range(NUM_CLANS):
+            h = _poly(h, s[S_REVEALED + q * NUM_CLANS + c])
+    return np.int64(mix(h))
+
+
+@njit(cache=True)
 def key_of(
     s: np.ndarray, cfg: np.ndarray, key_kind: int, hashes: np.ndarray, memory: np.ndarray
 ) -> np.int64:
     """The key of the player to move at ``s`` under ``key_kind``."""
     if key_kind == KEY_PERFECT:
         return np.int64(hashes[s[S_CUR]])
+    if key_kind == KEY_COARSE:
+        return coarse_key(s, cfg, memory)
     return markov_key(s, cfg, memory)
 
 
