@@ -204,6 +204,17 @@ MCCFR_CHECKPOINT_SECONDS = 300.0
 )
 @click.option("--epsilon", type=float, default=None, help="os-mccfr: exploration (default 0.6)")
 @click.option(
+    "--discount-interval",
+    type=int,
+    default=None,
+    help="MCCFR: DCFR discounting (--alpha/--beta/--gamma) every N iterations",
+)
+@click.option(
+    "--regret-floor",
+    is_flag=True,
+    help="MCCFR: floor cumulative regrets at 0 (regret matching+, a heuristic with sampling)",
+)
+@click.option(
     "--exact", is_flag=True, help="MCCFR: exact exploitability at the end (small 2-player games)"
 )
 def solve(
@@ -228,6 +239,8 @@ def solve(
     seed: int,
     averaging: str,
     epsilon: float | None,
+    discount_interval: int | None,
+    regret_floor: bool,
     exact: bool,
 ) -> None:
     """Solve GAME exactly (2 players) or by Monte Carlo CFR; write the strategy to --out."""
@@ -238,8 +251,12 @@ def solve(
         exact_only = {
             "--target-exploitability": target_exploitability != 0.0,
             "--simultaneous": simultaneous,
-            "--alpha/--beta/--gamma": any(v is not None for v in (alpha, beta, gamma)),
         }
+        if discount_interval is None and any(v is not None for v in (alpha, beta, gamma)):
+            raise click.BadParameter(
+                "with an MCCFR algorithm, give --discount-interval too",
+                param_hint="--alpha/--beta/--gamma",
+            )
         for name, given in exact_only.items():
             if given:
                 raise click.BadParameter(
@@ -263,6 +280,13 @@ def solve(
             epsilon=epsilon,
             exact=exact,
             checkpoint_seconds=checkpoint_seconds or MCCFR_CHECKPOINT_SECONDS,
+            regret_floor=regret_floor,
+            discount_interval=discount_interval,
+            **{
+                name: value
+                for name, value in (("alpha", alpha), ("beta", beta), ("gamma", gamma))
+                if value is not None
+            },
         )
         return
     mccfr_only = {
@@ -274,6 +298,8 @@ def solve(
         "--epsilon": epsilon is not None,
         "--exact": exact,
         "--averaging": averaging != "simple",
+        "--discount-interval": discount_interval is not None,
+        "--regret-floor": regret_floor,
     }
     for name, given in mccfr_only.items():
         if given:

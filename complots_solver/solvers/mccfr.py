@@ -18,7 +18,10 @@ OpenSpiel's Python and C++ solvers):
   ``my_reach * sigma / sample_reach`` average-strategy increments, as in
   OpenSpiel's ``OutcomeSamplingSolver`` (zero baseline).
 
-Options: ``averaging="linear"`` weights the average-strategy increments of
+Options: ``regret_floor=True`` floors each cumulative regret at 0 after every
+update (regret matching+, as in CFR+; with sampling this is a heuristic without
+MCCFR's convergence guarantee, measured in ``reports/mccfr-runs.md``).
+``averaging="linear"`` weights the average-strategy increments of
 iteration ``t`` by ``t``. ``discount=Discount(alpha, beta, gamma, interval)``
 applies DCFR-style discounting in bulk every ``interval`` iterations (as
 Pluribus does for linear CFR): with ``k`` the number of discount steps so far,
@@ -110,7 +113,8 @@ P_EPSILON = 5
 P_STAMP = 6  # epoch stamp written into the rows a run touches (parallel synchronisation)
 P_TRAVERSERS = 7  # bit mask of the seats that traverse (0: every seat; parallel workers)
 P_INSERT = 8  # bit mask of the seats whose new rows are inserted (0: every seat)
-NUM_PARAMS = 9
+P_FLOOR = 9  # 1: regret matching+ (cumulative regrets floored at 0 after each update)
+NUM_PARAMS = 10
 
 # what a depth of the walk is
 F_CHANCE = 0
@@ -300,6 +304,7 @@ def _run(
     stamp = np.int64(params[P_STAMP])
     trav_mask = np.int64(params[P_TRAVERSERS])
     insert_mask = np.int64(params[P_INSERT])
+    floor = params[P_FLOOR] != 0.0
 
     for _ in range(iterations):
         counters[CT_ITER] += 1
@@ -468,6 +473,8 @@ def _run(
                         row_info[r, RI_STAMP] = stamp
                         for j in range(k):
                             regret[st + j] += values[d, j] - v
+                            if floor and regret[st + j] < 0.0:
+                                regret[st + j] = 0.0
                     val = v
                 elif algorithm == ALGO_ES:
                     continue  # sampled node: the sampled child's value passes up
@@ -483,6 +490,8 @@ def _run(
                         for j in range(k):
                             cv = child if j == j0 else 0.0
                             regret[st + j] += (cv - v) * w
+                            if floor and regret[st + j] < 0.0:
+                                regret[st + j] = 0.0
                         inc = weight * my_reach[d] / samp_reach[d]
                         for j in range(k):
                             strategy_sum[st + j] += inc * sigma[d, j]
@@ -812,6 +821,7 @@ class MCCFRSolver:
         epsilon: float = DEFAULT_EPSILON,
         seed: int = 0,
         capacity: int = DEFAULT_CAPACITY,
+        regret_floor: bool = False,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
@@ -830,6 +840,7 @@ class MCCFRSolver:
         self.discount = discount
         self.epsilon = epsilon
         self.seed = seed
+        self.regret_floor = regret_floor
         self._cfg = config.to_array()
         self._width = config.num_distinct_actions()
         self._max_depth = config.max_game_length()
@@ -841,6 +852,7 @@ class MCCFRSolver:
             self._params[P_BETA] = discount.beta
             self._params[P_GAMMA] = discount.gamma
         self._params[P_EPSILON] = epsilon
+        self._params[P_FLOOR] = 1.0 if regret_floor else 0.0
         self.rng = np.random.default_rng(seed)
         cap = _capacity(capacity)
         self.slot_key = np.zeros(cap, dtype=np.int64)
@@ -1073,4 +1085,6 @@ class MCCFRSolver:
             "averaging": self.averaging,
             "discount": None if self.discount is None else list(vars(self.discount).values()),
             "epsilon": self.epsilon,
+            # recorded only when set, so that checkpoints written before the option still resume
+            **({"regret_floor": True} if self.regret_floor else {}),
         }

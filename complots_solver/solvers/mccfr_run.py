@@ -30,7 +30,13 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.infokeys import KEY_SCHEME_VERSION, KEYS
-from complots_solver.solvers.mccfr import ALGORITHMS, AVERAGING, DEFAULT_EPSILON, MCCFRSolver
+from complots_solver.solvers.mccfr import (
+    ALGORITHMS,
+    AVERAGING,
+    DEFAULT_EPSILON,
+    Discount,
+    MCCFRSolver,
+)
 from complots_solver.solvers.mccfr_parallel import DEFAULT_SYNC_ITERATIONS, ParallelMCCFR
 from complots_solver.solvers.mccfr_policy import keyed_strategy
 from complots_solver.solvers.run import CHECKPOINT_FILE, CONFIG_FILE, check_run_dir
@@ -68,6 +74,17 @@ class MCCFRSettings:
     checkpoint_seconds: float = 300.0
     exact: bool = False
     ray_address: str | None = None
+    regret_floor: bool = False
+    discount_interval: int | None = None  # DCFR discounting every this many iterations
+    alpha: float = Discount.alpha
+    beta: float = Discount.beta
+    gamma: float = Discount.gamma
+
+    def discount(self) -> Discount | None:
+        """The DCFR discount these settings ask for, if any."""
+        if self.discount_interval is None:
+            return None
+        return Discount(self.alpha, self.beta, self.gamma, self.discount_interval)
 
     def validate(self) -> None:
         """Raise ValueError naming the bad setting."""
@@ -93,6 +110,8 @@ class MCCFRSettings:
             raise ValueError("--ray runs the workers as Ray actors: give --workers >= 2")
         if self.checkpoint_seconds <= 0:
             raise ValueError(f"checkpoint_seconds must be > 0, got {self.checkpoint_seconds}")
+        if self.discount_interval is not None and self.discount_interval < 1:
+            raise ValueError(f"discount_interval must be >= 1, got {self.discount_interval}")
 
     def solver_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of MCCFRSolver."""
@@ -102,6 +121,8 @@ class MCCFRSettings:
             "averaging": self.averaging,
             "epsilon": self.epsilon,
             "seed": self.seed,
+            "discount": self.discount(),
+            "regret_floor": self.regret_floor,
         }
 
 
@@ -269,6 +290,15 @@ class MCCFRRun:
             "parameters": {
                 "averaging": self.settings.averaging,
                 "epsilon": self.settings.epsilon if self.settings.algorithm == "os" else None,
+                "regret_floor": self.settings.regret_floor,
+                "discount": None
+                if self.settings.discount_interval is None
+                else {
+                    "interval": self.settings.discount_interval,
+                    "alpha": self.settings.alpha,
+                    "beta": self.settings.beta,
+                    "gamma": self.settings.gamma,
+                },
                 "workers": self.settings.workers,
                 "sync_iterations": self.settings.sync_iterations
                 if self.settings.workers > 1
