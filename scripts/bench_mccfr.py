@@ -1,6 +1,6 @@
 """MCCFR speed: our numba ES/OS-MCCFR versus OpenSpiel's C++ MCCFR solvers, same process.
 
-Usage: python scripts/bench_mccfr.py [--seconds 10]
+Usage: python scripts/bench_mccfr.py [--seconds 10] [--key perfect|markov|coarse]
 
 OpenSpiel's solvers run on the registered Python game ``complots`` (every node
 calls back into Python). OpenSpiel does not count node visits, so its node
@@ -13,6 +13,14 @@ draft deck with a 4-turn cap; outcome sampling on the full draft game (200
 turns). External sampling is infeasible on the full draft game for both
 solvers: it walks every action of the traverser at every one of its nodes,
 so one iteration's cost grows about 4x per turn of the cap.
+
+Columns: ours on one core and with two workers (``ParallelMCCFR``, wall-clock
+iterations per second), OpenSpiel's C++ solver (one thread), the two ratios,
+and a *ceiling*: the rate at which the rules core alone steps uniformly random
+games (``core.random_playouts``: legal actions, chance sampling and
+``apply_action`` only, no key, no table) divided by OpenSpiel's node visits
+per second. No MCCFR over this rules core can beat that ratio on one core,
+whatever its own overhead.
 """
 
 from __future__ import annotations
@@ -22,16 +30,22 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 import pyspiel
 
 import complots_solver.openspiel  # noqa: F401  (registers the game)
+from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.infokeys import KEYS
 from complots_solver.solvers.mccfr import MCCFRSolver
+from complots_solver.solvers.mccfr_parallel import ParallelMCCFR
 
 SEED = 1
 WARMUP_ITERATIONS = 10  # compiles the numba code and fills the table a little
 SHORT_DRAFT_TURNS = 4
+EPOCHS = 20  # two-worker runs synchronise about this many times per budget
+PLAYOUT_CHUNK = 200  # random games per call when timing the rules core alone
 
 
 @dataclass(frozen=True)
@@ -87,9 +101,9 @@ def time_loop(step: Callable[[], int], seconds: float) -> tuple[int, float]:
     return done, time.perf_counter() - start
 
 
-def bench_ours(case: Case, seconds: float) -> Rate:
-    """Our solver's speed after a warm-up."""
-    solver = MCCFRSolver(case.config, algorithm=case.algorithm, seed=SEED)
+def bench_ours(case: Case, seconds: float, key: str) -> Rate:
+    """Our solver's speed on one core after a warm-up."""
+    solver = MCCFRSolver(case.config, algorithm=case.algorithm, key=key, seed=SEED)
     solver.run(WARMUP_ITERATIONS)
     chunk = 1
     # grow the chunk so that one call takes about a tenth of the budget
@@ -107,6 +121,38 @@ def bench_ours(case: Case, seconds: float) -> Rate:
     visits0 = solver.node_visits
     done, spent = time_loop(step, seconds)
     return Rate(done, spent, solver.node_visits - visits0)
+
+
+def bench_two_workers(case: Case, seconds: float, key: str, one_core: Rate) -> float:
+    """Wall-clock iterations per second of two workers (threads) after a warm-up epoch."""
+    sync = max(1, int(one_core.iterations_per_second * seconds / EPOCHS))
+    solver = ParallelMCCFR(
+        case.config, workers=2, sync_iterations=sync, algorithm=case.algorithm, key=key, seed=SEED
+    )
+    try:
+        solver.step()
+        done, spent = time_loop(solver.step, seconds)
+    finally:
+        solver.close()
+    return done / spent
+
+
+def bench_core(case: Case, seconds: float) -> float:
+    """Steps per second of the rules core alone playing uniformly random games."""
+    cfg = case.config.to_array()
+    rng = np.random.default_rng(SEED)
+    stats = np.zeros(2, dtype=np.int64)
+    wins = np.zeros(case.config.players, dtype=np.int64)
+    core.random_playouts(cfg, 1, rng, stats, wins)
+    steps = 0
+
+    def step() -> int:
+        nonlocal steps
+        steps += core.random_playouts(cfg, PLAYOUT_CHUNK, rng, stats, wins)
+        return PLAYOUT_CHUNK
+
+    _, spent = time_loop(step, seconds)
+    return steps / spent
 
 
 def bench_openspiel(case: Case, seconds: float, visits_per_iteration: float) -> Rate:
@@ -130,17 +176,28 @@ def main() -> None:
     """Run every case and print a table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="time budget per solver")
+    parser.add_argument("--key", default="perfect", choices=list(KEYS), help="our information key")
     args = parser.parse_args()
-    header = f"{'case':42s} {'ours it/s':>11s} {'ours visits/s':>14s} {'OpenSpiel it/s':>15s} {'OS visits/s (est)':>18s} {'ratio':>8s}"
+    print(f"our key: {args.key}; OpenSpiel: perfect recall (information_state_string)")
+    header = (
+        f"{'case':36s} {'ours it/s':>10s} {'visits/s':>10s} {'2 workers it/s':>15s} "
+        f"{'OpenSpiel it/s':>15s} {'visits/s (est)':>15s} {'ratio':>7s} {'ratio 2w':>9s} "
+        f"{'core steps/s':>13s} {'ceiling':>8s}"
+    )
     print(header)
     for case in cases():
-        ours = bench_ours(case, args.seconds)
+        ours = bench_ours(case, args.seconds, args.key)
+        two = bench_two_workers(case, args.seconds, args.key, ours)
         per_iteration = ours.node_visits / ours.iterations
         theirs = bench_openspiel(case, args.seconds, per_iteration)
+        core_rate = bench_core(case, args.seconds / 2)
         ratio = ours.iterations_per_second / theirs.iterations_per_second
+        ratio2 = two / theirs.iterations_per_second
+        ceiling = core_rate / theirs.visits_per_second
         print(
-            f"{case.label:42s} {ours.iterations_per_second:11.1f} {ours.visits_per_second:14.0f} "
-            f"{theirs.iterations_per_second:15.2f} {theirs.visits_per_second:18.0f} {ratio:8.0f}x",
+            f"{case.label:36s} {ours.iterations_per_second:10.1f} {ours.visits_per_second:10.0f} "
+            f"{two:15.1f} {theirs.iterations_per_second:15.2f} {theirs.visits_per_second:15.0f} "
+            f"{ratio:6.0f}x {ratio2:8.0f}x {core_rate:13.0f} {ceiling:7.0f}x",
             flush=True,
         )
 
