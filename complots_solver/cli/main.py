@@ -210,6 +210,12 @@ MCCFR_CHECKPOINT_SECONDS = 300.0
     help="MCCFR: DCFR discounting (--alpha/--beta/--gamma) every N iterations",
 )
 @click.option(
+    "--baseline",
+    type=float,
+    default=None,
+    help="os-mccfr: learned action baselines (VR-MCCFR) with this decay in (0, 1]",
+)
+@click.option(
     "--regret-floor",
     is_flag=True,
     help="MCCFR: floor cumulative regrets at 0 (regret matching+, a heuristic with sampling)",
@@ -241,6 +247,7 @@ def solve(
     epsilon: float | None,
     discount_interval: int | None,
     regret_floor: bool,
+    baseline: float | None,
     exact: bool,
 ) -> None:
     """Solve GAME exactly (2 players) or by Monte Carlo CFR; write the strategy to --out."""
@@ -281,6 +288,7 @@ def solve(
             exact=exact,
             checkpoint_seconds=checkpoint_seconds or MCCFR_CHECKPOINT_SECONDS,
             regret_floor=regret_floor,
+            baseline=baseline or 0.0,
             discount_interval=discount_interval,
             **{
                 name: value
@@ -300,6 +308,7 @@ def solve(
         "--averaging": averaging != "simple",
         "--discount-interval": discount_interval is not None,
         "--regret-floor": regret_floor,
+        "--baseline": baseline is not None,
     }
     for name, given in mccfr_only.items():
         if given:

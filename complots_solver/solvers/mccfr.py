@@ -16,7 +16,14 @@ OpenSpiel's Python and C++ solvers):
 * ``os`` - outcome sampling with epsilon-on-policy exploration at the
   traverser's nodes (default 0.6), importance-weighted regrets and
   ``my_reach * sigma / sample_reach`` average-strategy increments, as in
-  OpenSpiel's ``OutcomeSamplingSolver`` (zero baseline).
+  OpenSpiel's ``OutcomeSamplingSolver`` (zero baseline unless ``baseline``).
+
+Variance reduction (``baseline=alpha``, outcome sampling only): VR-MCCFR
+(Schmid et al. 2019) with one learned baseline per (information state,
+action), an exponentially decaying average (weight ``alpha``) of the sampled
+values of that action, kept in the acting player's utility. Sampled actions
+get ``b + (value - b) / q``, the others ``b``; any baseline keeps the
+estimates unbiased. ``baseline=0`` is the zero baseline (OpenSpiel's).
 
 Options: ``regret_floor=True`` floors each cumulative regret at 0 after every
 update (regret matching+, as in CFR+; with sampling this is a heuristic without
@@ -114,7 +121,8 @@ P_STAMP = 6  # epoch stamp written into the rows a run touches (parallel synchro
 P_TRAVERSERS = 7  # bit mask of the seats that traverse (0: every seat; parallel workers)
 P_INSERT = 8  # bit mask of the seats whose new rows are inserted (0: every seat)
 P_FLOOR = 9  # 1: regret matching+ (cumulative regrets floored at 0 after each update)
-NUM_PARAMS = 10
+P_BASELINE = 10  # os: decay of the learned action baselines (VR-MCCFR); 0 = zero baseline
+NUM_PARAMS = 11
 
 # what a depth of the walk is
 F_CHANCE = 0
@@ -132,6 +140,7 @@ TABLE_ARRAYS = (
     "regret",
     "strategy_sum",
     "counters",
+    "baseline",
 )
 
 
@@ -192,6 +201,16 @@ def _grow_pool(pool_action, regret, strategy_sum, needed):
     ssum = np.zeros(cap)
     ssum[:n] = strategy_sum
     return act, reg, ssum
+
+
+@njit(cache=True)
+def _grow_baseline(baseline, needed):
+    """The baseline array grown (zeros) to at least ``needed`` slots."""
+    if baseline.shape[0] >= needed:
+        return baseline
+    out = np.zeros(max(needed, baseline.shape[0] * GROWTH))
+    out[: baseline.shape[0]] = baseline
+    return out
 
 
 @njit(cache=True)
@@ -270,6 +289,7 @@ def _run(
     f_slot_row,
     f_row_info,
     f_probs,
+    baseline,
 ):
     """Run ``iterations`` MCCFR iterations; return the (possibly regrown) table arrays.
 
@@ -305,6 +325,9 @@ def _run(
     trav_mask = np.int64(params[P_TRAVERSERS])
     insert_mask = np.int64(params[P_INSERT])
     floor = params[P_FLOOR] != 0.0
+    balpha = params[P_BASELINE]
+    if balpha > 0.0:
+        baseline = _grow_baseline(baseline, pool_action.shape[0])
 
     for _ in range(iterations):
         counters[CT_ITER] += 1
@@ -372,6 +395,8 @@ def _run(
                                 pool_action, regret, strategy_sum = _grow_pool(
                                     pool_action, regret, strategy_sum, used + k
                                 )
+                                if balpha > 0.0:
+                                    baseline = _grow_baseline(baseline, pool_action.shape[0])
                             r = rows
                             slot_key[i] = key
                             slot_row[i] = r
@@ -479,16 +504,37 @@ def _run(
                 elif algorithm == ALGO_ES:
                     continue  # sampled node: the sampled child's value passes up
                 else:
-                    # outcome sampling: zero-baseline estimates of the child values
+                    # outcome sampling: estimates of the child values with baseline
+                    # b (VR-MCCFR): b + (value - b) / q for the sampled action, b for
+                    # the others; b = 0 without baselines. Baselines are kept in the
+                    # acting player's utility; the traverser's is its negation at an
+                    # opponent's node in a 2-player (zero-sum) game, and other
+                    # players' nodes use b = 0 with more players.
                     j0 = chosen[d]
-                    child = val / samp_p[d]
-                    v = sigma[d, j0] * child
+                    use_b = balpha > 0.0 and r != NO_ROW and (mover[d] == trav or n == 2)
+                    if use_b:
+                        st = row_info[r, RI_START]
+                        sgn = 1.0 if mover[d] == trav else -1.0
+                        b0 = sgn * baseline[st + j0]
+                        child = b0 + (val - b0) / samp_p[d]
+                        v = 0.0
+                        for j in range(k):
+                            v += sigma[d, j] * (child if j == j0 else sgn * baseline[st + j])
+                        baseline[st + j0] += balpha * (sgn * val - baseline[st + j0])
+                    else:
+                        child = val / samp_p[d]
+                        v = sigma[d, j0] * child
                     if mover[d] == trav and r != NO_ROW:
                         st = row_info[r, RI_START]
                         row_info[r, RI_STAMP] = stamp
                         w = opp_reach[d] / samp_reach[d]
                         for j in range(k):
-                            cv = child if j == j0 else 0.0
+                            if j == j0:
+                                cv = child
+                            elif use_b:
+                                cv = baseline[st + j]
+                            else:
+                                cv = 0.0
                             regret[st + j] += (cv - v) * w
                             if floor and regret[st + j] < 0.0:
                                 regret[st + j] = 0.0
@@ -507,7 +553,7 @@ def _run(
                 params[P_BETA],
                 params[P_GAMMA],
             )
-    return slot_key, slot_row, row_info, row_key, pool_action, regret, strategy_sum
+    return slot_key, slot_row, row_info, row_key, pool_action, regret, strategy_sum, baseline
 
 
 # ---- mapping onto a compiled tree ------------------------------------------------
@@ -822,6 +868,7 @@ class MCCFRSolver:
         seed: int = 0,
         capacity: int = DEFAULT_CAPACITY,
         regret_floor: bool = False,
+        baseline: float = 0.0,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
@@ -831,6 +878,10 @@ class MCCFRSolver:
             raise ValueError(f"averaging must be one of {', '.join(AVERAGING)}, got {averaging!r}")
         if not 0.0 < epsilon <= 1.0:
             raise ValueError(f"epsilon must be in (0, 1], got {epsilon}")
+        if not 0.0 <= baseline <= 1.0:
+            raise ValueError(f"baseline must be in [0, 1] (0: no baseline), got {baseline}")
+        if baseline > 0.0 and algorithm != "os":
+            raise ValueError("baseline applies to algorithm 'os' only")
         if discount is not None and discount.interval < 1:
             raise ValueError(f"discount.interval must be >= 1, got {discount.interval}")
         self.config = config
@@ -841,6 +892,7 @@ class MCCFRSolver:
         self.epsilon = epsilon
         self.seed = seed
         self.regret_floor = regret_floor
+        self.baseline_decay = baseline
         self._cfg = config.to_array()
         self._width = config.num_distinct_actions()
         self._max_depth = config.max_game_length()
@@ -853,6 +905,7 @@ class MCCFRSolver:
             self._params[P_GAMMA] = discount.gamma
         self._params[P_EPSILON] = epsilon
         self._params[P_FLOOR] = 1.0 if regret_floor else 0.0
+        self._params[P_BASELINE] = baseline
         self.rng = np.random.default_rng(seed)
         cap = _capacity(capacity)
         self.slot_key = np.zeros(cap, dtype=np.int64)
@@ -863,6 +916,7 @@ class MCCFRSolver:
         self.regret = np.zeros(cap)
         self.strategy_sum = np.zeros(cap)
         self.counters = np.zeros(NUM_COUNTERS, dtype=np.int64)
+        self.baseline = np.zeros(cap if baseline > 0.0 else 0)
         self._frozen_mask = 0
         self._frozen = PolicyTable.empty()
 
@@ -895,6 +949,7 @@ class MCCFRSolver:
             self.pool_action,
             self.regret,
             self.strategy_sum,
+            baseline,
         ) = _run(
             self._cfg,
             ALGORITHMS.index(self.algorithm),
@@ -918,7 +973,10 @@ class MCCFRSolver:
             self._frozen.slot_row,
             self._frozen.row_info,
             self._frozen.probs,
+            self.baseline,
         )
+        if self.baseline_decay > 0.0:  # without baselines the array stays empty
+            self.baseline = baseline
 
     def set_stamp(self, stamp: int) -> None:
         """Epoch stamp written into every row the next runs insert or update."""
@@ -981,6 +1039,8 @@ class MCCFRSolver:
             self.slot_key.itemsize + self.slot_row.itemsize
         )
         per_slot = self.pool_action.itemsize + self.regret.itemsize + self.strategy_sum.itemsize
+        if self.baseline_decay > 0.0:
+            per_slot += self.baseline.itemsize
         return (rows * per_row + self.num_slots * per_slot) / rows
 
     # -- strategies ----------------------------------------------------------------
@@ -1036,6 +1096,9 @@ class MCCFRSolver:
         """Replace the table arrays and counters (copied unless ``copy`` is False)."""
         for name in TABLE_ARRAYS:
             current = getattr(self, name)
+            if name not in table and name == "baseline":  # written before baselines existed
+                self.baseline = np.zeros(0)
+                continue
             arr = np.ascontiguousarray(table[name], dtype=current.dtype)
             if name == "row_info" and arr.shape[1] < RI_WIDTH:  # checkpoints without stamps
                 arr = np.pad(arr, ((0, 0), (0, RI_WIDTH - arr.shape[1])))
@@ -1087,4 +1150,5 @@ class MCCFRSolver:
             "epsilon": self.epsilon,
             # recorded only when set, so that checkpoints written before the option still resume
             **({"regret_floor": True} if self.regret_floor else {}),
+            **({"baseline": self.baseline_decay} if self.baseline_decay > 0.0 else {}),
         }

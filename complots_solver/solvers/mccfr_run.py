@@ -75,6 +75,7 @@ class MCCFRSettings:
     exact: bool = False
     ray_address: str | None = None
     regret_floor: bool = False
+    baseline: float = 0.0  # os: decay of learned action baselines (VR-MCCFR); 0 = none
     discount_interval: int | None = None  # DCFR discounting every this many iterations
     alpha: float = Discount.alpha
     beta: float = Discount.beta
@@ -110,6 +111,10 @@ class MCCFRSettings:
             raise ValueError("--ray runs the workers as Ray actors: give --workers >= 2")
         if self.checkpoint_seconds <= 0:
             raise ValueError(f"checkpoint_seconds must be > 0, got {self.checkpoint_seconds}")
+        if not 0.0 <= self.baseline <= 1.0:
+            raise ValueError(f"baseline must be in [0, 1] (0: none), got {self.baseline}")
+        if self.baseline > 0.0 and self.algorithm != "os":
+            raise ValueError("baseline applies to os-mccfr only")
         if self.discount_interval is not None and self.discount_interval < 1:
             raise ValueError(f"discount_interval must be >= 1, got {self.discount_interval}")
 
@@ -123,6 +128,7 @@ class MCCFRSettings:
             "seed": self.seed,
             "discount": self.discount(),
             "regret_floor": self.regret_floor,
+            "baseline": self.baseline,
         }
 
 
@@ -291,6 +297,7 @@ class MCCFRRun:
                 "averaging": self.settings.averaging,
                 "epsilon": self.settings.epsilon if self.settings.algorithm == "os" else None,
                 "regret_floor": self.settings.regret_floor,
+                "baseline": self.settings.baseline if self.settings.algorithm == "os" else None,
                 "discount": None
                 if self.settings.discount_interval is None
                 else {
