@@ -1,6 +1,6 @@
 """MCCFR speed: our numba ES/OS-MCCFR versus OpenSpiel's C++ MCCFR solvers, same process.
 
-Usage: python scripts/bench_mccfr.py [--seconds 10] [--key perfect|markov|coarse]
+Usage: python scripts/bench_mccfr.py [--seconds 10] [--key perfect|markov|compact]
 
 OpenSpiel's solvers run on the registered Python game ``complots`` (every node
 calls back into Python). OpenSpiel does not count node visits, so its node

@@ -178,10 +178,10 @@ MCCFR_CHECKPOINT_SECONDS = 300.0
 @click.option("--gamma", type=float, default=None, help="DCFR gamma (default 2)")
 @click.option(
     "--key",
-    type=click.Choice(["perfect", "markov", "coarse"]),
+    type=click.Choice(["perfect", "markov", "compact"]),
     default=None,
     help="MCCFR information key (default markov; perfect = perfect recall, small games; "
-    "coarse = fewer states, for the full game)",
+    "compact = about 10x fewer states, for the full game)",
 )
 @click.option("--seconds", type=float, default=None, help="MCCFR: time budget of this session")
 @click.option("--workers", type=int, default=1, show_default=True, help="MCCFR: parallel workers")

@@ -63,27 +63,34 @@ of the game (one row of per-depth arrays per move) by :func:`step_keys`.
     bits 8 and up the known-Court counts, 2 bits per clan (private: only the
     seat's own counts enter its key).
 
-``coarse`` (:data:`KEY_COARSE`)
-    A smaller imperfect-recall summary for the full game, where ``markov``
-    produces tens of millions of information states that a 30-minute run
-    visits only a dozen times each. It keeps, for the player to move:
+``compact`` (:data:`KEY_COMPACT`)
+    The smallest summary, built for learning speed on the full game (about
+    10x fewer information states than ``markov`` after 200k iterations of the
+    draft game). It keeps, for the player to move:
 
-    * the seat, and the same turn context as ``markov`` (plus the Complots 2
-      Sorciere claimant, which decides whether a loss may be claimed as her);
-    * the player's own face-down cards and exact coins (every cost threshold
-      of their legal actions);
-    * every seat's face-up cards;
-    * each opponent's coins in the buckets of :data:`COIN_BUCKETS` (0, 1, 2,
-      3-6, 7-9, 10+: steal yield, Assassin cost, Coup cost, forced Coup), or
-      exact coins in Complots 2 line-ups, whose Justicier targets depend on
-      them;
-    * each opponent's claim mask (as in ``markov``).
+    * the seat, the stage, the turn's other seats *relative to the mover*
+      (actor, target, challenger, counterer, co-claimant, Sorciere claimant),
+      and the turn's pending context as ``markov`` (action, counter clan,
+      challenge context, claim truth, clan shown, cards drawn and kept, and
+      the clan of a Complots 2 co-claim);
+    * the player's own face-down cards, and the number of face-up cards of
+      each clan over all seats (who turned them up is forgotten);
+    * for each opponent in seat order after the mover: how many face-down
+      cards they hold, and their coins in :data:`COIN_BUCKETS` (0, 1, 2,
+      3-6, 7-9, 10+: steal yield, Assassin cost, Coup cost, forced Coup;
+      exact in Complots 2 line-ups, whose Justicier targets depend on them);
+    * the player's own exact coins, except at response stages (challenge,
+      counter, co-claim windows), whose legal actions never depend on coins:
+      there every seat's coins are in :data:`RESPONSE_BUCKETS` (0-2, 3-6,
+      7-9, 10+).
 
-    Forgotten (beyond what ``markov`` forgets): the player's own claim mask,
-    the known Court cards, the turns left, and opponents' exact coins within
-    a bucket. Its hash is one multiply-add per field and a final ``mix``
-    (a polynomial hash modulo 2**64 with an odd multiplier), several times
-    cheaper than the ``markov`` chain of ``mix`` calls.
+    Forgotten (beyond ``markov``): every claim mask, the known Court cards,
+    the turns left, whose face-up card is whose, and coins within a bucket.
+    Its hash is one multiply-add per field and a final ``mix`` (a polynomial
+    hash modulo 2**64 with an odd multiplier), cheaper than the ``markov``
+    chain of ``mix`` calls. (A ``coarse`` key between the two, measured in
+    ``reports/mccfr-runs.md``, was dropped: ``compact`` beat it on size and
+    matched it on play.)
 """
 
 from __future__ import annotations
@@ -131,8 +138,8 @@ from complots_solver.rules.layout import (
 KEY_PERFECT = 0
 KEY_MARKOV = 1
 KEY_BOTH = 2  # step_keys only: keep the material of both keys (two tables with different keys)
-KEY_COARSE = 3
-KEYS = {"perfect": KEY_PERFECT, "markov": KEY_MARKOV, "coarse": KEY_COARSE}
+KEY_COMPACT = 3
+KEYS = {"perfect": KEY_PERFECT, "markov": KEY_MARKOV, "compact": KEY_COMPACT}
 KEY_SCHEME_VERSION = 2  # bump whenever a key's definition changes: saved tables become foreign
 
 PERFECT_SEED = 0x5EED_0000_0000_0001
@@ -141,9 +148,12 @@ TURNS_LEFT_BUCKETS = 3
 KNOWN_COURT_CAP = 3  # known-Court counts per clan are kept in 2 bits
 KNOWN_SHIFT = 8  # first bit of the known-Court counts in a seat's memory word
 CLAIM_BITS = (1 << NUM_CLANS) - 1
-COARSE_SEED = 0x5EED_0000_0000_0003
-_POLY = np.uint64(0x9E3779B97F4A7C15)  # odd multiplier of the coarse key's polynomial hash
-# coarse key: an opponent's coins -> bucket (index = coins, capped at the last entry)
+COMPACT_SEED = 0x5EED_0000_0000_0004
+# compact key, at response stages (whose legal actions never depend on coins): any
+# seat's coins -> bucket 0-2, 3-6, 7-9, 10+ (index = coins, capped at the last entry)
+RESPONSE_BUCKETS = np.array([0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3], dtype=np.int64)
+_POLY = np.uint64(0x9E3779B97F4A7C15)  # odd multiplier of the compact key's polynomial hash
+# compact key: an opponent's coins -> bucket (index = coins, capped at the last entry)
 COIN_BUCKETS = np.array([0, 1, 2, 3, 3, 3, 3, 4, 4, 4, 5], dtype=np.int64)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -300,34 +310,54 @@ def markov_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
 
 @njit(cache=True)
 def _poly(h: np.uint64, value: int) -> np.uint64:
-    """One multiply-add step of the coarse key's polynomial hash (``value >= -1``)."""
+    """One multiply-add step of the compact key's polynomial hash (``value >= -1``)."""
     return h * _POLY + np.uint64(value + 2)
 
 
 @njit(cache=True)
-def coarse_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
-    """The ``coarse`` key of the player to move (see the module docstring)."""
+def compact_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
+    """The ``compact`` key of the player to move (see the module docstring)."""
     n = cfg[C_PLAYERS]
     p = s[S_CUR]
-    h = np.uint64(COARSE_SEED)
+    h = np.uint64(COMPACT_SEED)
     h = _poly(h, p)
-    for f in (S_STAGE, S_ACTOR, S_ACT, S_TARGET, S_CHALLENGER, S_COUNTERER, S_COUNTER_CLAN):
-        h = _poly(h, s[f])
-    for f in (S_CTX, S_CLAIM_TRUE, S_SHOWN, S_DRAW_N, S_KEEP_N, S_WITCH):
+    h = _poly(h, s[S_STAGE])
+    for f in (S_ACTOR, S_TARGET, S_CHALLENGER, S_COUNTERER, S_CLAIMANT, S_WITCH):
+        x = s[f]
+        h = _poly(h, -1 if x < 0 else (x - p) % n)  # seats relative to the mover
+    for f in (S_ACT, S_COUNTER_CLAN, S_CTX, S_CLAIM_TRUE, S_SHOWN, S_DRAW_N, S_KEEP_N, S_CLAIMED):
         h = _poly(h, s[f])
     for c in range(NUM_CLANS):
         h = _poly(h, s[S_HIDDEN + p * NUM_CLANS + c])
+        up = 0
+        for q in range(n):
+            up += s[S_REVEALED + q * NUM_CLANS + c]
+        h = _poly(h, up)
+    st = s[S_STAGE]
+    respond = (
+        st == Stage.CHALLENGE
+        or st == Stage.COUNTER
+        or st == Stage.COUNTER_CHALLENGE
+        or st == Stage.CLAIM_CHALLENGE
+        or st == Stage.ILLUSION_CLAIM
+        or st == Stage.UNDERTAKER_CLAIM
+    )
+    last_r = RESPONSE_BUCKETS.shape[0] - 1
+    coins = s[S_COINS + p]
+    h = _poly(h, 200 + RESPONSE_BUCKETS[min(coins, last_r)] if respond else coins)
     exact = cfg[C_EXTENDED] != 0
     last = COIN_BUCKETS.shape[0] - 1
-    for q in range(n):
-        coins = s[S_COINS + q]
-        if q == p or exact:
-            h = _poly(h, coins)
-        else:
-            h = _poly(h, 100 + COIN_BUCKETS[min(coins, last)])
-            h = _poly(h, memory[q] & CLAIM_BITS)
+    for i in range(1, n):
+        q = (p + i) % n
+        cards = 0
         for c in range(NUM_CLANS):
-            h = _poly(h, s[S_REVEALED + q * NUM_CLANS + c])
+            cards += s[S_HIDDEN + q * NUM_CLANS + c]
+        h = _poly(h, cards)
+        coins = s[S_COINS + q]
+        if respond:
+            h = _poly(h, 200 + RESPONSE_BUCKETS[min(coins, last_r)])
+        else:
+            h = _poly(h, coins if exact else 100 + COIN_BUCKETS[min(coins, last)])
     return np.int64(mix(h))
 
 
@@ -338,8 +368,8 @@ def key_of(
     """The key of the player to move at ``s`` under ``key_kind``."""
     if key_kind == KEY_PERFECT:
         return np.int64(hashes[s[S_CUR]])
-    if key_kind == KEY_COARSE:
-        return coarse_key(s, cfg, memory)
+    if key_kind == KEY_COMPACT:
+        return compact_key(s, cfg, memory)
     return markov_key(s, cfg, memory)
 
 

@@ -24,7 +24,7 @@ SETUPS = [
     {},
     {"algorithm": "os"},
     {"key": "markov"},
-    {"key": "coarse"},
+    {"key": "compact"},
     {"averaging": "linear", "discount": Discount(interval=50)},
 ]
 
@@ -145,16 +145,16 @@ def test_three_players_run(algorithm: str) -> None:
     assert solver.key_conflicts == 0
 
 
-def test_markov_key_is_coarser(tiny_config: GameConfig, tiny_tree: Tree) -> None:
+def test_markov_and_compact_keys_are_coarser(tiny_config: GameConfig, tiny_tree: Tree) -> None:
     counts = {}
-    for key in ("perfect", "markov", "coarse"):
+    for key in ("perfect", "markov", "compact"):
         solver = MCCFRSolver(tiny_config, key=key, seed=4)
         solver.run(2 * SHORT_RUN)
         counts[key] = solver.num_infostates
         strategy, _, _ = solver.tree_strategy(tiny_tree)
         assert np.isfinite(exploitability(tiny_tree, strategy))
     assert counts["markov"] < counts["perfect"]
-    assert counts["coarse"] <= counts["markov"]
+    assert counts["compact"] <= counts["markov"]
 
 
 def test_invalid_settings() -> None:
