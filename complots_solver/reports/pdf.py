@@ -2,8 +2,9 @@
 
 Layout (A4 landscape): a title page (game, solver, exploitability, date,
 contents); then, section by section, each table on its own page(s) of at
-most :data:`ROWS_PER_PAGE` rows (a table with no rows still gets one page for
-its note) and each figure on its own page; a section's paragraphs head its
+most :data:`LINES_PER_PAGE` lines (a text cell longer than :data:`CELL_WRAP`
+characters wraps onto up to :data:`MAX_CELL_LINES` lines; a table with no rows
+still gets one page for its note) and each figure on its own page; a section's paragraphs head its
 first page, and a section with neither tables nor figures gets one page for
 them. Every page after the title page is numbered "page i of N". Text is
 embedded as TrueType (fonttype 42) so that it can be extracted.
@@ -11,7 +12,6 @@ embedded as TrueType (fonttype 42) so that it can be extracted.
 
 from __future__ import annotations
 
-import math
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -32,8 +32,11 @@ from complots_solver.reports.document import (  # noqa: E402
 from complots_solver.reports.tables import StrategyTable  # noqa: E402
 
 PAGE = (11.69, 8.27)  # A4 landscape, inches
-ROWS_PER_PAGE = 30
-MAX_CELL_CHARS = 90
+LINES_PER_PAGE = 30  # table lines (a wrapped row takes several) per page
+CELL_WRAP = 70  # characters per line of a text cell
+MAX_CELL_LINES = 4  # longer cells are cut, with an ellipsis, after this many lines
+TEXT_CELL_PAD = 0.005  # left padding of text cells, as a share of the table's width
+DEFAULT_CELL_PAD = 0.1  # matplotlib's Cell.PAD
 TOP = 0.95
 LEFT = 0.05
 WRAP = 150
@@ -52,7 +55,45 @@ def _section_pages(section: Section) -> int:
 
 def _table_pages(table: StrategyTable) -> int:
     """Pages of one table."""
-    return max(1, math.ceil(len(table.frame) / ROWS_PER_PAGE))
+    shown = display_frame(table)
+    return len(_chunks(_cells(shown.values.tolist(), list(shown.columns), text_columns(table))))
+
+
+def _wrap_cell(value: object) -> str:
+    """A cell's text, wrapped at CELL_WRAP characters onto at most MAX_CELL_LINES lines."""
+    text = str(value)
+    if len(text) <= CELL_WRAP:
+        return text
+    lines = textwrap.wrap(text, CELL_WRAP) or [""]
+    if len(lines) > MAX_CELL_LINES:
+        lines = lines[:MAX_CELL_LINES]
+        lines[-1] = lines[-1][: CELL_WRAP - 1] + "…"
+    return "\n".join(lines)
+
+
+def _cells(rows: list[list[object]], columns: list[str], text_cols: set[str]) -> list[list[str]]:
+    """Rows as cell strings: text columns wrapped, numbers as they are."""
+    wrap = [c in text_cols for c in columns]
+    return [[_wrap_cell(v) if w else str(v) for v, w in zip(r, wrap, strict=True)] for r in rows]
+
+
+def _lines(row: list[str]) -> int:
+    """Lines a row takes."""
+    return max((cell.count("\n") + 1 for cell in row), default=1)
+
+
+def _chunks(cells: list[list[str]]) -> list[list[list[str]]]:
+    """Rows split into pages of at most LINES_PER_PAGE lines (one page at least)."""
+    chunks: list[list[list[str]]] = [[]]
+    used = 0
+    for row in cells:
+        n = _lines(row)
+        if chunks[-1] and used + n > LINES_PER_PAGE:
+            chunks.append([])
+            used = 0
+        chunks[-1].append(row)
+        used += n
+    return chunks
 
 
 def _text_block(fig: Figure, y: float, lines: list[str], size: float, **kw: object) -> float:
@@ -89,8 +130,8 @@ def _title_page(report: Report) -> Figure:
 def _table_page(
     table: StrategyTable, rows: list[list[str]], columns: list[str], part: str
 ) -> Callable[[Figure, float], None]:
+    """A drawer of one table chunk (cell strings, wrapped) below height ``y``."""
     text_cols = text_columns(table)
-    """A drawer of one table chunk below height ``y``."""
 
     def draw(fig: Figure, y: float) -> None:
         fig.text(LEFT, y, table.title + part, fontsize=12, weight="bold", va="top")
@@ -100,10 +141,14 @@ def _table_page(
             y = _text_block(fig, y, [table.note], 8.5, style="italic")
         if not rows:
             return
-        cells = [[_clip(v) for v in r] for r in rows]
-        widths = [max(len(c), *(len(r[k]) for r in cells)) for k, c in enumerate(columns)]
+        cells = rows
+        widths = [
+            max(len(c), *(len(line) for r in cells for line in r[k].split("\n")))
+            for k, c in enumerate(columns)
+        ]
         total = sum(max(w, 4) for w in widths)
-        height = min(y - 0.06, 0.026 * (len(cells) + 1))
+        lines = [1] + [_lines(r) for r in cells]  # the header, then each row
+        height = min(y - 0.06, 0.026 * sum(lines))
         ax = fig.add_axes((LEFT, y - 0.01 - height, 0.9, height))
         ax.axis("off")
         tab = ax.table(
@@ -119,19 +164,17 @@ def _table_page(
         text_columns = {k for k, c in enumerate(columns) if c in text_cols}
         for (r, c), cell in tab.get_celld().items():
             cell.set_linewidth(0.3)
+            cell.set_height(cell.get_height() * lines[r])
             if c in text_columns:
                 cell.get_text().set_horizontalalignment("left")
                 cell._loc = "left"  # noqa: SLF001 (matplotlib positions text by _loc)
+                # matplotlib pads by a share of the width: make it the same for every column
+                cell.PAD = min(DEFAULT_CELL_PAD, TEXT_CELL_PAD / max(cell.get_width(), 1e-9))
             if r == 0:
                 cell.set_facecolor("#eef1f7")
                 cell.set_text_props(weight="bold")
 
     return draw
-
-
-def _clip(text: str) -> str:
-    """Cut a cell to MAX_CELL_CHARS characters."""
-    return text if len(text) <= MAX_CELL_CHARS else text[: MAX_CELL_CHARS - 1] + "…"
 
 
 def write_pdf(report: Report, path: Path) -> int:
@@ -149,12 +192,11 @@ def write_pdf(report: Report, path: Path) -> int:
             items: list[tuple[str, object]] = []
             for tab in section.tables:
                 shown = display_frame(tab)
-                rows = shown.values.tolist()
-                chunks = max(1, math.ceil(len(rows) / ROWS_PER_PAGE))
-                for k in range(chunks):
-                    part = f" (part {k + 1} of {chunks})" if chunks > 1 else ""
-                    chunk = rows[k * ROWS_PER_PAGE : (k + 1) * ROWS_PER_PAGE]
-                    items.append(("table", _table_page(tab, chunk, list(shown.columns), part)))
+                columns = list(shown.columns)
+                chunks = _chunks(_cells(shown.values.tolist(), columns, text_columns(tab)))
+                for k, chunk in enumerate(chunks):
+                    part = f" (part {k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
+                    items.append(("table", _table_page(tab, chunk, columns, part)))
             for f in section.figures:
                 items.append(("figure", f))
             if not items:

@@ -8,12 +8,21 @@ import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from complots_solver.cli.main import main
-from complots_solver.reports.document import build_report
+from complots_solver.reports import pdf
+from complots_solver.reports.document import Report, Section, build_report
 from complots_solver.reports.html import render_html
-from complots_solver.reports.pdf import ROWS_PER_PAGE, page_count, write_pdf
+from complots_solver.reports.pdf import (
+    CELL_WRAP,
+    LINES_PER_PAGE,
+    MAX_CELL_LINES,
+    page_count,
+    write_pdf,
+)
+from complots_solver.reports.tables import StrategyTable
 
 MAX_BYTES = 5 * 1024 * 1024
 
@@ -95,12 +104,13 @@ def _pdf_text(path: Path) -> str | None:
 
 
 def test_pdf_pages_and_text(report, tmp_path: Path) -> None:
-    """The PDF has the planned pages (title + tables by 30 rows + figures) and the headers."""
-    expected = 1
+    """The PDF has the planned pages (title + tables by 30 lines + figures) and the headers."""
+    at_least = 1
     for s in report.sections:
-        pages = sum(max(1, -(-len(t.frame) // ROWS_PER_PAGE)) for t in s.tables)
-        expected += max(1, pages + len(s.figures))
-    assert page_count(report) == expected
+        pages = sum(max(1, -(-len(t.frame) // LINES_PER_PAGE)) for t in s.tables)
+        at_least += max(1, pages + len(s.figures))
+    expected = page_count(report)
+    assert expected >= at_least  # wrapped rows take more than one line
     path = tmp_path / "r.pdf"
     assert write_pdf(report, path) == expected
     data = path.read_bytes()
@@ -166,3 +176,27 @@ def test_html_renders_headless_without_console_errors(report, tmp_path: Path) ->
     )  # fmt: skip
     assert out.returncode == 0
     assert "Uncaught" not in out.stderr and "CONSOLE" not in out.stderr
+
+
+def _long_table(rows: int, words: int) -> StrategyTable:
+    """A table whose text cells hold ``words`` numbered words."""
+    text = " ".join(f"word{i:03d}" for i in range(words))
+    frame = pd.DataFrame({"situation": [text] * rows, "p": [0.5] * rows})
+    return StrategyTable("long", "Long cells", "Cells that wrap.", frame, method="a test")
+
+
+@pytest.mark.parametrize(("rows", "pages"), [(10, 1), (11, 2), (21, 3)])
+def test_pdf_wraps_long_cells_instead_of_cutting_them(
+    rows: int, pages: int, tmp_path: Path
+) -> None:
+    # 24 words of 7 characters (191 characters with spaces) wrap onto 3 lines of <= 70
+    table = _long_table(rows, 24)
+    report = Report("Wrap", [], [Section("s", "S", [], [table], [])], created="today")
+    assert page_count(report) == 1 + pages  # 3 lines a row, 30 lines a page
+    assert write_pdf(report, tmp_path / "w.pdf") == 1 + pages
+    cells = pdf._cells([[table.frame["situation"][0]]], ["situation"], {"situation"})
+    lines = cells[0][0].split("\n")
+    assert len(lines) == 3 and all(len(line) <= CELL_WRAP for line in lines)
+    assert " ".join(lines) == table.frame["situation"][0]  # nothing lost
+    very_long = pdf._cells([["x " * 400]], ["situation"], {"situation"})[0][0].split("\n")
+    assert len(very_long) == MAX_CELL_LINES and very_long[-1].endswith("…")
