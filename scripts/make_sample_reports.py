@@ -36,6 +36,7 @@ import sys
 from pathlib import Path
 
 from complots_solver.browse import DEFAULT_GAMES, SampledBrowser, load_run
+from complots_solver.browse.sampled import strongest_exploitability_bound
 from complots_solver.reports.api import write_browser_comparison, write_browser_report
 
 MAX_BYTES = 5 * 1024 * 1024
@@ -78,10 +79,13 @@ def _exploitability(meta: dict) -> str:
     """A run's exploitability for the index: exact, a sampled lower bound, or not measured."""
     if meta.get("exploitability") is not None:
         return f"{float(meta['exploitability']):.3g}"
-    bound = meta.get("exploitability_bound")
-    if isinstance(bound, dict) and "lower_bound" in bound:
+    bound = strongest_exploitability_bound(meta)  # the one the report's title page gives
+    if bound is not None:
         lo, hi = bound.get("ci95", (float("nan"), float("nan")))
-        return f">= {float(bound['lower_bound']):.3g} (sampled bound, 95% CI {lo:.3g} to {hi:.3g})"
+        return (
+            f">= {float(bound['lower_bound']):.3g} (sampled bound, {bound['responder']}, "
+            f"95% CI {lo:.3g} to {hi:.3g})"
+        )
     return "not measured"
 
 

@@ -357,6 +357,26 @@ def ratio_ci(
     return total_b, ratio, half, reach, Z95 * np.sqrt(reach_var)
 
 
+def strongest_exploitability_bound(meta: dict[str, Any]) -> dict[str, Any] | None:
+    """The strongest sampled lower bound on exploitability recorded in a keyed run's meta, if any.
+
+    Candidates are the trained MCCFR responder (``exploitability_bound``) and
+    each heuristic bot played as a fixed responder (``bot_responders``); every
+    one is on its own an estimate of a lower bound, so the largest is
+    reported, with ``responder`` naming it.
+    """
+    candidates = []
+    bound = meta.get("exploitability_bound")
+    if isinstance(bound, dict) and "lower_bound" in bound:
+        candidates.append({**bound, "responder": "trained MCCFR responder"})
+    for name, b in (meta.get("bot_responders") or {}).items():
+        if isinstance(b, dict) and "lower_bound" in b:
+            candidates.append({**b, "responder": f"the '{name}' bot as a fixed responder"})
+    if not candidates:
+        return None
+    return max(candidates, key=lambda c: float(c["lower_bound"]))
+
+
 class SampledBrowser(StrategyBrowser):
     """Sampled view of a keyed (MCCFR) strategy: same queries, estimates with 95% CIs."""
 
@@ -663,23 +683,8 @@ class SampledBrowser(StrategyBrowser):
         return None if e is None else float(e)
 
     def exploitability_bound(self) -> dict[str, Any] | None:
-        """The strongest sampled lower bound on exploitability recorded in the run, if any.
-
-        Candidates are the trained MCCFR responder (``exploitability_bound``)
-        and each heuristic bot played as a fixed responder (``bot_responders``);
-        every one is on its own an estimate of a lower bound, so the largest is
-        reported, with ``responder`` naming it.
-        """
-        candidates = []
-        bound = self.meta.get("exploitability_bound")
-        if isinstance(bound, dict) and "lower_bound" in bound:
-            candidates.append({**bound, "responder": "trained MCCFR responder"})
-        for name, b in (self.meta.get("bot_responders") or {}).items():
-            if isinstance(b, dict) and "lower_bound" in b:
-                candidates.append({**b, "responder": f"the '{name}' bot as a fixed responder"})
-        if not candidates:
-            return None
-        return max(candidates, key=lambda c: float(c["lower_bound"]))
+        """The strongest sampled lower bound on exploitability recorded in the run, if any."""
+        return strongest_exploitability_bound(self.meta)
 
     def turn_cap_share(self) -> float:
         """Share of the sampled games that reached the turn cap (draws)."""
