@@ -12,6 +12,7 @@ embedded as TrueType (fonttype 42) so that it can be extracted.
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +36,8 @@ PAGE = (11.69, 8.27)  # A4 landscape, inches
 LINES_PER_PAGE = 30  # table lines (a wrapped row takes several) per page
 CELL_WRAP = 70  # characters per line of a text cell
 MAX_CELL_LINES = 4  # longer cells are cut, with an ellipsis, after this many lines
+HEADER_WRAP = 16  # characters per line of a column label
+BOLD_WIDTH = 1.15  # a bold label character is about this much wider than a cell's
 TEXT_CELL_PAD = 0.005  # left padding of text cells, as a share of the table's width
 DEFAULT_CELL_PAD = 0.1  # matplotlib's Cell.PAD
 TOP = 0.95
@@ -56,7 +59,14 @@ def _section_pages(section: Section) -> int:
 def _table_pages(table: StrategyTable) -> int:
     """Pages of one table."""
     shown = display_frame(table)
-    return len(_chunks(_cells(shown.values.tolist(), list(shown.columns), text_columns(table))))
+    columns = list(shown.columns)
+    cells = _cells(shown.values.tolist(), columns, text_columns(table))
+    return len(_chunks(cells, _lines(_labels(columns))))
+
+
+def _labels(columns: list[str]) -> list[str]:
+    """Column labels wrapped at HEADER_WRAP characters."""
+    return ["\n".join(textwrap.wrap(c, HEADER_WRAP)) or c for c in columns]
 
 
 def _wrap_cell(value: object) -> str:
@@ -82,13 +92,14 @@ def _lines(row: list[str]) -> int:
     return max((cell.count("\n") + 1 for cell in row), default=1)
 
 
-def _chunks(cells: list[list[str]]) -> list[list[list[str]]]:
-    """Rows split into pages of at most LINES_PER_PAGE lines (one page at least)."""
+def _chunks(cells: list[list[str]], header_lines: int = 1) -> list[list[list[str]]]:
+    """Rows split into pages of at most LINES_PER_PAGE lines, the header's extra lines counted."""
+    budget = LINES_PER_PAGE - (header_lines - 1)
     chunks: list[list[list[str]]] = [[]]
     used = 0
     for row in cells:
         n = _lines(row)
-        if chunks[-1] and used + n > LINES_PER_PAGE:
+        if chunks[-1] and used + n > budget:
             chunks.append([])
             used = 0
         chunks[-1].append(row)
@@ -142,18 +153,22 @@ def _table_page(
         if not rows:
             return
         cells = rows
+        labels = _labels(columns)
         widths = [
-            max(len(c), *(len(line) for r in cells for line in r[k].split("\n")))
-            for k, c in enumerate(columns)
+            max(
+                [math.ceil(len(line) * BOLD_WIDTH) for line in labels[k].split("\n")]
+                + [len(line) for r in cells for line in r[k].split("\n")]
+            )
+            for k in range(len(columns))
         ]
         total = sum(max(w, 4) for w in widths)
-        lines = [1] + [_lines(r) for r in cells]  # the header, then each row
+        lines = [_lines(labels)] + [_lines(r) for r in cells]  # the header, then each row
         height = min(y - 0.06, 0.026 * sum(lines))
         ax = fig.add_axes((LEFT, y - 0.01 - height, 0.9, height))
         ax.axis("off")
         tab = ax.table(
             cellText=cells,
-            colLabels=columns,
+            colLabels=labels,
             colWidths=[max(w, 4) / total for w in widths],
             loc="upper left",
             cellLoc="right",
@@ -193,7 +208,8 @@ def write_pdf(report: Report, path: Path) -> int:
             for tab in section.tables:
                 shown = display_frame(tab)
                 columns = list(shown.columns)
-                chunks = _chunks(_cells(shown.values.tolist(), columns, text_columns(tab)))
+                cells = _cells(shown.values.tolist(), columns, text_columns(tab))
+                chunks = _chunks(cells, _lines(_labels(columns)))
                 for k, chunk in enumerate(chunks):
                     part = f" (part {k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
                     items.append(("table", _table_page(tab, chunk, columns, part)))
