@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         lines += [
             "These are small exact configurations (1 influence, a turn cap of a few turns),",
-            "not the 2-player draft game of the rulebook.",
+            "not the 2-player draft game of the rulebook, which only Monte Carlo CFR runs reach.",
             "",
         ]
     write_index(out / INDEX, name, lines)
