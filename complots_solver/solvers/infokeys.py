@@ -349,10 +349,7 @@ def compact_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
     last = COIN_BUCKETS.shape[0] - 1
     for i in range(1, n):
         q = (p + i) % n
-        cards = 0
-        for c in range(NUM_CLANS):
-            cards += s[S_HIDDEN + q * NUM_CLANS + c]
-        h = _poly(h, cards)
+        h = _poly(h, core.hidden_count(s, q))
         coins = s[S_COINS + q]
         if respond:
             h = _poly(h, 200 + RESPONSE_BUCKETS[min(coins, last_r)])

@@ -949,7 +949,7 @@ class MCCFRSolver:
             self.pool_action,
             self.regret,
             self.strategy_sum,
-            baseline,
+            self.baseline,  # stays empty without baselines
         ) = _run(
             self._cfg,
             ALGORITHMS.index(self.algorithm),
@@ -975,8 +975,6 @@ class MCCFRSolver:
             self._frozen.probs,
             self.baseline,
         )
-        if self.baseline_decay > 0.0:  # without baselines the array stays empty
-            self.baseline = baseline
 
     def set_stamp(self, stamp: int) -> None:
         """Epoch stamp written into every row the next runs insert or update."""
