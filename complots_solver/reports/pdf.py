@@ -4,7 +4,8 @@ Layout (A4 landscape): a title page (game, solver, exploitability, date,
 contents); then, section by section, each table on its own page(s) of at
 most :data:`LINES_PER_PAGE` lines (a text cell longer than :data:`CELL_WRAP`
 characters wraps onto up to :data:`MAX_CELL_LINES` lines; a table with no rows
-still gets one page for its note) and each figure on its own page; a section's paragraphs head its
+still gets one page for its note) and each figure on its own page; a
+section's paragraphs head its
 first page, and a section with neither tables nor figures gets one page for
 them. Every page after the title page is numbered "page i of N". Text is
 embedded as TrueType (fonttype 42) so that it can be extracted.
@@ -58,10 +59,15 @@ def _section_pages(section: Section) -> int:
 
 def _table_pages(table: StrategyTable) -> int:
     """Pages of one table."""
+    return len(_table_chunks(table)[1])
+
+
+def _table_chunks(table: StrategyTable) -> tuple[list[str], list[list[list[str]]]]:
+    """The displayed columns and the table's rows as wrapped cells, page by page."""
     shown = display_frame(table)
     columns = list(shown.columns)
     cells = _cells(shown.values.tolist(), columns, text_columns(table))
-    return len(_chunks(cells, _lines(_labels(columns))))
+    return columns, _chunks(cells, _lines(_labels(columns)))
 
 
 def _labels(columns: list[str]) -> list[str]:
@@ -206,10 +212,7 @@ def write_pdf(report: Report, path: Path) -> int:
         for number, section in enumerate(report.sections, 1):
             items: list[tuple[str, object]] = []
             for tab in section.tables:
-                shown = display_frame(tab)
-                columns = list(shown.columns)
-                cells = _cells(shown.values.tolist(), columns, text_columns(tab))
-                chunks = _chunks(cells, _lines(_labels(columns)))
+                columns, chunks = _table_chunks(tab)
                 for k, chunk in enumerate(chunks):
                     part = f" (part {k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
                     items.append(("table", _table_page(tab, chunk, columns, part)))
