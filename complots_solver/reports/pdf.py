@@ -5,9 +5,8 @@ contents); then, section by section, each table on its own page(s) of at
 most :data:`LINES_PER_PAGE` lines (a text cell longer than :data:`CELL_WRAP`
 characters wraps onto up to :data:`MAX_CELL_LINES` lines; a table with no rows
 still gets one page for its note) and each figure on its own page; a
-section's paragraphs head its
-first page, and a section with neither tables nor figures gets one page for
-them. Every page after the title page is numbered "page i of N". Text is
+section's paragraphs head its first page, and a section with neither tables
+nor figures gets one page for them. Every page after the title page is numbered "page i of N". Text is
 embedded as TrueType (fonttype 42) so that it can be extracted.
 """
 
