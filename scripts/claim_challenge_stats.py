@@ -15,12 +15,10 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-import numpy as np
 import pyspiel
 
 import complots_solver.openspiel  # noqa: F401  (registers the game)
-from complots_solver.play.bots import make_bot
-from complots_solver.play.tournament import game_rngs
+from complots_solver.play.tournament import game_rngs, play_game_bots
 from complots_solver.rules.enums import NUM_CLANS, Stage
 from complots_solver.rules.layout import A_CHALLENGE, S_ACTOR, S_CLAIM, S_HIDDEN, S_STAGE
 from complots_solver.rules.presets import resolve_game
@@ -39,26 +37,17 @@ def main() -> None:
         raise SystemExit("two-player games only")
     game = pyspiel.load_game(config.game_string())
     counts: Counter[tuple[int, bool, bool]] = Counter()
-    wins = Counter()
+    wins: Counter[int] = Counter()
+
+    def record(state: pyspiel.State, _bot: object, action: int) -> None:
+        if int(state.s[S_STAGE]) == Stage.CHALLENGE:
+            actor, clan = int(state.s[S_ACTOR]), int(state.s[S_CLAIM])
+            true = bool(state.s[S_HIDDEN + actor * NUM_CLANS + clan] > 0)
+            counts[(state.current_player(), true, action == A_CHALLENGE)] += 1
+
     for g in range(args.games):
-        rngs = game_rngs(args.seed, 0, g, 2)
-        bots = [make_bot(spec, config, rng) for spec, rng in zip(args.bots, rngs[1:], strict=True)]
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                cdf = np.cumsum([p for _, p in outcomes])
-                k = int(np.searchsorted(cdf, rngs[0].random() * cdf[-1], side="right"))
-                action = outcomes[min(k, len(outcomes) - 1)][0]
-            else:
-                seat = state.current_player()
-                action = bots[seat].step(state)
-                if int(state.s[S_STAGE]) == Stage.CHALLENGE:
-                    actor, clan = int(state.s[S_ACTOR]), int(state.s[S_CLAIM])
-                    true = bool(state.s[S_HIDDEN + actor * NUM_CLANS + clan] > 0)
-                    counts[(seat, true, action == A_CHALLENGE)] += 1
-            state.apply_action(action)
-        wins[state.winner()] += 1
+        winner, _, _ = play_game_bots(game, args.bots, game_rngs(args.seed, 0, g, 2), record)
+        wins[winner] += 1
     print(f"{args.game}: {args.games} games, seat 0 = {args.bots[0]}, seat 1 = {args.bots[1]}")
     print(f"wins: seat 0 {wins[0]}, seat 1 {wins[1]}, draws {wins[-1]}")
     print(f"{'responder':>10s} {'claim':>6s} {'windows':>8s} {'challenged':>11s} {'rate':>6s}")

@@ -99,9 +99,15 @@ def play_game(
 
 
 def play_game_bots(
-    game: pyspiel.Game, specs: Sequence[str], rngs: Sequence[np.random.Generator]
+    game: pyspiel.Game,
+    specs: Sequence[str],
+    rngs: Sequence[np.random.Generator],
+    on_decision: Callable[[pyspiel.State, Bot, int], None] | None = None,
 ) -> tuple[int, int, list[Bot]]:
-    """Like :func:`play_game`, also returning the seats' bots (with their table counters)."""
+    """Like :func:`play_game`, also returning the seats' bots (with their table counters).
+
+    ``on_decision(state, bot, action)`` is called before each player action is applied.
+    """
     config: GameConfig = game.config
     chance_rng = rngs[0]
     bots = [make_bot(spec, config, rng) for spec, rng in zip(specs, rngs[1:], strict=True)]
@@ -113,7 +119,10 @@ def play_game_bots(
             k = int(np.searchsorted(cdf, chance_rng.random() * cdf[-1], side="right"))
             action = outcomes[min(k, len(outcomes) - 1)][0]
         else:
-            action = bots[state.current_player()].step(state)
+            bot = bots[state.current_player()]
+            action = bot.step(state)
+            if on_decision is not None:
+                on_decision(state, bot, action)
         state.apply_action(action)
     return state.winner(), int(state.s[S_TURN]), bots
 

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import csv
 
+import pyspiel
 import pytest
 
-from complots_solver.play.tournament import GameRecord, TournamentResult, run_tournament, seatings
+import complots_solver.openspiel  # noqa: F401  (registers "complots")
+from complots_solver.play.tournament import (
+    GameRecord,
+    TournamentResult,
+    game_rngs,
+    play_game_bots,
+    run_tournament,
+    seatings,
+)
 from complots_solver.rules.presets import resolve_game
 
 
@@ -101,3 +110,19 @@ def test_bad_arguments():
         run_tournament(config, ["counter", "random"], 0, 0)
     with pytest.raises(ValueError, match="workers"):
         run_tournament(config, ["counter", "random"], 1, 0, workers=0)
+
+
+def test_on_decision_sees_every_player_action_before_it_is_applied():
+    game = pyspiel.load_game("complots(players=3,influence=1,max_turns=4)")
+    seen = []
+
+    def record(state, bot, action):
+        assert action in state.legal_actions()  # not yet applied
+        seen.append((state.current_player(), bot.name, action))
+
+    specs = ("random", "honest", "counter")
+    winner, turns, bots = play_game_bots(game, specs, game_rngs(3, 0, 0, 3), record)
+    assert seen and {p for p, _, _ in seen} <= {0, 1, 2}
+    assert all(name == bots[p].name for p, name, _ in seen)
+    again, _, _ = play_game_bots(game, specs, game_rngs(3, 0, 0, 3))  # the callback changes nothing
+    assert again == winner
