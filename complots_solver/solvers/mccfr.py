@@ -1044,24 +1044,31 @@ class MCCFRSolver:
     # -- strategies ----------------------------------------------------------------
     def average_table(self) -> dict[str, np.ndarray]:
         """Average strategy per stored row: keys, players, offsets, actions, probabilities."""
+        return self._row_table(self.strategy_sum[: self.num_slots])
+
+    def current_table(self) -> dict[str, np.ndarray]:
+        """The current (regret-matching) strategy in the layout of :meth:`average_table`."""
+        return self._row_table(np.maximum(self.regret[: self.num_slots], 0.0))
+
+    def _row_table(self, weights: np.ndarray) -> dict[str, np.ndarray]:
+        """Each row's non-negative ``weights`` normalised (uniform where they sum to 0)."""
         rows = self.num_infostates
         used = self.num_slots
         starts = self.row_info[:rows, RI_START]
         lens = self.row_info[:rows, RI_LEN]
-        ssum = self.strategy_sum[:used]
-        totals = np.add.reduceat(ssum, starts) if rows else np.zeros(0)
+        totals = np.add.reduceat(weights, starts) if rows else np.zeros(0)
         per_slot_total = np.repeat(totals, lens)
         per_slot_len = np.repeat(lens, lens).astype(np.float64)
-        avg = np.where(
-            per_slot_total > 0, ssum / np.where(per_slot_total > 0, per_slot_total, 1), 0
+        probs = np.where(
+            per_slot_total > 0, weights / np.where(per_slot_total > 0, per_slot_total, 1), 0
         )
-        avg = np.where(per_slot_total > 0, avg, 1.0 / np.maximum(per_slot_len, 1))
+        probs = np.where(per_slot_total > 0, probs, 1.0 / np.maximum(per_slot_len, 1))
         return {
             "key": self.row_key[:rows].copy(),
             "player": self.row_info[:rows, RI_PLAYER].astype(np.int8),
             "action_offsets": np.concatenate([[0], np.cumsum(lens)]).astype(np.int64),
             "legal_actions": self.pool_action[:used].copy(),
-            "average": avg,
+            "average": probs,
         }
 
     def policy_table(self) -> PolicyTable:

@@ -176,3 +176,23 @@ def test_tree_of_another_game_is_rejected(tiny_tree: Tree) -> None:
     solver = MCCFRSolver(other)
     with pytest.raises(ValueError, match="does not match"):
         solver.tree_strategy(tiny_tree)
+
+
+def test_current_table_is_regret_matching(tiny_config: GameConfig) -> None:
+    solver = MCCFRSolver(tiny_config, algorithm="os", key="perfect", seed=6)
+    solver.run(SHORT_RUN)
+    current, average = solver.current_table(), solver.average_table()
+    np.testing.assert_array_equal(current["key"], average["key"])
+    offsets = current["action_offsets"]
+    starts = solver.row_info[: solver.num_infostates, 0]
+    differs = False
+    for r in range(solver.num_infostates):
+        probs = current["average"][offsets[r] : offsets[r + 1]]
+        regret = solver.regret[starts[r] : starts[r] + len(probs)]
+        positive = np.maximum(regret, 0.0)
+        expected = (
+            positive / positive.sum() if positive.sum() > 0 else np.full(len(probs), 1 / len(probs))
+        )
+        np.testing.assert_allclose(probs, expected)
+        differs |= not np.allclose(probs, average["average"][offsets[r] : offsets[r + 1]])
+    assert differs  # the current strategy is not the average
