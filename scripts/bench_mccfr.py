@@ -17,7 +17,7 @@ so one iteration's cost grows about 4x per turn of the cap.
 Columns: ours on one core and with two workers (``ParallelMCCFR``, wall-clock
 iterations per second), OpenSpiel's C++ solver (one thread), the two ratios,
 and a *ceiling*: the rate at which the rules core alone steps uniformly random
-games (``core.random_playouts``: legal actions, chance sampling and
+games (``rules.simulate``: legal actions, chance sampling and
 ``apply_action`` only, no key, no table) divided by OpenSpiel's node visits
 per second. No MCCFR over this rules core can beat that ratio on one core,
 whatever its own overhead.
@@ -30,13 +30,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
 import pyspiel
 
 import complots_solver.openspiel  # noqa: F401  (registers the game)
-from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.presets import resolve_game
+from complots_solver.rules.simulate import simulate
 from complots_solver.solvers.infokeys import KEYS
 from complots_solver.solvers.mccfr import MCCFRSolver
 from complots_solver.solvers.mccfr_parallel import ParallelMCCFR
@@ -45,7 +44,7 @@ SEED = 1
 WARMUP_ITERATIONS = 10  # compiles the numba code and fills the table a little
 SHORT_DRAFT_TURNS = 4
 EPOCHS = 20  # two-worker runs synchronise about this many times per budget
-PLAYOUT_CHUNK = 200  # random games per call when timing the rules core alone
+PROBE_GAMES = 200  # random games that estimate the rules core's speed before timing it
 
 
 @dataclass(frozen=True)
@@ -139,20 +138,9 @@ def bench_two_workers(case: Case, seconds: float, key: str, one_core: Rate) -> f
 
 def bench_core(case: Case, seconds: float) -> float:
     """Steps per second of the rules core alone playing uniformly random games."""
-    cfg = case.config.to_array()
-    rng = np.random.default_rng(SEED)
-    stats = np.zeros(2, dtype=np.int64)
-    wins = np.zeros(case.config.players, dtype=np.int64)
-    core.random_playouts(cfg, 1, rng, stats, wins)
-    steps = 0
-
-    def step() -> int:
-        nonlocal steps
-        steps += core.random_playouts(cfg, PLAYOUT_CHUNK, rng, stats, wins)
-        return PLAYOUT_CHUNK
-
-    _, spent = time_loop(step, seconds)
-    return steps / spent
+    probe = simulate(case.config, PROBE_GAMES, SEED)  # also compiles
+    games = max(PROBE_GAMES, int(probe.games_per_second * seconds))
+    return simulate(case.config, games, SEED).moves_per_second
 
 
 def bench_openspiel(case: Case, seconds: float, visits_per_iteration: float) -> Rate:

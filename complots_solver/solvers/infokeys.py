@@ -315,6 +315,12 @@ def _poly(h: np.uint64, value: int) -> np.uint64:
 
 
 @njit(cache=True)
+def _bucket(table: np.ndarray, coins: int, base: int) -> int:
+    """``base`` plus the bucket of ``coins`` in ``table`` (coins capped at its last entry)."""
+    return base + table[min(coins, table.shape[0] - 1)]
+
+
+@njit(cache=True)
 def compact_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
     """The ``compact`` key of the player to move (see the module docstring)."""
     n = cfg[C_PLAYERS]
@@ -342,19 +348,17 @@ def compact_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
         or st == Stage.ILLUSION_CLAIM
         or st == Stage.UNDERTAKER_CLAIM
     )
-    last_r = RESPONSE_BUCKETS.shape[0] - 1
     coins = s[S_COINS + p]
-    h = _poly(h, 200 + RESPONSE_BUCKETS[min(coins, last_r)] if respond else coins)
+    h = _poly(h, _bucket(RESPONSE_BUCKETS, coins, 200) if respond else coins)
     exact = cfg[C_EXTENDED] != 0
-    last = COIN_BUCKETS.shape[0] - 1
     for i in range(1, n):
         q = (p + i) % n
         h = _poly(h, core.hidden_count(s, q))
         coins = s[S_COINS + q]
         if respond:
-            h = _poly(h, 200 + RESPONSE_BUCKETS[min(coins, last_r)])
+            h = _poly(h, _bucket(RESPONSE_BUCKETS, coins, 200))
         else:
-            h = _poly(h, coins if exact else 100 + COIN_BUCKETS[min(coins, last)])
+            h = _poly(h, coins if exact else _bucket(COIN_BUCKETS, coins, 100))
     return np.int64(mix(h))
 
 

@@ -288,6 +288,7 @@ class MCCFRRun:
         """Write strategy.npz and meta.json for the current average strategy."""
         master = self.solver.master
         exact = self.exact_report() if self.settings.exact else None
+        discount = self.settings.discount()
         per_player = master.infostates_per_player()
         meta = {
             "game": self.record["game"],
@@ -298,14 +299,7 @@ class MCCFRRun:
                 "epsilon": self.settings.epsilon if self.settings.algorithm == "os" else None,
                 "regret_floor": self.settings.regret_floor,
                 "baseline": self.settings.baseline if self.settings.algorithm == "os" else None,
-                "discount": None
-                if self.settings.discount_interval is None
-                else {
-                    "interval": self.settings.discount_interval,
-                    "alpha": self.settings.alpha,
-                    "beta": self.settings.beta,
-                    "gamma": self.settings.gamma,
-                },
+                "discount": None if discount is None else asdict(discount),
                 "workers": self.settings.workers,
                 "sync_iterations": self.settings.sync_iterations
                 if self.settings.workers > 1
