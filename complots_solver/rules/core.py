@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from complots_solver.rules.characters import kind_clan_table
+from complots_solver.rules.compiled import borrow, hot, keep_alive
 from complots_solver.rules.enums import (
     NUM_CLANS,
     ActionKind,
@@ -147,13 +148,13 @@ WITCH_MIN_CARDS = 2  # D-C2-6: a Sorciere claim needs a face-down card left afte
 KIND_CLAN = kind_clan_table()
 
 
-@njit(cache=True)
+@hot
 def c2_base(n):
     """First Complots 2 action id with n players (layout.c2_base, compiled)."""
     return A_TARGETED + NUM_TARGETED_KINDS * n
 
 
-@njit(cache=True)
+@hot
 def c2_donate(n):
     """First id of the Ursuline's targeted block (layout.c2_donate, compiled)."""
     return c2_base(n) + X_GIVE + n
@@ -168,7 +169,7 @@ _TERMINAL = int(PlayerId.TERMINAL)
 
 
 # ---- small helpers -----------------------------------------------------------
-@njit(cache=True)
+@hot
 def hidden_count(s, p):
     """Number of face-down cards of player p."""
     base = S_HIDDEN + p * NUM_CLANS
@@ -178,13 +179,13 @@ def hidden_count(s, p):
     return total
 
 
-@njit(cache=True)
+@hot
 def is_alive(s, p):
     """Whether player p still has a face-down card."""
     return hidden_count(s, p) > 0
 
 
-@njit(cache=True)
+@hot
 def court_size(s):
     """Number of cards in the Court."""
     total = 0
@@ -193,7 +194,7 @@ def court_size(s):
     return total
 
 
-@njit(cache=True)
+@hot
 def _next_living(s, cfg, p, skip):
     """The next living seat clockwise after p, never `skip` (-1: none)."""
     n = cfg[C_PLAYERS]
@@ -205,7 +206,7 @@ def _next_living(s, cfg, p, skip):
     return p
 
 
-@njit(cache=True)
+@hot
 def _gain(s, p, amount):
     """Pay p from the treasury; D-4: a gain is cut to what the treasury holds."""
     g = min(amount, s[S_TREASURY])
@@ -213,13 +214,13 @@ def _gain(s, p, amount):
     s[S_COINS + p] += g
 
 
-@njit(cache=True)
+@hot
 def _pay(s, p, amount):
     s[S_COINS + p] -= amount
     s[S_TREASURY] += amount
 
 
-@njit(cache=True)
+@hot
 def _pay_to(s, payer, payee, amount):
     """Move up to `amount` coins from payer to payee (cut to what the payer holds)."""
     g = min(amount, s[S_COINS + payer])
@@ -227,7 +228,7 @@ def _pay_to(s, payer, payee, amount):
     s[S_COINS + payee] += g
 
 
-@njit(cache=True)
+@hot
 def target_of_action(cfg, a):
     """(ActionKind, target) of an ACTION-stage action id.
 
@@ -259,19 +260,26 @@ def target_of_action(cfg, a):
     return int(cfg[C_SLOT_TARGETED + Clan.COLLECTOR]), int(a - c2_donate(n))
 
 
-@njit(cache=True)
+@hot
 def claim_of(kind):
     """Clan claimed by an action kind, -1 for the general actions."""
     return KIND_CLAN[kind]
 
 
-@njit(cache=True)
+@hot
 def character_of(cfg, clan):
     """The Character standing for `clan` in this game."""
     return cfg[C_CHARS + clan]
 
 
 # ---- setup -------------------------------------------------------------------
+@hot
+def copy_state(dst, src):
+    """Copy state ``src`` into ``dst`` (an element loop: numba's slice copy is 7x slower)."""
+    for i in range(STATE_SIZE):
+        dst[i] = src[i]
+
+
 @njit(cache=True)
 def initial_state(cfg):
     """The state before the deal: coins handed out, deck in Court (and piles)."""
@@ -280,11 +288,13 @@ def initial_state(cfg):
     return s
 
 
-@njit(cache=True)
+@hot
 def reset_state(s, cfg):
     """Overwrite `s` with the state before the deal (no allocation)."""
-    s[:] = -1
-    s[S_COINS:] = 0
+    for i in range(S_COINS):
+        s[i] = -1
+    for i in range(S_COINS, STATE_SIZE):
+        s[i] = 0
     n = cfg[C_PLAYERS]
     handed = 0
     for p in range(n):
@@ -312,7 +322,7 @@ def reset_state(s, cfg):
     s[S_CUR] = _CHANCE
 
 
-@njit(cache=True)
+@hot
 def _start_turn(s, p):
     s[S_STAGE] = Stage.ACTION
     s[S_CUR] = p
@@ -337,7 +347,7 @@ def _start_turn(s, p):
     s[S_GIFT] = 0
 
 
-@njit(cache=True)
+@hot
 def _end_turn(s, cfg):
     s[S_TURN] += 1
     if s[S_TURN] >= cfg[C_MAX_TURNS]:  # D-11: the turn cap ends in a draw
@@ -354,14 +364,14 @@ REVEAL_GAME_OVER = 1  # _reveal: the game ended
 REVEAL_WINDOW = 2  # _reveal: a Croque-Mort window opened; it resumes the caller later
 
 
-@njit(cache=True)
+@hot
 def _begin_loss(s, stage, p):
     s[S_STAGE] = stage
     s[S_LOSER] = p
     s[S_CUR] = p
 
 
-@njit(cache=True)
+@hot
 def _save_resume(s):
     """Remember the loss stage and challenge being resolved, to resume after a window."""
     s[S_RESUME_STAGE] = s[S_STAGE]
@@ -371,7 +381,7 @@ def _save_resume(s):
     s[S_RESUME_CLAIMED] = s[S_CLAIMED]
 
 
-@njit(cache=True)
+@hot
 def _resume(s, cfg):
     """Go on after the loss that a Sorciere or Croque-Mort window interrupted."""
     stage = s[S_RESUME_STAGE]
@@ -388,7 +398,7 @@ def _resume(s, cfg):
         _end_turn(s, cfg)  # every effect loss ends the turn
 
 
-@njit(cache=True)
+@hot
 def _reveal(s, cfg, p, c):
     """Turn p's card c face up; eliminate p and end the game if it follows."""
     s[S_HIDDEN + p * NUM_CLANS + c] -= 1
@@ -421,7 +431,7 @@ def _reveal(s, cfg, p, c):
 
 
 # ---- Complots 2 passive powers (RULES.md 7, inferred) ---------------------------
-@njit(cache=True)
+@hot
 def _undertaker_open(s, cfg, dead):
     """Croque-Mort: the eliminated player's coins wait (in their hands) for claims (D-C2-8)."""
     _save_resume(s)
@@ -433,7 +443,7 @@ def _undertaker_open(s, cfg, dead):
     return REVEAL_WINDOW
 
 
-@njit(cache=True)
+@hot
 def _undertaker_next(s, cfg, after):
     """Next responder of the Croque-Mort window after `after`, or close it."""
     n = cfg[C_PLAYERS]
@@ -447,7 +457,7 @@ def _undertaker_next(s, cfg, after):
     _power_undertaker(s, cfg)
 
 
-@njit(cache=True)
+@hot
 def _power_undertaker(s, cfg):
     """Croque-Mort: living claimants whose claim stood share the coins; the rest to the treasury."""
     n = cfg[C_PLAYERS]
@@ -470,7 +480,7 @@ def _power_undertaker(s, cfg):
     s[S_PENDING] = 1  # apply_action resumes the interrupted loss
 
 
-@njit(cache=True)
+@hot
 def _witch_claim(s, cfg, p, c):
     """Sorciere: p loses card c face down, claiming it is the Sorciere (D-C2-6)."""
     s[S_HIDDEN + p * NUM_CLANS + c] -= 1
@@ -481,7 +491,7 @@ def _witch_claim(s, cfg, p, c):
     _open_claim_challenge(s, cfg, p, Clan.UNTOUCHABLE, Context.WITCH)
 
 
-@njit(cache=True)
+@hot
 def _power_witch(s, cfg):
     """Sorciere: the claim stood (or was shown true): take 5 from the treasury."""
     p = s[S_WITCH]
@@ -489,14 +499,14 @@ def _power_witch(s, cfg):
         _gain(s, p, WITCH_GAIN)
 
 
-@njit(cache=True)
+@hot
 def _witch_done(s, cfg):
     s[S_WITCH] = -1
     s[S_WITCH_CLAN] = -1
     s[S_PENDING] = 1  # apply_action resumes the interrupted loss
 
 
-@njit(cache=True)
+@hot
 def _open_claim_challenge(s, cfg, claimant, clan, ctx):
     """A claim that every other living player may challenge, clockwise after the claimant."""
     s[S_CLAIMANT] = claimant
@@ -508,7 +518,7 @@ def _open_claim_challenge(s, cfg, claimant, clan, ctx):
     s[S_CUR] = s[S_RESP]
 
 
-@njit(cache=True)
+@hot
 def _claim_unchallenged(s, cfg):
     """Everyone passed on a co-claim or Sorciere claim: it stands."""
     ctx = s[S_CTX]
@@ -524,14 +534,14 @@ def _claim_unchallenged(s, cfg):
 
 
 # ---- Complots 2 action powers (RULES.md 7, inferred): one hook each ------------
-@njit(cache=True)
+@hot
 def _power_execute(s, cfg, actor, target):
     """Bourreau: pay 3 to the target, who loses 1 influence."""
     _pay_to(s, actor, target, EXECUTE_PAYMENT)
     _begin_loss(s, Stage.EFFECT_LOSS, target)
 
 
-@njit(cache=True)
+@hot
 def _power_blackmail(s, cfg, actor, target):
     """Maitre-Chanteur: the target chooses to pay 3 (if they can) or to refuse."""
     if s[S_COINS + target] >= BLACKMAIL_AMOUNT:
@@ -541,14 +551,14 @@ def _power_blackmail(s, cfg, actor, target):
     _blackmail_refused(s, cfg, actor, target)  # D-C2-3: unable to pay, the target refuses
 
 
-@njit(cache=True)
+@hot
 def _blackmail_refused(s, cfg, actor, target):
     """Maitre-Chanteur refused: the actor pays the target 3; the target loses 1 influence."""
     _pay_to(s, actor, target, BLACKMAIL_AMOUNT)
     _begin_loss(s, Stage.EFFECT_LOSS, target)
 
 
-@njit(cache=True)
+@hot
 def _poorest(s, cfg, target, actor, gift):
     """(fewest coins, how many tie) among living players other than `target` (D-C2-4).
 
@@ -569,7 +579,7 @@ def _poorest(s, cfg, target, actor, gift):
     return low, ties
 
 
-@njit(cache=True)
+@hot
 def is_poorest(s, cfg, q):
     """Whether q may receive the pending Justicier gift (a tied poorest player)."""
     actor = s[S_ACTOR]
@@ -581,7 +591,7 @@ def is_poorest(s, cfg, q):
     return s[S_COINS + q] - (gift if q == actor else 0) == low
 
 
-@njit(cache=True)
+@hot
 def _justice_give(s, cfg, q):
     """Justicier: the gift goes from the actor's hand to q; the turn ends."""
     s[S_COINS + s[S_ACTOR]] -= s[S_GIFT]
@@ -590,7 +600,7 @@ def _justice_give(s, cfg, q):
     _end_turn(s, cfg)
 
 
-@njit(cache=True)
+@hot
 def _power_justice(s, cfg, actor, target):
     """Justicier: take 3 (or all) from the richest, keep 1, give the rest to the poorest."""
     take = min(JUSTICE_TAKE, s[S_COINS + target])
@@ -613,14 +623,14 @@ def _power_justice(s, cfg, actor, target):
             return
 
 
-@njit(cache=True)
+@hot
 def _power_tithe_from(s, cfg, q):
     """Pape: take 1 coin from opponent q (nothing from 0 coins, as D-3)."""
     if is_alive(s, q) and is_alive(s, s[S_ACTOR]):
         _pay_to(s, q, s[S_ACTOR], TITHE_AMOUNT)
 
 
-@njit(cache=True)
+@hot
 def _tithe_next(s, cfg):
     """Pape: open the counter window of the next opponent clockwise, or end the turn."""
     actor = s[S_ACTOR]
@@ -644,7 +654,7 @@ def _tithe_next(s, cfg):
     s[S_CUR] = q
 
 
-@njit(cache=True)
+@hot
 def _power_spy(s, cfg, actor):
     """Espion: draw 1 from the Court, then keep as many cards as before (return 1)."""
     if court_size(s) == 0:
@@ -657,7 +667,7 @@ def _power_spy(s, cfg, actor):
     s[S_CUR] = _CHANCE
 
 
-@njit(cache=True)
+@hot
 def _power_donate(s, cfg, actor, target):
     """Ursuline: take 3 from the treasury and give 1 of them to the target."""
     before = s[S_COINS + actor]
@@ -665,7 +675,7 @@ def _power_donate(s, cfg, actor, target):
     _pay_to(s, actor, target, min(DONATE_GIFT, s[S_COINS + actor] - before))
 
 
-@njit(cache=True)
+@hot
 def _power_illusion(s, cfg, actor):
     """Illusionniste: take 4 from the treasury, then opponents may co-claim."""
     before = s[S_COINS + actor]
@@ -674,7 +684,7 @@ def _power_illusion(s, cfg, actor):
     _illusion_next(s, cfg, actor)
 
 
-@njit(cache=True)
+@hot
 def _illusion_share(s, q):
     """A co-claim of the Illusionniste stood: q takes 1 of the actor's coins of this action."""
     actor = s[S_ACTOR]
@@ -683,7 +693,7 @@ def _illusion_share(s, q):
         s[S_POOL] -= ILLUSION_SHARE
 
 
-@njit(cache=True)
+@hot
 def _illusion_next(s, cfg, after):
     """Next opponent who may co-claim the Illusionniste, or end the turn (D-C2-7)."""
     actor = s[S_ACTOR]
@@ -701,7 +711,7 @@ def _illusion_next(s, cfg, after):
 
 
 # ---- turn flow ---------------------------------------------------------------
-@njit(cache=True)
+@hot
 def _announce(s, cfg, a):
     actor = s[S_ACTOR]
     kind, target = target_of_action(cfg, a)
@@ -722,7 +732,7 @@ def _announce(s, cfg, a):
         _claim_stands(s, cfg)
 
 
-@njit(cache=True)
+@hot
 def _claim_stands(s, cfg):
     """The action survived its challenge window: counters, then the effect."""
     kind = s[S_ACT]
@@ -751,7 +761,7 @@ def _claim_stands(s, cfg):
         _resolve_effect(s, cfg)
 
 
-@njit(cache=True)
+@hot
 def _countered(s, cfg):
     """A counter stood: the action fails (with the Assassins' payment, RULES.md 7)."""
     kind = s[S_ACT]
@@ -765,7 +775,7 @@ def _countered(s, cfg):
     _end_turn(s, cfg)
 
 
-@njit(cache=True)
+@hot
 def _resolve_challenge(s, cfg, claimant, clan, challenger, ctx):
     s[S_CTX] = ctx
     s[S_CHALLENGER] = challenger
@@ -798,7 +808,7 @@ def _resolve_challenge(s, cfg, claimant, clan, challenger, ctx):
         _begin_loss(s, Stage.CHALLENGE_LOSS, claimant)
 
 
-@njit(cache=True)
+@hot
 def _after_challenge(s, cfg):
     actor = s[S_ACTOR]
     ctx = s[S_CTX]
@@ -832,7 +842,7 @@ def _after_challenge(s, cfg):
         _witch_done(s, cfg)
 
 
-@njit(cache=True)
+@hot
 def _resolve_effect(s, cfg):
     kind = s[S_ACT]
     actor = s[S_ACTOR]
@@ -894,7 +904,7 @@ def _resolve_effect(s, cfg):
     _end_turn(s, cfg)
 
 
-@njit(cache=True)
+@hot
 def _add_multiset(s, p, m, sign):
     """Move multiset m between the Court and p's hand (sign +1: to the hand)."""
     a = MS_FIRST[m]
@@ -906,7 +916,7 @@ def _add_multiset(s, p, m, sign):
         s[S_COURT + b] -= sign
 
 
-@njit(cache=True)
+@hot
 def apply_action(s, cfg, a):
     """Apply a player action or chance outcome `a` to state `s` in place."""
     st = s[S_STAGE]
@@ -1028,7 +1038,7 @@ def apply_action(s, cfg, a):
         _resume(s, cfg)
 
 
-@njit(cache=True)
+@hot
 def _apply_complots2(s, cfg, a):
     """apply_action for the Complots 2 stages."""
     st = s[S_STAGE]
@@ -1071,7 +1081,7 @@ def _apply_complots2(s, cfg, a):
 
 
 # ---- legal moves -------------------------------------------------------------
-@njit(cache=True)
+@hot
 def _has_multiset(s, p, m):
     base = S_HIDDEN + p * NUM_CLANS
     a = MS_FIRST[m]
@@ -1083,7 +1093,7 @@ def _has_multiset(s, p, m):
     return s[base + a] >= 1 and s[base + b] >= 1
 
 
-@njit(cache=True)
+@hot
 def _richest_opponent(s, cfg, p):
     """Most coins among p's living opponents (the Justicier's targets, D-C2-4)."""
     n = cfg[C_PLAYERS]
@@ -1094,7 +1104,7 @@ def _richest_opponent(s, cfg, p):
     return high
 
 
-@njit(cache=True)
+@hot
 def _targets_into(s, cfg, cur, first, kind, out, k):
     """Append the ids first + t of the legal targets t of `kind`."""
     n = cfg[C_PLAYERS]
@@ -1112,7 +1122,7 @@ def _targets_into(s, cfg, cur, first, kind, out, k):
     return k
 
 
-@njit(cache=True)
+@hot
 def _can_witch(s, cfg, p):
     """Whether p, about to lose influence, may claim the Sorciere instead (D-C2-6)."""
     return (
@@ -1122,7 +1132,7 @@ def _can_witch(s, cfg, p):
     )
 
 
-@njit(cache=True)
+@hot
 def legal_actions_into(s, cfg, out):
     """Write the sorted legal action ids of the player to move; return count."""
     st = s[S_STAGE]
@@ -1231,7 +1241,7 @@ def legal_actions_into(s, cfg, out):
     return k
 
 
-@njit(cache=True)
+@hot
 def chance_size(s, cfg):
     """Number of cards drawn at the current chance node."""
     st = s[S_STAGE]
@@ -1242,7 +1252,7 @@ def chance_size(s, cfg):
     return 1
 
 
-@njit(cache=True)
+@hot
 def chance_outcomes_into(s, cfg, outcomes, probs):
     """Write the chance outcomes (multiset ids) and exact probabilities."""
     size = chance_size(s, cfg)
@@ -1272,7 +1282,7 @@ def chance_outcomes_into(s, cfg, outcomes, probs):
     return k
 
 
-@njit(cache=True)
+@hot
 def returns_into(s, cfg, out):
     """Terminal utilities (D-10: +1 to the winner, -1/(n-1) to the others)."""
     n = cfg[C_PLAYERS]
@@ -1286,7 +1296,7 @@ def returns_into(s, cfg, out):
 
 
 # ---- what each player sees (RULES.md section 6) ------------------------------
-@njit(cache=True)
+@hot
 def _token(kind, stage, who, value):
     # Complots 2 stages (>= STAGE_SLOTS) set kind + KIND_SLOTS: Complots 1 tokens keep their values.
     hi = stage // STAGE_SLOTS
@@ -1295,7 +1305,7 @@ def _token(kind, stage, who, value):
     return ((kind * STAGE_SLOTS + stage) * WHO_SLOTS + who) * VALUE_SLOTS + value
 
 
-@njit(cache=True)
+@hot
 def observation_token(s, a, viewer):
     """What `viewer` observes when `a` is applied to `s` (before applying).
 
@@ -1344,7 +1354,7 @@ def observation_token(s, a, viewer):
     return _token(TokenKind.PUBLIC, st, cur, a)
 
 
-@njit(cache=True)
+@hot
 def observation_tokens_into(s, cfg, a, out):
     """observation_token for every seat, then the public view at out[players]."""
     n = cfg[C_PLAYERS]
@@ -1354,7 +1364,7 @@ def observation_tokens_into(s, cfg, a, out):
 
 
 # ---- random playouts (benchmarks, simulation) --------------------------------
-@njit(cache=True)
+@hot
 def sample_chance(s, cfg, rng, outcomes, probs):
     """Sample one chance outcome with its exact probability."""
     k = chance_outcomes_into(s, cfg, outcomes, probs)
@@ -1367,7 +1377,7 @@ def sample_chance(s, cfg, rng, outcomes, probs):
     return outcomes[k - 1]
 
 
-@njit(cache=True)
+@hot
 def _draw_one(s, rng, total, skip):
     """A clan drawn uniformly from the Court's cards, one card of `skip` set aside."""
     r = int(rng.random() * total)
@@ -1378,7 +1388,7 @@ def _draw_one(s, rng, total, skip):
     return NUM_CLANS - 1
 
 
-@njit(cache=True)
+@hot
 def sample_chance_fast(s, cfg, rng):
     """Sample a chance outcome by drawing cards one at a time (no probability table).
 
@@ -1401,9 +1411,12 @@ def random_playouts(cfg, games, rng, stats, wins):
     stats[0] += games that hit the turn cap, stats[1] += total turns;
     wins[p] += games won by seat p.
     """
-    buf = np.empty(256, dtype=np.int32)
+    buf_own = np.empty(256, dtype=np.int32)
+    s_own = initial_state(cfg)
+    buf = borrow(buf_own)
+    s = borrow(s_own)
+    cfg = borrow(cfg)
     steps = 0
-    s = initial_state(cfg)
     for _ in range(games):
         reset_state(s, cfg)
         while s[S_STAGE] != Stage.TERMINAL:
@@ -1419,4 +1432,5 @@ def random_playouts(cfg, games, rng, stats, wins):
         else:
             wins[s[S_WINNER]] += 1
         stats[1] += s[S_TURN]
+    keep_alive(buf_own, s_own)
     return steps

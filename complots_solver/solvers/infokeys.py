@@ -99,6 +99,7 @@ import numpy as np
 from numba import njit
 
 from complots_solver.rules import core
+from complots_solver.rules.compiled import hot
 from complots_solver.rules.enums import NUM_CLANS, Clan, Context, Stage
 from complots_solver.rules.layout import (
     A_COUNTER,
@@ -166,7 +167,7 @@ _ONE = np.uint64(1)
 _NO_CLAIMS = 0
 
 
-@njit(cache=True)
+@hot
 def mix(x: np.uint64) -> np.uint64:
     """The splitmix64 finaliser of ``x + golden ratio`` (a bijection on 64-bit words)."""
     z = x + _GOLDEN
@@ -175,13 +176,13 @@ def mix(x: np.uint64) -> np.uint64:
     return z ^ (z >> _SH3)
 
 
-@njit(cache=True)
+@hot
 def chain(h: np.uint64, value: int) -> np.uint64:
     """Fold one small integer into a running hash."""
     return mix(h ^ (np.uint64(value) + _ONE))
 
 
-@njit(cache=True)
+@hot
 def init_keys(cfg: np.ndarray, hashes: np.ndarray, memory: np.ndarray) -> None:
     """Initial per-seat perfect-recall hashes and empty claim memories (one depth row)."""
     for p in range(cfg[C_PLAYERS]):
@@ -189,7 +190,7 @@ def init_keys(cfg: np.ndarray, hashes: np.ndarray, memory: np.ndarray) -> None:
         memory[p] = _NO_CLAIMS
 
 
-@njit(cache=True)
+@hot
 def _known_add(memory: np.ndarray, p: int, clan: int) -> None:
     """Record that seat ``p`` saw a card of ``clan`` go into the Court (count capped)."""
     shift = KNOWN_SHIFT + 2 * clan
@@ -198,13 +199,13 @@ def _known_add(memory: np.ndarray, p: int, clan: int) -> None:
         memory[p] += 1 << shift
 
 
-@njit(cache=True)
+@hot
 def _forget_court(memory: np.ndarray, p: int) -> None:
     """Seat ``p`` drew new cards: clear its claim mask and its known-Court counts."""
     memory[p] = _NO_CLAIMS
 
 
-@njit(cache=True)
+@hot
 def _update_memory(s: np.ndarray, cfg: np.ndarray, a: int, memory: np.ndarray) -> None:
     """Record the public claim made, the cards seen entering the Court, or a draw, for ``a`` at ``s``."""
     st = s[S_STAGE]
@@ -263,7 +264,7 @@ def _update_memory(s: np.ndarray, cfg: np.ndarray, a: int, memory: np.ndarray) -
         _forget_court(memory, s[S_DRAWER])
 
 
-@njit(cache=True)
+@hot
 def step_keys(
     s: np.ndarray,
     cfg: np.ndarray,
@@ -285,7 +286,7 @@ def step_keys(
         _update_memory(s, cfg, a, new_memory)
 
 
-@njit(cache=True)
+@hot
 def markov_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
     """The ``markov`` key of the player to move (see the module docstring)."""
     n = cfg[C_PLAYERS]
@@ -308,19 +309,19 @@ def markov_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
     return np.int64(h)
 
 
-@njit(cache=True)
+@hot
 def _poly(h: np.uint64, value: int) -> np.uint64:
     """One multiply-add step of the compact key's polynomial hash (``value >= -1``)."""
     return h * _POLY + np.uint64(value + 2)
 
 
-@njit(cache=True)
+@hot
 def _bucket(table: np.ndarray, coins: int, base: int) -> int:
     """``base`` plus the bucket of ``coins`` in ``table`` (coins capped at its last entry)."""
     return base + table[min(coins, table.shape[0] - 1)]
 
 
-@njit(cache=True)
+@hot
 def compact_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
     """The ``compact`` key of the player to move (see the module docstring)."""
     n = cfg[C_PLAYERS]
@@ -362,7 +363,7 @@ def compact_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
     return np.int64(mix(h))
 
 
-@njit(cache=True)
+@hot
 def key_of(
     s: np.ndarray, cfg: np.ndarray, key_kind: int, hashes: np.ndarray, memory: np.ndarray
 ) -> np.int64:

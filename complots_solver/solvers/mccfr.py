@@ -70,6 +70,7 @@ import numpy as np
 from numba import njit
 
 from complots_solver.rules import core
+from complots_solver.rules.compiled import borrow, hot, keep_alive
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import PlayerId, Stage
 from complots_solver.rules.layout import (
@@ -155,7 +156,7 @@ class Discount:
 
 
 # ---- the hash table ---------------------------------------------------------------
-@njit(cache=True)
+@hot
 def _probe(slot_key: np.ndarray, slot_row: np.ndarray, key: np.int64) -> int:
     """Position of ``key`` in the slot arrays, or of the empty slot where it would go."""
     mask = slot_key.shape[0] - 1
@@ -213,7 +214,7 @@ def _grow_baseline(baseline, needed):
     return out
 
 
-@njit(cache=True)
+@hot
 def _regret_matching(regret, start, k, out):
     """Current strategy of a row (positive regrets normalised, else uniform)."""
     total = 0.0
@@ -230,7 +231,7 @@ def _regret_matching(regret, start, k, out):
             out[j] = 1.0 / k
 
 
-@njit(cache=True)
+@hot
 def _sample(probs, k, rng):
     """Index drawn from the first ``k`` entries of ``probs``."""
     r = rng.random()
@@ -242,7 +243,7 @@ def _sample(probs, k, rng):
     return k - 1
 
 
-@njit(cache=True)
+@hot
 def _discount(regret, strategy_sum, used, step, alpha, beta, gamma):
     """Apply DCFR discount step ``step`` (1-based) to the first ``used`` pool slots."""
     ka = step**alpha
@@ -256,7 +257,7 @@ def _discount(regret, strategy_sum, used, step, alpha, beta, gamma):
         strategy_sum[j] *= avg
 
 
-@njit(cache=True)
+@hot
 def _lookup(slot_key, slot_row, row_info, key, k):
     """Row of ``key`` in a table if it is there with ``k`` actions, else NO_ROW."""
     r = slot_row[_probe(slot_key, slot_row, key)]
@@ -299,25 +300,60 @@ def _run(
     n = cfg[C_PLAYERS]
     walk_keys = key_kind if frozen_mask == 0 or f_key_kind == key_kind else KEY_BOTH
     depth_cap = max_depth + 2
-    states = np.empty((depth_cap, STATE_SIZE), dtype=np.int32)
-    hashes = np.zeros((depth_cap, n), dtype=np.uint64)
-    memory = np.zeros((depth_cap, n), dtype=np.int64)
-    acts = np.empty((depth_cap, width), dtype=np.int32)
-    sigma = np.empty((depth_cap, width))
-    values = np.empty((depth_cap, width))
-    nact = np.zeros(depth_cap, dtype=np.int64)
-    nxt = np.zeros(depth_cap, dtype=np.int64)
-    row = np.zeros(depth_cap, dtype=np.int64)
-    frame = np.zeros(depth_cap, dtype=np.int64)
-    mover = np.zeros(depth_cap, dtype=np.int64)
-    chosen = np.zeros(depth_cap, dtype=np.int64)
-    samp_p = np.zeros(depth_cap)
-    my_reach = np.ones(depth_cap)
-    opp_reach = np.ones(depth_cap)
-    samp_reach = np.ones(depth_cap)
-    outcomes = np.empty(MAX_CHANCE_OUTCOMES, dtype=np.int32)
-    probs = np.empty(MAX_CHANCE_OUTCOMES)
-    ret = np.zeros(n)
+    states_own = np.empty((depth_cap, STATE_SIZE), dtype=np.int32)
+    hashes_own = np.zeros((depth_cap, n), dtype=np.uint64)
+    memory_own = np.zeros((depth_cap, n), dtype=np.int64)
+    acts_own = np.empty((depth_cap, width), dtype=np.int32)
+    sigma_own = np.empty((depth_cap, width))
+    values_own = np.empty((depth_cap, width))
+    nact_own = np.zeros(depth_cap, dtype=np.int64)
+    nxt_own = np.zeros(depth_cap, dtype=np.int64)
+    row_own = np.zeros(depth_cap, dtype=np.int64)
+    frame_own = np.zeros(depth_cap, dtype=np.int64)
+    mover_own = np.zeros(depth_cap, dtype=np.int64)
+    chosen_own = np.zeros(depth_cap, dtype=np.int64)
+    samp_p_own = np.zeros(depth_cap)
+    my_reach_own = np.ones(depth_cap)
+    opp_reach_own = np.ones(depth_cap)
+    samp_reach_own = np.ones(depth_cap)
+    outcomes_own = np.empty(MAX_CHANCE_OUTCOMES, dtype=np.int32)
+    probs_own = np.empty(MAX_CHANCE_OUTCOMES)
+    ret_own = np.zeros(n)
+    # borrowed views (rules/borrow.py): no reference counting in the hot loop;
+    # the *_own arrays keep the memory alive (keep_alive at the end)
+    states = borrow(states_own)
+    hashes = borrow(hashes_own)
+    memory = borrow(memory_own)
+    acts = borrow(acts_own)
+    sigma = borrow(sigma_own)
+    values = borrow(values_own)
+    nact = borrow(nact_own)
+    nxt = borrow(nxt_own)
+    row = borrow(row_own)
+    frame = borrow(frame_own)
+    mover = borrow(mover_own)
+    chosen = borrow(chosen_own)
+    samp_p = borrow(samp_p_own)
+    my_reach = borrow(my_reach_own)
+    opp_reach = borrow(opp_reach_own)
+    samp_reach = borrow(samp_reach_own)
+    outcomes = borrow(outcomes_own)
+    probs = borrow(probs_own)
+    ret = borrow(ret_own)
+    slot_key_own = slot_key
+    slot_row_own = slot_row
+    row_info_own = row_info
+    row_key_own = row_key
+    pool_action_own = pool_action
+    regret_own = regret
+    strategy_sum_own = strategy_sum
+    baseline_own = baseline
+    cfg = borrow(cfg)
+    counters = borrow(counters)
+    f_slot_key = borrow(f_slot_key)
+    f_slot_row = borrow(f_slot_row)
+    f_row_info = borrow(f_row_info)
+    f_probs = borrow(f_probs)
     linear = params[P_LINEAR] != 0.0
     interval = int(params[P_INTERVAL])
     eps = params[P_EPSILON]
@@ -327,7 +363,15 @@ def _run(
     floor = params[P_FLOOR] != 0.0
     balpha = params[P_BASELINE]
     if balpha > 0.0:
-        baseline = _grow_baseline(baseline, pool_action.shape[0])
+        baseline_own = _grow_baseline(baseline_own, pool_action.shape[0])
+    slot_key = borrow(slot_key_own)
+    slot_row = borrow(slot_row_own)
+    row_info = borrow(row_info_own)
+    row_key = borrow(row_key_own)
+    pool_action = borrow(pool_action_own)
+    regret = borrow(regret_own)
+    strategy_sum = borrow(strategy_sum_own)
+    baseline = borrow(baseline_own)
 
     for _ in range(iterations):
         counters[CT_ITER] += 1
@@ -386,17 +430,29 @@ def _run(
                         elif r == NO_ROW:
                             rows = counters[CT_ROWS]
                             if (rows + 1) * MAX_LOAD_DEN >= slot_key.shape[0]:
-                                slot_key, slot_row = _rehash(slot_key, slot_row, row_key, rows)
+                                slot_key_own, slot_row_own = _rehash(
+                                    slot_key, slot_row, row_key, rows
+                                )
+                                slot_key = borrow(slot_key_own)
+                                slot_row = borrow(slot_row_own)
                                 i = _probe(slot_key, slot_row, key)
                             if rows >= row_info.shape[0]:
-                                row_info, row_key = _grow_rows(row_info, row_key)
+                                row_info_own, row_key_own = _grow_rows(row_info, row_key)
+                                row_info = borrow(row_info_own)
+                                row_key = borrow(row_key_own)
                             used = counters[CT_POOL]
                             if used + k > pool_action.shape[0]:
-                                pool_action, regret, strategy_sum = _grow_pool(
+                                pool_action_own, regret_own, strategy_sum_own = _grow_pool(
                                     pool_action, regret, strategy_sum, used + k
                                 )
+                                pool_action = borrow(pool_action_own)
+                                regret = borrow(regret_own)
+                                strategy_sum = borrow(strategy_sum_own)
                                 if balpha > 0.0:
-                                    baseline = _grow_baseline(baseline, pool_action.shape[0])
+                                    baseline_own = _grow_baseline(
+                                        baseline_own, pool_action.shape[0]
+                                    )
+                                    baseline = borrow(baseline_own)
                             r = rows
                             slot_key[i] = key
                             slot_row[i] = r
@@ -463,7 +519,7 @@ def _run(
                         step_keys(
                             s, cfg, a, walk_keys, hashes[d], memory[d], hashes[d + 1], memory[d + 1]
                         )
-                        states[d + 1, :] = s
+                        core.copy_state(states[d + 1], s)
                         core.apply_action(states[d + 1], cfg, a)
                         d += 1
                     continue
@@ -485,7 +541,7 @@ def _run(
                         step_keys(
                             s, cfg, a, walk_keys, hashes[d], memory[d], hashes[d + 1], memory[d + 1]
                         )
-                        states[d + 1, :] = s
+                        core.copy_state(states[d + 1], s)
                         core.apply_action(states[d + 1], cfg, a)
                         d += 1
                         entering = True
@@ -553,7 +609,20 @@ def _run(
                 params[P_BETA],
                 params[P_GAMMA],
             )
-    return slot_key, slot_row, row_info, row_key, pool_action, regret, strategy_sum, baseline
+    keep_alive(states_own, hashes_own, memory_own, acts_own, sigma_own, values_own)
+    keep_alive(nact_own, nxt_own, row_own, frame_own, mover_own, chosen_own)
+    keep_alive(samp_p_own, my_reach_own, opp_reach_own, samp_reach_own, outcomes_own, probs_own)
+    keep_alive(ret_own)
+    return (
+        slot_key_own,
+        slot_row_own,
+        row_info_own,
+        row_key_own,
+        pool_action_own,
+        regret_own,
+        strategy_sum_own,
+        baseline_own,
+    )
 
 
 # ---- mapping onto a compiled tree ------------------------------------------------

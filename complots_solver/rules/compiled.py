@@ -1,0 +1,62 @@
+"""How the hot compiled code avoids numba's reference counting.
+
+numba reference-counts arrays: a compiled function increments the counter of
+every array argument on entry and decrements it on exit (atomic operations),
+and taking a view such as ``states[d]`` does the same. The rules core is many
+small functions over the state array, so these atomics cost more than the
+rules themselves: about 6 ns per array argument per call on the benchmark
+machine, against about 1 ns for a small function's own work. Two tools remove
+them (``scripts/bench_mccfr.py`` measures the effect):
+
+``hot``
+    The decorator of every compiled function that allocates nothing (most of
+    the rules core, the information keys, the table look-ups): ``njit`` with
+    numba's ``_nrt=False`` target option, so the function emits no reference
+    counting at all. Such a function cannot allocate arrays (numba refuses
+    to compile it), and must not be given a view it keeps beyond the call.
+
+``borrow(a)``
+    In a function that *does* allocate (a solver's driver loop), a view of
+    ``a`` with no memory owner (null ``meminfo``), so that views taken from it
+    in the hot loop touch no counter. The view does not keep the memory alive:
+    borrow only from a function's parameters (the caller holds them for the
+    whole call) or from a local that is used again, for example through
+    :func:`keep_alive`, after the last use of the view; never return or store
+    a borrowed view.
+"""
+
+from __future__ import annotations
+
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+HOT_OPTIONS = {"cache": True, "_nrt": False}  # numba options of `hot`
+hot = njit(**HOT_OPTIONS)
+
+
+@intrinsic
+def borrow(typingctx, arr):
+    """A view of array ``arr`` without a reference-counted owner (see the module note)."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        src = context.make_array(arr)(context, builder, value=args[0])
+        out = context.make_array(arr)(context, builder)
+        out.meminfo = cgutils.get_null_value(out.meminfo.type)
+        out.parent = cgutils.get_null_value(out.parent.type)
+        out.nitems = src.nitems
+        out.itemsize = src.itemsize
+        out.data = src.data
+        out.shape = src.shape
+        out.strides = src.strides
+        return out._getvalue()
+
+    return arr(arr), codegen
+
+
+@njit(cache=True)
+def keep_alive(*arrays):
+    """Use ``arrays`` here, so that numba keeps them alive until this point."""
+    return len(arrays)
