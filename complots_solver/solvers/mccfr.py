@@ -312,6 +312,7 @@ def _run(
     frame_own = np.zeros(depth_cap, dtype=np.int64)
     mover_own = np.zeros(depth_cap, dtype=np.int64)
     chosen_own = np.zeros(depth_cap, dtype=np.int64)
+    srow_own = np.zeros(depth_cap, dtype=np.int64)  # row of `states` holding depth d's state
     samp_p_own = np.zeros(depth_cap)
     my_reach_own = np.ones(depth_cap)
     opp_reach_own = np.ones(depth_cap)
@@ -333,6 +334,7 @@ def _run(
     frame = borrow(frame_own)
     mover = borrow(mover_own)
     chosen = borrow(chosen_own)
+    srow = borrow(srow_own)
     samp_p = borrow(samp_p_own)
     my_reach = borrow(my_reach_own)
     opp_reach = borrow(opp_reach_own)
@@ -385,11 +387,12 @@ def _run(
             core.reset_state(states[0], cfg)
             init_keys(cfg, hashes[0], memory[0])
             d = 0
+            srow[0] = 0
             entering = True
             val = 0.0
             while True:
                 if entering:
-                    s = states[d]
+                    s = states[srow[d]]
                     counters[CT_VISITS] += 1
                     a = -1
                     if s[S_STAGE] == _TERMINAL_STAGE:
@@ -519,8 +522,12 @@ def _run(
                         step_keys(
                             s, cfg, a, walk_keys, hashes[d], memory[d], hashes[d + 1], memory[d + 1]
                         )
-                        core.copy_state(states[d + 1], s)
-                        core.apply_action(states[d + 1], cfg, a)
+                        if frame[d] == F_WALKED:  # its state is needed again: the child copies it
+                            srow[d + 1] = srow[d] + 1
+                            core.copy_state(states[srow[d + 1]], s)
+                        else:  # a sampled node is left for good: its child steps in place
+                            srow[d + 1] = srow[d]
+                        core.apply_action(states[srow[d + 1]], cfg, a)
                         d += 1
                     continue
                 # returning `val` from depth d to its parent
@@ -537,12 +544,12 @@ def _run(
                     nxt[d] += 1
                     if nxt[d] < k:
                         a = acts[d, nxt[d]]
-                        s = states[d]
+                        s = states[srow[d]]
                         step_keys(
                             s, cfg, a, walk_keys, hashes[d], memory[d], hashes[d + 1], memory[d + 1]
                         )
-                        core.copy_state(states[d + 1], s)
-                        core.apply_action(states[d + 1], cfg, a)
+                        core.copy_state(states[srow[d + 1]], s)
+                        core.apply_action(states[srow[d + 1]], cfg, a)
                         d += 1
                         entering = True
                         continue
@@ -610,7 +617,7 @@ def _run(
                 params[P_GAMMA],
             )
     keep_alive(states_own, hashes_own, memory_own, acts_own, sigma_own, values_own)
-    keep_alive(nact_own, nxt_own, row_own, frame_own, mover_own, chosen_own)
+    keep_alive(nact_own, nxt_own, row_own, frame_own, mover_own, chosen_own, srow_own)
     keep_alive(samp_p_own, my_reach_own, opp_reach_own, samp_reach_own, outcomes_own, probs_own)
     keep_alive(ret_own)
     return (
