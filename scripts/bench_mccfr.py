@@ -1,6 +1,6 @@
 """MCCFR speed: our numba ES/OS-MCCFR versus OpenSpiel's C++ MCCFR solvers, same process.
 
-Usage: python scripts/bench_mccfr.py [--seconds 10] [--key perfect|markov|compact]
+Usage: python scripts/bench_mccfr.py [--seconds 10] [--key perfect|markov|compact] [--case TEXT]
 
 OpenSpiel's solvers run on the registered Python game ``complots`` (every node
 calls back into Python). OpenSpiel does not count node visits, so its node
@@ -165,7 +165,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="time budget per solver")
     parser.add_argument("--key", default="perfect", choices=list(KEYS), help="our information key")
+    parser.add_argument(
+        "--case",
+        action="append",
+        help="run only the cases whose label contains this text (repeatable)",
+    )
     args = parser.parse_args()
+    chosen = [c for c in cases() if not args.case or any(x in c.label for x in args.case)]
+    if not chosen:
+        parser.error(f"--case matches no case; cases: {[c.label for c in cases()]}")
     print(f"our key: {args.key}; OpenSpiel: perfect recall (information_state_string)")
     header = (
         f"{'case':36s} {'ours it/s':>10s} {'visits/s':>10s} {'2 workers it/s':>15s} "
@@ -173,7 +181,7 @@ def main() -> None:
         f"{'core steps/s':>13s} {'ceiling':>8s}"
     )
     print(header)
-    for case in cases():
+    for case in chosen:
         ours = bench_ours(case, args.seconds, args.key)
         two = bench_two_workers(case, args.seconds, args.key, ours)
         per_iteration = ours.node_visits / ours.iterations
