@@ -1,9 +1,13 @@
 """Monte Carlo CFR (external and outcome sampling) over the numba rules core.
 
 Everything per node runs in numba: the game is stepped with
-``core.apply_action`` on one state row per depth (an explicit stack, no
-recursion), information keys come from :mod:`complots_solver.solvers.infokeys`
-and regrets live in a compiled open-addressing hash table.
+``core.apply_action`` on a stack of state rows (an explicit stack, no
+recursion; a sampled node's child steps its parent's row in place, only the
+external-sampling traverser's nodes, walked once per action, give each child a
+copy), information keys come from :mod:`complots_solver.solvers.infokeys`
+and regrets live in a compiled open-addressing hash table. The walk runs on
+borrowed views and calls only ``@hot`` functions, so no array reference
+counting happens per node (:mod:`complots_solver.rules.compiled`).
 
 Algorithms (both iterate over every seat as the traverser in turn, like
 OpenSpiel's Python and C++ solvers):
