@@ -114,9 +114,17 @@ def test_checkpoint_settings_must_match(tiny_config: GameConfig) -> None:
         other.set_state(solver.get_state())
 
 
-def test_table_growth_does_not_change_results(tiny_config: GameConfig) -> None:
-    small = MCCFRSolver(tiny_config, seed=5, capacity=1)
-    large = MCCFRSolver(tiny_config, seed=5, capacity=1 << 14)
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"algorithm": "os", "baseline": 0.5}],
+    ids=["es", "os-with-baselines"],
+)
+def test_table_growth_does_not_change_results(
+    tiny_config: GameConfig, options: dict[str, object]
+) -> None:
+    # the table regrows (and the walk re-borrows its arrays) many times inside one run
+    small = MCCFRSolver(tiny_config, seed=5, capacity=1, **options)
+    large = MCCFRSolver(tiny_config, seed=5, capacity=1 << 14, **options)
     small.run(SHORT_RUN)
     large.run(SHORT_RUN)
     ta, tb = small.average_table(), large.average_table()
