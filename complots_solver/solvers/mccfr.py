@@ -324,7 +324,7 @@ def _run(
     outcomes_own = np.empty(MAX_CHANCE_OUTCOMES, dtype=np.int32)
     probs_own = np.empty(MAX_CHANCE_OUTCOMES)
     ret_own = np.zeros(n)
-    # borrowed views (rules/borrow.py): no reference counting in the hot loop;
+    # borrowed views (rules/compiled.py): no reference counting in the hot loop;
     # the *_own arrays keep the memory alive (keep_alive at the end)
     states = borrow(states_own)
     hashes = borrow(hashes_own)
@@ -719,7 +719,7 @@ def _infoset_keys(
         else:
             a = legal_actions[action_offsets[infoset[nd]] + edge[d]]
         step_keys(s, cfg, a, key_kind, hashes[d], memory[d], hashes[d + 1], memory[d + 1])
-        states[d + 1, :] = s
+        core.copy_state(states[d + 1], s)
         core.apply_action(states[d + 1], cfg, a)
         node[d + 1] = children[e]
         d += 1
