@@ -7,7 +7,11 @@ calls back into Python). OpenSpiel does not count node visits, so its node
 visits per second are estimated as its iterations per second times our node
 visits per iteration (the same sampling scheme: equal in expectation once
 both strategies are similar). Every solver runs untimed for a fifth of the
-budget first (steady-state speeds). Goal (issue 4): ours >= 1000x OpenSpiel.
+budget first (steady-state speeds); then ours on one core, ours on two workers
+and OpenSpiel take turns in 5 rounds of a fifth of the budget each, so that a
+change in the machine's speed hits all three alike. The ratios are those of
+the totals; the lowest and highest round's ratios show the spread.
+Goal (issue 4): ours >= 1000x OpenSpiel.
 
 Cases: external sampling on ladder-2 (influence 1, 3 turns) and on the full
 draft deck with a 4-turn cap; outcome sampling on the full draft game (200
@@ -140,8 +144,13 @@ class Timed:
 def ours_one_core(case: Case, seconds: float, key: str) -> Timed:
     """Our solver on one core, warmed up, with a batch of about a tenth of a round."""
     solver = MCCFRSolver(case.config, algorithm=case.algorithm, key=key, seed=SEED)
-    solver.run(WARMUP_ITERATIONS)
-    time_loop(lambda: solver.run(WARMUP_ITERATIONS) or WARMUP_ITERATIONS, seconds * WARMUP_SHARE)
+
+    def warm() -> int:
+        solver.run(WARMUP_ITERATIONS)
+        return WARMUP_ITERATIONS
+
+    warm()  # compiles
+    time_loop(warm, seconds * WARMUP_SHARE)
     chunk = 1
     while True:
         start = time.perf_counter()
