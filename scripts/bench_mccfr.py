@@ -19,9 +19,9 @@ turns). External sampling is infeasible on the full draft game for both
 solvers: it walks every action of the traverser at every one of its nodes,
 so one iteration's cost grows about 4x per turn of the cap.
 
-Columns: ours on one core and with two workers (``ParallelMCCFR``, wall-clock
-iterations per second), OpenSpiel's C++ solver (one thread), the two ratios,
-and a *ceiling*: the rate at which the rules core alone steps uniformly random
+Columns: ours on one core and with two workers (``ParallelMCCFR`` split by
+iterations, wall-clock iterations per second), OpenSpiel's C++ solver (one
+thread), the two ratios, and a *ceiling*: the rate at which the rules core alone steps uniformly random
 games (``rules.simulate``: legal actions, chance sampling and
 ``apply_action`` only, no key, no table) divided by OpenSpiel's node visits
 per second. No MCCFR over this rules core can beat that ratio on one core,
@@ -167,9 +167,15 @@ def ours_one_core(case: Case, seconds: float, key: str) -> Timed:
 
 
 def ours_two_workers(case: Case, seconds: float, key: str, sync: int) -> ParallelMCCFR:
-    """Two workers (threads), warmed up; the caller closes it."""
+    """Two workers (threads, split by iterations: balanced), warmed up; the caller closes it."""
     solver = ParallelMCCFR(
-        case.config, workers=2, sync_iterations=sync, algorithm=case.algorithm, key=key, seed=SEED
+        case.config,
+        workers=2,
+        sync_iterations=max(1, sync // 2),  # per worker: epochs of about `sync` iterations
+        split="iterations",
+        algorithm=case.algorithm,
+        key=key,
+        seed=SEED,
     )
     solver.step()
     time_loop(solver.step, seconds * WARMUP_SHARE)

@@ -194,6 +194,14 @@ MCCFR_CHECKPOINT_SECONDS = 300.0
 @click.option(
     "--ray", "ray_address", default=None, help="MCCFR: run the workers on Ray ('local' starts one)"
 )
+@click.option(
+    "--split",
+    type=click.Choice(["seats", "iterations"]),
+    default=None,
+    help="MCCFR with several workers: each worker owns some seats' traversals (seats, the "
+    "default), or runs whole iterations whose regret changes are summed (iterations: "
+    "balanced, but no discounting, regret floor or baselines)",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="MCCFR: random seed")
 @click.option(
     "--averaging",
@@ -242,6 +250,7 @@ def solve(
     workers: int,
     sync_iterations: int | None,
     ray_address: str | None,
+    split: str | None,
     seed: int,
     averaging: str,
     epsilon: float | None,
@@ -282,6 +291,7 @@ def solve(
             workers=workers,
             sync_iterations=sync_iterations,
             ray_address=ray_address,
+            split=split or "seats",
             seed=seed,
             averaging=averaging,
             epsilon=epsilon,
@@ -303,6 +313,7 @@ def solve(
         "--workers": workers != 1,
         "--sync-iterations": sync_iterations is not None,
         "--ray": ray_address is not None,
+        "--split": split is not None,
         "--epsilon": epsilon is not None,
         "--exact": exact,
         "--averaging": averaging != "simple",

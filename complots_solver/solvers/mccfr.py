@@ -127,7 +127,8 @@ P_TRAVERSERS = 7  # bit mask of the seats that traverse (0: every seat; parallel
 P_INSERT = 8  # bit mask of the seats whose new rows are inserted (0: every seat)
 P_FLOOR = 9  # 1: regret matching+ (cumulative regrets floored at 0 after each update)
 P_BASELINE = 10  # os: decay of the learned action baselines (VR-MCCFR); 0 = zero baseline
-NUM_PARAMS = 11
+P_STRIDE = 11  # iteration numbers advance by this much per iteration (parallel workers)
+NUM_PARAMS = 12
 
 # what a depth of the walk is
 F_CHANCE = 0
@@ -368,6 +369,7 @@ def _run(
     insert_mask = np.int64(params[P_INSERT])
     floor = params[P_FLOOR] != 0.0
     balpha = params[P_BASELINE]
+    stride = max(1, int(params[P_STRIDE]))
     if balpha > 0.0:
         baseline_own = _grow_baseline(baseline_own, pool_action.shape[0])
     slot_key = borrow(slot_key_own)
@@ -380,7 +382,7 @@ def _run(
     baseline = borrow(baseline_own)
 
     for _ in range(iterations):
-        counters[CT_ITER] += 1
+        counters[CT_ITER] += stride
         weight = float(counters[CT_ITER]) if linear else 1.0
         for trav in range(n):
             if frozen_mask & (1 << trav):
@@ -986,6 +988,7 @@ class MCCFRSolver:
         self._params[P_EPSILON] = epsilon
         self._params[P_FLOOR] = 1.0 if regret_floor else 0.0
         self._params[P_BASELINE] = baseline
+        self._params[P_STRIDE] = 1
         self.rng = np.random.default_rng(seed)
         cap = _capacity(capacity)
         self.slot_key = np.zeros(cap, dtype=np.int64)
@@ -1059,6 +1062,17 @@ class MCCFRSolver:
     def set_stamp(self, stamp: int) -> None:
         """Epoch stamp written into every row the next runs insert or update."""
         self._params[P_STAMP] = stamp
+
+    def set_iteration_numbers(self, first: int, stride: int) -> None:
+        """Number the next iterations ``first, first + stride, ...`` (linear averaging weights).
+
+        A parallel worker that runs every ``stride``-th iteration of an epoch
+        uses this; discounting (numbered steps) must then be off.
+        """
+        if stride < 1 or first < 1:
+            raise ValueError(f"first and stride must be >= 1, got {first} and {stride}")
+        self._params[P_STRIDE] = stride
+        self.counters[CT_ITER] = first - stride
 
     def set_traversers(self, seats: list[int], owned: list[int] | None = None) -> None:
         """Traverse only for ``seats`` and insert only rows of ``owned`` seats (all if empty).

@@ -28,6 +28,23 @@ the solver is exactly :class:`MCCFRSolver`. Load balance: each worker does
 ``players / W`` seats' traversals, so 2 workers split a 2-player game evenly
 but a 3-player game 2:1.
 
+``split="iterations"`` shares the work out differently, for balance: each
+worker runs *whole* iterations (every seat traverses), worker ``w`` the
+iterations ``first + w, first + w + W, ...`` of an epoch of
+``W * sync_iterations`` (its linear-averaging weights are those numbers).
+At the end of the epoch each worker turns the rows it touched into deltas
+from the epoch's start (it kept a copy of its regrets and strategy sums from
+then) and puts them back; then every worker adds every worker's deltas, in
+worker order, so all tables again hold the same numbers (start + delta of
+worker 0 + delta of worker 1 ...). Summing deltas is exact for plain regret
+and strategy-sum updates; DCFR discounting, the regret floor and VR baselines
+are not additive, so that split refuses them. The lag is the same as above
+(a worker sees the others' updates from the start of the epoch, its own at
+once). Cost: one copy of the pool's regrets and sums per worker, made once
+per epoch. Gain: on a 2-player game split by seats, seat 0's ES traversal
+costs about 2.2x seat 1's on ladder-2, so the seat-0 worker holds up every
+epoch; split by iterations both do the same work.
+
 Backends: threads in this process (the numba walk releases the GIL, so the
 workers use separate cores), or Ray actors (``ray_address``: ``"local"``
 starts a local instance, anything else is passed to ``ray.init(address=...)``)
@@ -63,6 +80,9 @@ from complots_solver.solvers.mccfr import (
 )
 
 DEFAULT_SYNC_ITERATIONS = 1000
+SPLIT_SEATS = "seats"  # each worker owns some seats' traversals (the default)
+SPLIT_ITERATIONS = "iterations"  # each worker runs whole iterations; deltas are summed
+SPLITS = (SPLIT_SEATS, SPLIT_ITERATIONS)
 LOCAL_RAY = "local"
 PACKET_ARRAYS = ("keys", "players", "offsets", "actions", "regret", "strategy_sum")
 NOT_STAMPED = 0
@@ -97,6 +117,28 @@ def _rows_packet(row_info, row_key, pool_action, regret, strategy_sum, rows_list
 
 
 @njit(cache=True, nogil=True)
+def _deltas_and_reset(row_info, rows_list, offsets, reg, ssum, regret, strategy_sum, base, used0):
+    """Turn a packet's values into deltas from the epoch's start, and put those rows back to it.
+
+    ``base`` holds the regrets (row 0) and strategy sums (row 1) of the first
+    ``used0`` pool slots at the start of the epoch; slots from ``used0`` on
+    belong to rows inserted during the epoch, which started at zero.
+    """
+    for i in range(rows_list.shape[0]):
+        r = rows_list[i]
+        st = row_info[r, RI_START]
+        o = offsets[i]
+        for j in range(row_info[r, RI_LEN]):
+            x = st + j
+            b_reg = base[0, x] if x < used0 else 0.0
+            b_ssum = base[1, x] if x < used0 else 0.0
+            reg[o + j] -= b_reg
+            ssum[o + j] -= b_ssum
+            regret[x] = b_reg
+            strategy_sum[x] = b_ssum
+
+
+@njit(cache=True, nogil=True)
 def _upsert(
     slot_key,
     slot_row,
@@ -114,11 +156,13 @@ def _upsert(
     p_ssum,
     regret_seats,
     ssum_seats,
+    add,
 ):
     """Find or insert (zero values) every packet row; copy the regrets and strategy sums it owns.
 
     A row's regrets are taken when its player is in the bit mask
-    ``regret_seats``, its strategy sums when in ``ssum_seats``. Returns the
+    ``regret_seats``, its strategy sums when in ``ssum_seats``; with ``add``
+    the packet holds deltas, added to every row whatever its seat. Returns the
     (possibly regrown) table arrays.
     """
     for i in range(keys.shape[0]):
@@ -157,6 +201,11 @@ def _upsert(
             counters[CT_CONFLICTS] += 1
             continue
         st = row_info[r, RI_START]
+        if add:
+            for j in range(k):
+                regret[st + j] += p_reg[o + j]
+                strategy_sum[st + j] += p_ssum[o + j]
+            continue
         seat = np.int64(1) << players[i]
         if regret_seats & seat:
             for j in range(k):
@@ -170,14 +219,21 @@ def _upsert(
 _TABLE = ("slot_key", "slot_row", "row_info", "row_key", "pool_action", "regret", "strategy_sum")
 
 
-def upsert(solver: MCCFRSolver, packet: dict[str, Any], regret_seats: int, ssum_seats: int) -> None:
-    """Apply a packet to a solver's table, taking the values of the given seats (bit masks)."""
+def upsert(
+    solver: MCCFRSolver,
+    packet: dict[str, Any],
+    regret_seats: int,
+    ssum_seats: int,
+    add: bool = False,
+) -> None:
+    """Apply a packet to a solver's table: take the values of the given seats (bit masks), or add deltas."""
     arrays = _upsert(
         *(getattr(solver, name) for name in _TABLE),
         solver.counters,
         *(packet[name] for name in PACKET_ARRAYS),
         regret_seats,
         ssum_seats,
+        add,
     )
     for name, arr in zip(_TABLE, arrays, strict=True):
         setattr(solver, name, arr)
@@ -213,12 +269,19 @@ class MCCFRWorker:
         seed: np.random.SeedSequence,
         seats: list[int],
         owned: int,
+        split: str = SPLIT_SEATS,
+        index: int = 0,
+        workers: int = 1,
     ) -> None:
         self.solver = MCCFRSolver(GameConfig.from_params(params), **solver_kwargs)
         self.solver.rng = np.random.default_rng(seed)
         self.owned = owned
+        self.split = split
+        self.index = index
+        self.workers = workers
         players = self.solver.config.players
-        self.solver.set_traversers(seats, [p for p in range(players) if owned >> p & 1])
+        if split == SPLIT_SEATS:
+            self.solver.set_traversers(seats, [p for p in range(players) if owned >> p & 1])
 
     def load(self, table: dict[str, np.ndarray]) -> None:
         """Take a copy of a full table (start, resume)."""
@@ -228,11 +291,21 @@ class MCCFRWorker:
         """This worker's table (all workers agree between epochs)."""
         return self.solver.table()
 
-    def run_epoch(self, stamp: int, iterations: int) -> dict[str, Any]:
-        """Run a batch stamping the rows it touches; return them as a packet."""
+    def run_epoch(self, stamp: int, iterations: int, first: int = 1) -> dict[str, Any]:
+        """Run a batch stamping the rows it touches; return them as a packet.
+
+        Split by seats, the packet holds the values this worker owns. Split by
+        iterations, this worker runs iterations ``first + index``, ``first +
+        index + workers``, ... of the epoch, and the packet holds the deltas it
+        made (its rows are put back to the epoch's start until :meth:`apply`).
+        """
         s = self.solver
         s.set_stamp(stamp)
         visits, conflicts = s.node_visits, s.key_conflicts
+        if self.split == SPLIT_ITERATIONS:
+            s.set_iteration_numbers(first + self.index, self.workers)
+            used0 = int(s.counters[CT_POOL])
+            base = np.stack((s.regret[:used0], s.strategy_sum[:used0]))
         s.run(iterations)
         info = s.row_info[: s.num_infostates]
         owned = (self.owned >> info[:, RI_PLAYER]) & 1
@@ -240,14 +313,25 @@ class MCCFRWorker:
         arrays = _rows_packet(
             s.row_info, s.row_key, s.pool_action, s.regret, s.strategy_sum, stamped
         )
+        if self.split == SPLIT_ITERATIONS:
+            _, _, offsets, _, reg, ssum = arrays
+            _deltas_and_reset(
+                s.row_info, stamped, offsets, reg, ssum, s.regret, s.strategy_sum, base, used0
+            )
         return _as_packet(
             arrays, visits=s.node_visits - visits, conflicts=s.key_conflicts - conflicts
         )
 
     def apply(self, packets: list[tuple[dict[str, Any], int, int]]) -> None:
-        """Take the owned values of other workers' packets: (packet, regret seats, sum seats)."""
+        """Take the owned values of other workers' packets: (packet, regret seats, sum seats).
+
+        Split by iterations, ``packets`` are every worker's (this one's too), in
+        worker order, and their deltas are added: every table then holds the
+        same sums, added in the same order.
+        """
+        add = self.split == SPLIT_ITERATIONS
         for packet, regret_seats, ssum_seats in packets:
-            upsert(self.solver, packet, regret_seats, ssum_seats)
+            upsert(self.solver, packet, regret_seats, ssum_seats, add)
 
     def get_rng_state(self) -> dict[str, Any]:
         """The generator's state."""
@@ -271,17 +355,32 @@ class ParallelMCCFR:
         workers: int = 1,
         sync_iterations: int = DEFAULT_SYNC_ITERATIONS,
         ray_address: str | None = None,
+        split: str = SPLIT_SEATS,
         **solver_kwargs: Any,
     ) -> None:
-        if not 1 <= workers <= config.players:
+        if split not in SPLITS:
+            raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
+        if split == SPLIT_SEATS and not 1 <= workers <= config.players:
             raise ValueError(f"workers must be from 1 to players ({config.players}), got {workers}")
+        if workers < 1:
+            raise ValueError(f"workers must be >= 1, got {workers}")
         if sync_iterations < 1:
             raise ValueError(f"sync_iterations must be >= 1, got {sync_iterations}")
         self.config = config
         self.workers = workers
         self.sync_iterations = sync_iterations
         self.ray_address = ray_address
+        self.split = split
         self._master = MCCFRSolver(config, **solver_kwargs)
+        if split == SPLIT_ITERATIONS and (
+            self._master.discount is not None
+            or self._master.regret_floor
+            or self._master.baseline_decay > 0.0
+        ):
+            raise ValueError(
+                "split 'iterations' sums the workers' deltas: it does not support discounting, "
+                "a regret floor or baselines (use split 'seats')"
+            )
         self._worker_kwargs = {
             k: v for k, v in solver_kwargs.items() if k not in ("seed", "capacity")
         }
@@ -300,10 +399,19 @@ class ParallelMCCFR:
         """Create the workers (threads' objects or Ray actors) holding copies of the master."""
         children = np.random.SeedSequence(self._master.seed).spawn(self.workers)
         params = self.config.params()
-        args = [
-            (params, self._worker_kwargs, child, seats, regret_seats | ssum_seats)
-            for child, (seats, regret_seats, ssum_seats) in zip(children, self._owners, strict=True)
-        ]
+        if self.split == SPLIT_ITERATIONS:
+            everyone = _mask(list(range(self.config.players)))
+            args = [
+                (params, self._worker_kwargs, child, [], everyone, self.split, w, self.workers)
+                for w, child in enumerate(children)
+            ]
+        else:
+            args = [
+                (params, self._worker_kwargs, child, seats, regret_seats | ssum_seats)
+                for child, (seats, regret_seats, ssum_seats) in zip(
+                    children, self._owners, strict=True
+                )
+            ]
         if self.ray_address is not None:
             import ray
 
@@ -353,6 +461,8 @@ class ParallelMCCFR:
     @property
     def epoch_iterations(self) -> int:
         """Iterations per call of :meth:`step` (one epoch, or any count with one worker)."""
+        if self.split == SPLIT_ITERATIONS and self.workers > 1:
+            return self.sync_iterations * self.workers
         return self.sync_iterations
 
     def step(self, iterations: int | None = None) -> int:
@@ -365,24 +475,28 @@ class ParallelMCCFR:
             self._visits = self._master.node_visits
             self._conflicts = self._master.key_conflicts
         stamp = self._master.iteration + 1  # unique per epoch (iterations only grow)
-        packets = self._call_all("run_epoch", [(stamp, self.sync_iterations)] * self.workers)
+        packets = self._call_all("run_epoch", [(stamp, self.sync_iterations, stamp)] * self.workers)
         for packet in packets:
             self._visits += int(packet["visits"])
             self._conflicts += int(packet["conflicts"])
-        exchange = [
-            [
-                (packet, regret_seats, ssum_seats)
-                for v, (packet, (_, regret_seats, ssum_seats)) in enumerate(
-                    zip(packets, self._owners, strict=True)
-                )
-                if v != w
+        if self.split == SPLIT_ITERATIONS:
+            every = [(packet, 0, 0) for packet in packets]  # deltas, in worker order
+            exchange = [every] * self.workers
+        else:
+            exchange = [
+                [
+                    (packet, regret_seats, ssum_seats)
+                    for v, (packet, (_, regret_seats, ssum_seats)) in enumerate(
+                        zip(packets, self._owners, strict=True)
+                    )
+                    if v != w
+                ]
+                for w in range(self.workers)
             ]
-            for w in range(self.workers)
-        ]
         self._call_all("apply", [(e,) for e in exchange])
-        self._master.counters[CT_ITER] += self.sync_iterations
+        self._master.counters[CT_ITER] += self.epoch_iterations
         self._fresh = False
-        return self.sync_iterations
+        return self.epoch_iterations
 
     def run(self, iterations: int) -> None:
         """Run at least ``iterations`` iterations (whole epochs with several workers)."""
@@ -426,9 +540,15 @@ class ParallelMCCFR:
             self._call_all("load", [(self._master.table(),)] * self.workers)
             self._call_all("set_rng_state", [(r,) for r in rngs])
 
-    def _parallel_settings(self) -> dict[str, int]:
+    def _parallel_settings(self) -> dict[str, int | str]:
         """Settings that change the iterates (the backend does not)."""
-        return {"workers": self.workers, "sync_iterations": self.sync_iterations}
+        settings: dict[str, int | str] = {
+            "workers": self.workers,
+            "sync_iterations": self.sync_iterations,
+        }
+        if self.split != SPLIT_SEATS:  # older checkpoints (seats only) stay loadable
+            settings["split"] = self.split
+        return settings
 
     def nbytes(self) -> int:
         """Bytes of every worker's table (or the one table with one worker)."""

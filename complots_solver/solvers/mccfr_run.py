@@ -37,7 +37,13 @@ from complots_solver.solvers.mccfr import (
     Discount,
     MCCFRSolver,
 )
-from complots_solver.solvers.mccfr_parallel import DEFAULT_SYNC_ITERATIONS, ParallelMCCFR
+from complots_solver.solvers.mccfr_parallel import (
+    DEFAULT_SYNC_ITERATIONS,
+    SPLIT_ITERATIONS,
+    SPLIT_SEATS,
+    SPLITS,
+    ParallelMCCFR,
+)
 from complots_solver.solvers.mccfr_policy import keyed_strategy
 from complots_solver.solvers.run import CHECKPOINT_FILE, CONFIG_FILE, check_run_dir
 from complots_solver.solvers.strategy_file import (
@@ -74,6 +80,7 @@ class MCCFRSettings:
     checkpoint_seconds: float = 300.0
     exact: bool = False
     ray_address: str | None = None
+    split: str = SPLIT_SEATS  # several workers: share out seats, or whole iterations
     regret_floor: bool = False
     baseline: float = 0.0  # os: decay of learned action baselines (VR-MCCFR); 0 = none
     discount_interval: int | None = None  # DCFR discounting every this many iterations
@@ -109,6 +116,15 @@ class MCCFRSettings:
             raise ValueError(f"sync_iterations must be >= 1, got {self.sync_iterations}")
         if self.ray_address is not None and self.workers < 2:
             raise ValueError("--ray runs the workers as Ray actors: give --workers >= 2")
+        if self.split not in SPLITS:
+            raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {self.split!r}")
+        if self.split == SPLIT_ITERATIONS and (
+            self.discount_interval is not None or self.regret_floor or self.baseline > 0.0
+        ):
+            raise ValueError(
+                "split 'iterations' sums the workers' deltas: it does not support "
+                "--discount-interval, --regret-floor or --baseline (use split 'seats')"
+            )
         if self.checkpoint_seconds <= 0:
             raise ValueError(f"checkpoint_seconds must be > 0, got {self.checkpoint_seconds}")
         if not 0.0 <= self.baseline <= 1.0:
@@ -180,6 +196,7 @@ class MCCFRRun:
             workers=settings.workers,
             sync_iterations=settings.sync_iterations,
             ray_address=settings.ray_address,
+            split=settings.split,
             **settings.solver_kwargs(),
         )
         self.log: list[tuple[float, ...]] = []
@@ -304,6 +321,7 @@ class MCCFRRun:
                 "sync_iterations": self.settings.sync_iterations
                 if self.settings.workers > 1
                 else None,
+                "split": self.settings.split if self.settings.workers > 1 else None,
             },
             "key_scheme": {"name": self.settings.key, "version": KEY_SCHEME_VERSION},
             "iterations": master.iteration,

@@ -298,16 +298,17 @@ def test_cli_mccfr_resume_equals_uninterrupted(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_ray_workers_equal_threads(tiny: GameConfig) -> None:
     ray = pytest.importorskip("ray")
-    threads = ParallelMCCFR(tiny, workers=2, sync_iterations=SYNC, algorithm="os", seed=9)
-    on_ray = ParallelMCCFR(
-        tiny, workers=2, sync_iterations=SYNC, algorithm="os", seed=9, ray_address="local"
-    )
     try:
-        threads.run(EPOCHS * threads.epoch_iterations)
-        on_ray.run(EPOCHS * on_ray.epoch_iterations)
-        assert _same_tables(threads.master, on_ray.master)
+        for split in ("seats", "iterations"):
+            kwargs = {"sync_iterations": SYNC, "algorithm": "os", "seed": 9, "split": split}
+            threads = ParallelMCCFR(tiny, workers=2, **kwargs)
+            on_ray = ParallelMCCFR(tiny, workers=2, ray_address="local", **kwargs)
+            threads.run(EPOCHS * threads.epoch_iterations)
+            on_ray.run(EPOCHS * on_ray.epoch_iterations)
+            assert _same_tables(threads.master, on_ray.master), split
+            threads.close()
+            on_ray.close()
     finally:
-        threads.close()
         ray.shutdown()
 
 
