@@ -19,8 +19,8 @@ turns). External sampling is infeasible on the full draft game for both
 solvers: it walks every action of the traverser at every one of its nodes,
 so one iteration's cost grows about 4x per turn of the cap.
 
-Columns: ours on one core and with two workers (``ParallelMCCFR`` split by
-iterations, wall-clock iterations per second), OpenSpiel's C++ solver (one
+Columns: ours on one core and with two workers (``ParallelMCCFR``, split by
+iterations for ES and by seats for OS, wall-clock iterations per second), OpenSpiel's C++ solver (one
 thread), the two ratios, and a *ceiling*: the rate at which the rules core alone steps uniformly random
 games (``rules.simulate``: legal actions, chance sampling and
 ``apply_action`` only, no key, no table) divided by OpenSpiel's node visits
@@ -167,12 +167,19 @@ def ours_one_core(case: Case, seconds: float, key: str) -> Timed:
 
 
 def ours_two_workers(case: Case, seconds: float, key: str, sync: int) -> ParallelMCCFR:
-    """Two workers (threads, split by iterations: balanced), warmed up; the caller closes it."""
+    """Two workers (threads), warmed up; the caller closes it.
+
+    External sampling splits by iterations (a seat's ES traversal can cost
+    twice another's, so splitting by seats leaves one worker waiting);
+    outcome sampling by seats (its traversals cost alike, and each worker
+    then inserts only its seats' rows).
+    """
+    split = "iterations" if case.algorithm == "es" else "seats"
     solver = ParallelMCCFR(
         case.config,
         workers=2,
-        sync_iterations=max(1, sync // 2),  # per worker: epochs of about `sync` iterations
-        split="iterations",
+        sync_iterations=max(1, sync // 2) if split == "iterations" else sync,
+        split=split,
         algorithm=case.algorithm,
         key=key,
         seed=SEED,

@@ -128,7 +128,8 @@ P_INSERT = 8  # bit mask of the seats whose new rows are inserted (0: every seat
 P_FLOOR = 9  # 1: regret matching+ (cumulative regrets floored at 0 after each update)
 P_BASELINE = 10  # os: decay of the learned action baselines (VR-MCCFR); 0 = zero baseline
 P_STRIDE = 11  # iteration numbers advance by this much per iteration (parallel workers)
-NUM_PARAMS = 12
+P_JOURNAL = 12  # 1: a row's first update in an epoch saves its values in `journal` first
+NUM_PARAMS = 13
 
 # what a depth of the walk is
 F_CHANCE = 0
@@ -271,6 +272,27 @@ def _lookup(slot_key, slot_row, row_info, key, k):
     return r
 
 
+@njit(cache=True)
+def _grow_journal(journal, needed):
+    """The journal (regrets row 0, strategy sums row 1) grown to at least ``needed`` slots."""
+    if journal.shape[1] >= needed:
+        return journal
+    out = np.zeros((2, max(needed, journal.shape[1] * GROWTH)))
+    out[:, : journal.shape[1]] = journal
+    return out
+
+
+@hot
+def _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling):
+    """Stamp row ``r`` as updated in this epoch; journal its values first if it is the first time."""
+    if journaling and row_info[r, RI_STAMP] != stamp:
+        st = row_info[r, RI_START]
+        for j in range(row_info[r, RI_LEN]):
+            journal[0, st + j] = regret[st + j]
+            journal[1, st + j] = strategy_sum[st + j]
+    row_info[r, RI_STAMP] = stamp
+
+
 @njit(cache=True, nogil=True)
 def _run(
     cfg,
@@ -296,6 +318,7 @@ def _run(
     f_row_info,
     f_probs,
     baseline,
+    journal,
 ):
     """Run ``iterations`` MCCFR iterations; return the (possibly regrown) table arrays.
 
@@ -355,6 +378,7 @@ def _run(
     regret_own = regret
     strategy_sum_own = strategy_sum
     baseline_own = baseline
+    journal_own = journal
     cfg = borrow(cfg)
     counters = borrow(counters)
     f_slot_key = borrow(f_slot_key)
@@ -370,8 +394,12 @@ def _run(
     floor = params[P_FLOOR] != 0.0
     balpha = params[P_BASELINE]
     stride = max(1, int(params[P_STRIDE]))
+    journaling = params[P_JOURNAL] != 0.0
     if balpha > 0.0:
         baseline_own = _grow_baseline(baseline_own, pool_action.shape[0])
+    if journaling:
+        journal_own = _grow_journal(journal_own, pool_action.shape[0])
+    journal = borrow(journal_own)
     slot_key = borrow(slot_key_own)
     slot_row = borrow(slot_row_own)
     row_info = borrow(row_info_own)
@@ -462,6 +490,9 @@ def _run(
                                         baseline_own, pool_action.shape[0]
                                     )
                                     baseline = borrow(baseline_own)
+                                if journaling:
+                                    journal_own = _grow_journal(journal_own, pool_action.shape[0])
+                                    journal = borrow(journal_own)
                             r = rows
                             slot_key[i] = key
                             slot_row[i] = r
@@ -472,6 +503,9 @@ def _run(
                             row_info[r, RI_STAMP] = stamp
                             for j in range(k):
                                 pool_action[used + j] = acts[d, j]
+                                if journaling:  # a new row starts the epoch at zero
+                                    journal[0, used + j] = 0.0
+                                    journal[1, used + j] = 0.0
                             counters[CT_ROWS] = rows + 1
                             counters[CT_POOL] = used + k
                         elif row_info[r, RI_LEN] != k:
@@ -493,7 +527,15 @@ def _run(
                                 frame[d] = F_SAMPLED
                                 if cur == avg_seat and r != NO_ROW:
                                     st = row_info[r, RI_START]
-                                    row_info[r, RI_STAMP] = stamp
+                                    _stamp(
+                                        row_info,
+                                        r,
+                                        stamp,
+                                        regret,
+                                        strategy_sum,
+                                        journal,
+                                        journaling,
+                                    )
                                     for j in range(k):
                                         strategy_sum[st + j] += weight * sig[j]
                                 j = _sample(sig, k, rng)
@@ -564,7 +606,7 @@ def _run(
                         v += sigma[d, j] * values[d, j]
                     if r != NO_ROW:
                         st = row_info[r, RI_START]
-                        row_info[r, RI_STAMP] = stamp
+                        _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling)
                         for j in range(k):
                             regret[st + j] += values[d, j] - v
                             if floor and regret[st + j] < 0.0:
@@ -595,7 +637,7 @@ def _run(
                         v = sigma[d, j0] * child
                     if mover[d] == trav and r != NO_ROW:
                         st = row_info[r, RI_START]
-                        row_info[r, RI_STAMP] = stamp
+                        _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling)
                         w = opp_reach[d] / samp_reach[d]
                         for j in range(k):
                             if j == j0:
@@ -635,6 +677,7 @@ def _run(
         regret_own,
         strategy_sum_own,
         baseline_own,
+        journal_own,
     )
 
 
@@ -989,6 +1032,7 @@ class MCCFRSolver:
         self._params[P_FLOOR] = 1.0 if regret_floor else 0.0
         self._params[P_BASELINE] = baseline
         self._params[P_STRIDE] = 1
+        self.journal = np.zeros((2, 0))  # epoch-start values of updated rows (set_journaling)
         self.rng = np.random.default_rng(seed)
         cap = _capacity(capacity)
         self.slot_key = np.zeros(cap, dtype=np.int64)
@@ -1033,6 +1077,7 @@ class MCCFRSolver:
             self.regret,
             self.strategy_sum,
             self.baseline,  # stays empty without baselines
+            self.journal,  # stays empty unless journaling (parallel workers)
         ) = _run(
             self._cfg,
             ALGORITHMS.index(self.algorithm),
@@ -1057,6 +1102,7 @@ class MCCFRSolver:
             self._frozen.row_info,
             self._frozen.probs,
             self.baseline,
+            self.journal,
         )
 
     def set_stamp(self, stamp: int) -> None:
@@ -1073,6 +1119,15 @@ class MCCFRSolver:
             raise ValueError(f"first and stride must be >= 1, got {first} and {stride}")
         self._params[P_STRIDE] = stride
         self.counters[CT_ITER] = first - stride
+
+    def set_journaling(self, on: bool) -> None:
+        """Save a row's regrets and strategy sums in ``journal`` before its first update of each stamp.
+
+        ``journal[:, start:start + len]`` then holds, for every row the runs of
+        one stamp updated or inserted, its values from before that stamp (zero
+        for inserted rows): a parallel worker sends deltas from them.
+        """
+        self._params[P_JOURNAL] = 1.0 if on else 0.0
 
     def set_traversers(self, seats: list[int], owned: list[int] | None = None) -> None:
         """Traverse only for ``seats`` and insert only rows of ``owned`` seats (all if empty).

@@ -33,15 +33,15 @@ worker runs *whole* iterations (every seat traverses), worker ``w`` the
 iterations ``first + w, first + w + W, ...`` of an epoch of
 ``W * sync_iterations`` (its linear-averaging weights are those numbers).
 At the end of the epoch each worker turns the rows it touched into deltas
-from the epoch's start (it kept a copy of its regrets and strategy sums from
-then) and puts them back; then every worker adds every worker's deltas, in
+from the epoch's start (its solver journals a row's values at the row's first
+update of the epoch) and puts them back; then every worker adds every worker's deltas, in
 worker order, so all tables again hold the same numbers (start + delta of
 worker 0 + delta of worker 1 ...). Summing deltas is exact for plain regret
 and strategy-sum updates; DCFR discounting, the regret floor and VR baselines
 are not additive, so that split refuses them. The lag is the same as above
 (a worker sees the others' updates from the start of the epoch, its own at
-once). Cost: one copy of the pool's regrets and sums per worker, made once
-per epoch. Gain: on a 2-player game split by seats, seat 0's ES traversal
+once). Cost: a journal as large as the pool's regrets and sums per worker,
+written only for the rows an epoch updates. Gain: on a 2-player game split by seats, seat 0's ES traversal
 costs about 2.2x seat 1's on ladder-2, so the seat-0 worker holds up every
 epoch; split by iterations both do the same work.
 
@@ -117,12 +117,11 @@ def _rows_packet(row_info, row_key, pool_action, regret, strategy_sum, rows_list
 
 
 @njit(cache=True, nogil=True)
-def _deltas_and_reset(row_info, rows_list, offsets, reg, ssum, regret, strategy_sum, base, used0):
+def _deltas_and_reset(row_info, rows_list, offsets, reg, ssum, regret, strategy_sum, journal):
     """Turn a packet's values into deltas from the epoch's start, and put those rows back to it.
 
-    ``base`` holds the regrets (row 0) and strategy sums (row 1) of the first
-    ``used0`` pool slots at the start of the epoch; slots from ``used0`` on
-    belong to rows inserted during the epoch, which started at zero.
+    ``journal`` holds the epoch-start regrets (row 0) and strategy sums (row 1)
+    of every row the epoch updated or inserted (``MCCFRSolver.set_journaling``).
     """
     for i in range(rows_list.shape[0]):
         r = rows_list[i]
@@ -130,12 +129,10 @@ def _deltas_and_reset(row_info, rows_list, offsets, reg, ssum, regret, strategy_
         o = offsets[i]
         for j in range(row_info[r, RI_LEN]):
             x = st + j
-            b_reg = base[0, x] if x < used0 else 0.0
-            b_ssum = base[1, x] if x < used0 else 0.0
-            reg[o + j] -= b_reg
-            ssum[o + j] -= b_ssum
-            regret[x] = b_reg
-            strategy_sum[x] = b_ssum
+            reg[o + j] -= journal[0, x]
+            ssum[o + j] -= journal[1, x]
+            regret[x] = journal[0, x]
+            strategy_sum[x] = journal[1, x]
 
 
 @njit(cache=True, nogil=True)
@@ -282,6 +279,8 @@ class MCCFRWorker:
         players = self.solver.config.players
         if split == SPLIT_SEATS:
             self.solver.set_traversers(seats, [p for p in range(players) if owned >> p & 1])
+        else:
+            self.solver.set_journaling(True)
 
     def load(self, table: dict[str, np.ndarray]) -> None:
         """Take a copy of a full table (start, resume)."""
@@ -304,8 +303,6 @@ class MCCFRWorker:
         visits, conflicts = s.node_visits, s.key_conflicts
         if self.split == SPLIT_ITERATIONS:
             s.set_iteration_numbers(first + self.index, self.workers)
-            used0 = int(s.counters[CT_POOL])
-            base = np.stack((s.regret[:used0], s.strategy_sum[:used0]))
         s.run(iterations)
         info = s.row_info[: s.num_infostates]
         owned = (self.owned >> info[:, RI_PLAYER]) & 1
@@ -316,7 +313,7 @@ class MCCFRWorker:
         if self.split == SPLIT_ITERATIONS:
             _, _, offsets, _, reg, ssum = arrays
             _deltas_and_reset(
-                s.row_info, stamped, offsets, reg, ssum, s.regret, s.strategy_sum, base, used0
+                s.row_info, stamped, offsets, reg, ssum, s.regret, s.strategy_sum, s.journal
             )
         return _as_packet(
             arrays, visits=s.node_visits - visits, conflicts=s.key_conflicts - conflicts
