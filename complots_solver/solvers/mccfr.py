@@ -1171,8 +1171,8 @@ class MCCFRSolver:
         return np.bincount(rows, minlength=self.config.players)
 
     def nbytes(self) -> int:
-        """Bytes allocated by the table arrays (capacity, not just the used part)."""
-        return int(sum(getattr(self, name).nbytes for name in TABLE_ARRAYS))
+        """Bytes allocated by the table arrays and the journal (capacity, not just the used part)."""
+        return int(sum(getattr(self, name).nbytes for name in TABLE_ARRAYS) + self.journal.nbytes)
 
     def bytes_per_infostate(self) -> float:
         """Bytes the table needs per information state at its current fill.

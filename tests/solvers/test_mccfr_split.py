@@ -161,3 +161,14 @@ def test_cli_split_reaches_the_run_and_is_checked(tmp_path: Path) -> None:
     )  # fmt: skip
     assert bad.returncode == 2
     assert "split 'iterations'" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_journal_counts_in_the_memory_figure() -> None:
+    config = GameConfig.from_params(TINY)
+    par = ParallelMCCFR(config, workers=2, sync_iterations=SYNC, split="iterations", seed=2)
+    par.step()
+    journals = [w.solver.journal.nbytes for w in par._workers]
+    assert all(j > 0 for j in journals)
+    tables = sum(sum(getattr(w.solver, n).nbytes for n in TABLE_ARRAYS) for w in par._workers)
+    assert par.nbytes() == tables + sum(journals)
+    par.close()
