@@ -20,9 +20,9 @@ solvers: it walks every action of the traverser at every one of its nodes,
 so one iteration's cost grows about 4x per turn of the cap.
 
 Columns: ours on one core and with two workers (``ParallelMCCFR``, split by
-iterations for ES and by seats for OS, wall-clock iterations per second), OpenSpiel's C++ solver (one
-thread), the two ratios, and a *ceiling*: the rate at which the rules core alone steps uniformly random
-games (``rules.simulate``: legal actions, chance sampling and
+iterations for ES and by seats for OS, wall-clock iterations per second),
+OpenSpiel's C++ solver (one thread), the two ratios, and a *ceiling*: the
+rate at which the rules core alone steps uniformly random games (``rules.simulate``: legal actions, chance sampling and
 ``apply_action`` only, no key, no table) divided by OpenSpiel's node visits
 per second. No MCCFR over this rules core can beat that ratio on one core,
 whatever its own overhead.

@@ -284,7 +284,7 @@ def _grow_journal(journal, needed):
 
 @hot
 def _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling):
-    """Stamp row ``r`` as updated in this epoch; journal its values first if it is the first time."""
+    """Stamp row ``r`` as updated in this epoch, journaling its values at its first update."""
     if journaling and row_info[r, RI_STAMP] != stamp:
         st = row_info[r, RI_START]
         for j in range(row_info[r, RI_LEN]):
@@ -1121,7 +1121,7 @@ class MCCFRSolver:
         self.counters[CT_ITER] = first - stride
 
     def set_journaling(self, on: bool) -> None:
-        """Save a row's regrets and strategy sums in ``journal`` before its first update of each stamp.
+        """Save a row's regrets and strategy sums in ``journal`` at its first update per stamp.
 
         ``journal[:, start:start + len]`` then holds, for every row the runs of
         one stamp updated or inserted, its values from before that stamp (zero
@@ -1171,7 +1171,7 @@ class MCCFRSolver:
         return np.bincount(rows, minlength=self.config.players)
 
     def nbytes(self) -> int:
-        """Bytes allocated by the table arrays and the journal (capacity, not just the used part)."""
+        """Bytes allocated by the table arrays and the journal (capacity, not the used part)."""
         return int(sum(getattr(self, name).nbytes for name in TABLE_ARRAYS) + self.journal.nbytes)
 
     def bytes_per_infostate(self) -> float:

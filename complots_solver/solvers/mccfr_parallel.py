@@ -33,17 +33,20 @@ worker runs *whole* iterations (every seat traverses), worker ``w`` the
 iterations ``first + w, first + w + W, ...`` of an epoch of
 ``W * sync_iterations`` (its linear-averaging weights are those numbers).
 At the end of the epoch each worker turns the rows it touched into deltas
-from the epoch's start (its solver journals a row's values at the row's first
-update of the epoch) and puts them back; then every worker adds every worker's deltas, in
-worker order, so all tables again hold the same numbers (start + delta of
-worker 0 + delta of worker 1 ...). Summing deltas is exact for plain regret
+from the epoch's start (its solver journals a row's values at the row's
+first update of the epoch) and puts them back; then every worker adds every
+worker's deltas, in worker order, so all tables again hold the same numbers
+(start + delta of worker 0 + delta of worker 1 ...). Summing deltas is exact for plain regret
 and strategy-sum updates; DCFR discounting, the regret floor and VR baselines
 are not additive, so that split refuses them. The lag is the same as above
 (a worker sees the others' updates from the start of the epoch, its own at
 once). Cost: a journal as large as the pool's regrets and sums per worker,
-written only for the rows an epoch updates. Gain: on a 2-player game split by seats, seat 0's ES traversal
-costs about 2.2x seat 1's on ladder-2, so the seat-0 worker holds up every
-epoch; split by iterations both do the same work.
+written only for the rows an epoch updates; and every worker inserts every
+seat's rows and applies every packet, which makes this split slower than
+split by seats for outcome sampling on large tables. Gain: on a 2-player game
+split by seats, seat 0's ES traversal costs about 2.2x seat 1's on ladder-2,
+so the seat-0 worker holds up every epoch; split by iterations both do the
+same work.
 
 Backends: threads in this process (the numba walk releases the GIL, so the
 workers use separate cores), or Ray actors (``ray_address``: ``"local"``
@@ -223,7 +226,7 @@ def upsert(
     ssum_seats: int,
     add: bool = False,
 ) -> None:
-    """Apply a packet to a solver's table: take the values of the given seats (bit masks), or add deltas."""
+    """Apply a packet to a solver's table: take given seats' values (bit masks) or add deltas."""
     arrays = _upsert(
         *(getattr(solver, name) for name in _TABLE),
         solver.counters,
