@@ -167,17 +167,22 @@ def _same_tables(a: MCCFRSolver, b: MCCFRSolver) -> bool:
     return all(np.array_equal(a.table()[n], b.table()[n]) for n in TABLE_ARRAYS)
 
 
+@pytest.mark.parametrize("split", ["seats", "iterations"])
 @pytest.mark.parametrize("algorithm", ["es", "os"])
 def test_parallel_is_deterministic_and_resumes(
-    tiny: GameConfig, tmp_path: Path, algorithm: str
+    tiny: GameConfig, tmp_path: Path, algorithm: str, split: str
 ) -> None:
-    def make() -> ParallelMCCFR:
-        return ParallelMCCFR(tiny, workers=2, sync_iterations=SYNC, algorithm=algorithm, seed=5)
+    def make(split: str = split) -> ParallelMCCFR:
+        return ParallelMCCFR(
+            tiny, workers=2, sync_iterations=SYNC, split=split, algorithm=algorithm, seed=5
+        )
 
     a, b = make(), make()
+    per_epoch = SYNC * (2 if split == "iterations" else 1)  # split by iterations: SYNC per worker
+    assert a.epoch_iterations == per_epoch
     a.run(EPOCHS * a.epoch_iterations)
     b.run(EPOCHS * b.epoch_iterations)
-    assert a.master.iteration == EPOCHS * SYNC
+    assert a.master.iteration == EPOCHS * per_epoch
     assert _same_tables(a.master, b.master)
     half = make()
     half.run(EPOCHS // 2 * half.epoch_iterations)
@@ -188,10 +193,13 @@ def test_parallel_is_deterministic_and_resumes(
     serial = MCCFRSolver(tiny, algorithm=algorithm, seed=5)
     serial.run(a.master.iteration)
     assert not _same_tables(serial, a.master)  # documented: a (slightly) different algorithm
-    single = ParallelMCCFR(tiny, workers=1, algorithm=algorithm, seed=5)
+    single = ParallelMCCFR(tiny, workers=1, split=split, algorithm=algorithm, seed=5)
     single.run(a.master.iteration)
     assert _same_tables(single.master, serial)  # one worker is exactly the serial solver
-    for solver in (a, b, half, resumed, single):
+    other = make("seats" if split == "iterations" else "iterations")
+    with pytest.raises(ValueError, match="parallel settings"):
+        other.set_state(half.get_state())  # a checkpoint of the other split is refused
+    for solver in (a, b, half, resumed, single, other):
         solver.close()
 
 

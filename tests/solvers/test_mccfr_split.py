@@ -1,4 +1,7 @@
-"""Parallel MCCFR split by iterations: every worker runs whole iterations, deltas are summed."""
+"""Parallel MCCFR split by iterations: every worker runs whole iterations, deltas are summed.
+
+Determinism and bit-exact resume for both splits: tests/solvers/test_mccfr_files.py.
+"""
 
 from __future__ import annotations
 
@@ -13,62 +16,20 @@ from complots_solver.solvers.complots_tree import compile_complots_tree
 from complots_solver.solvers.mccfr import TABLE_ARRAYS, Discount, MCCFRSolver
 from complots_solver.solvers.mccfr_parallel import ParallelMCCFR
 from complots_solver.solvers.strategy_file import load_keyed_strategy
-from tests.solvers.test_mccfr_files import run_cli
+from tests.solvers.test_mccfr_files import _rows, run_cli
 
 TINY = {"players": 2, "influence": 1, "max_turns": 2}
 THREE = {"players": 3, "influence": 1, "max_turns": 2}
 SYNC = 50
-EPOCHS = 4
 ITERATIONS = 5000
 THRESHOLD = (
     0.03  # W=2, sync 50 per worker, ES, 5000 iterations, seed 0: measured 0.016 (serial 0.012)
 )
 
 
-def _same_tables(a: MCCFRSolver, b: MCCFRSolver) -> bool:
-    """Whether two solvers hold bit-identical tables and counters."""
-    return all(np.array_equal(a.table()[n], b.table()[n]) for n in TABLE_ARRAYS)
-
-
-def _rows(solver: MCCFRSolver) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+def _values(solver: MCCFRSolver) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """(regrets, strategy sums) of every row, by information key."""
-    out = {}
-    for r in range(solver.num_infostates):
-        lo = solver.row_info[r, 0]
-        hi = lo + solver.row_info[r, 1]
-        out[int(solver.row_key[r])] = (
-            solver.regret[lo:hi].copy(),
-            solver.strategy_sum[lo:hi].copy(),
-        )
-    return out
-
-
-@pytest.mark.parametrize("algorithm", ["es", "os"])
-def test_iterations_split_is_deterministic_and_resumes(algorithm: str) -> None:
-    config = GameConfig.from_params(TINY)
-
-    def make() -> ParallelMCCFR:
-        return ParallelMCCFR(
-            config, workers=2, sync_iterations=SYNC, split="iterations", algorithm=algorithm, seed=5
-        )
-
-    a, b = make(), make()
-    assert a.epoch_iterations == 2 * SYNC
-    a.run(EPOCHS * a.epoch_iterations)
-    b.run(EPOCHS * b.epoch_iterations)
-    assert a.master.iteration == EPOCHS * 2 * SYNC
-    assert _same_tables(a.master, b.master)
-    half = make()
-    half.run(EPOCHS // 2 * half.epoch_iterations)
-    resumed = make()
-    resumed.set_state(half.get_state())
-    resumed.run(EPOCHS // 2 * resumed.epoch_iterations)
-    assert _same_tables(resumed.master, a.master)
-    seats = ParallelMCCFR(config, workers=2, sync_iterations=SYNC, algorithm=algorithm, seed=5)
-    with pytest.raises(ValueError, match="parallel settings"):
-        seats.set_state(half.get_state())  # a checkpoint of the other split is refused
-    for solver in (a, b, half, resumed, seats):
-        solver.close()
+    return {key: (regret, ssum) for key, (_, regret, ssum) in _rows(solver.table()).items()}
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -80,7 +41,7 @@ def test_epoch_sums_every_workers_deltas_in_order(players: int) -> None:
         config, workers=2, sync_iterations=SYNC, split="iterations", seed=1, **kwargs
     )
     par.step()  # a non-empty table to start from
-    start = _rows(par._workers[0].solver)
+    start = _values(par._workers[0].solver)
     first = par.master.iteration + 1
     twins = []
     for w, worker in enumerate(par._workers):
@@ -89,9 +50,9 @@ def test_epoch_sums_every_workers_deltas_in_order(players: int) -> None:
         twin.rng.bit_generator.state = worker.get_rng_state()
         twin.set_iteration_numbers(first + w, 2)  # worker w runs iterations first + w, + 2, ...
         twin.run(SYNC)
-        twins.append(_rows(twin))
+        twins.append(_values(twin))
     par.step()
-    tables = [_rows(worker.solver) for worker in par._workers]
+    tables = [_values(worker.solver) for worker in par._workers]
     assert set(tables[0]) == set(tables[1]) == set(twins[0]) | set(twins[1])
     changed = 0
     for key, (regret, ssum) in tables[0].items():
