@@ -5,7 +5,7 @@ Usage:
   python scripts/mccfr_quality.py markov [--seconds 30]
   python scripts/mccfr_quality.py bound DIR|uniform:GAME [--train-seconds 60 | --train-iterations N] [--games 20000]
   python scripts/mccfr_quality.py bots DIR [--bots honest,bluffer,counter] [--games 500]
-  python scripts/mccfr_quality.py speedup GAME [--seconds 20] [--sync 1000]
+  python scripts/mccfr_quality.py speedup GAME [--seconds 20] [--sync 1000] [--split seats]
 
 ``openspiel``: exact exploitability (compiled tree + exact best response)
 against solver wall time for our ES-MCCFR and OpenSpiel's C++
@@ -29,7 +29,8 @@ responders against a keyed strategy (each bot in each seat, the strategy in
 the other), written into meta.json (``bot_responders``).
 
 ``speedup``: iterations per second of one worker and of two workers (threads)
-on GAME with outcome sampling, ``markov`` key.
+on GAME with outcome sampling, ``markov`` key (``--algorithm``, ``--key``,
+``--split seats|iterations``; split by iterations ``--sync`` is per worker).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ from complots_solver.solvers.mccfr_eval import (
     best_response_bound,
     play_games,
 )
-from complots_solver.solvers.mccfr_parallel import DEFAULT_SYNC_ITERATIONS, ParallelMCCFR
+from complots_solver.solvers.mccfr_parallel import DEFAULT_SYNC_ITERATIONS, SPLITS, ParallelMCCFR
 from complots_solver.solvers.mccfr_policy import KeyedPolicy
 from complots_solver.solvers.run import compile_tree
 from complots_solver.solvers.strategy_file import update_keyed_meta
@@ -248,7 +249,7 @@ def cmd_speedup(args: argparse.Namespace) -> None:
     for workers in (1, 2):
         solver = ParallelMCCFR(
             config, workers=workers, sync_iterations=args.sync, algorithm=args.algorithm,
-            key=args.key, seed=SEED,
+            key=args.key, seed=SEED, split=args.split,
         )  # fmt: skip
         solver.step()  # compile and warm up
         it0, cpu0, t0 = solver.master.iteration, time.process_time(), time.perf_counter()
@@ -300,6 +301,7 @@ def main() -> None:
     p.add_argument("--sync", type=int, default=DEFAULT_SYNC_ITERATIONS)
     p.add_argument("--algorithm", default="os", choices=["es", "os"])
     p.add_argument("--key", default="markov", choices=["markov", "perfect", "compact"])
+    p.add_argument("--split", default="seats", choices=list(SPLITS))
     p.set_defaults(func=cmd_speedup)
     args = parser.parse_args()
     args.func(args)
