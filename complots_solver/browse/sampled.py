@@ -102,8 +102,7 @@ def _record_games(
     games,
     rng,
     kind,
-    slot_key,
-    slot_row,
+    slots,
     row_info,
     probs,
     rec_game,
@@ -170,9 +169,7 @@ def _record_games(
                 k = core.legal_actions_into(s, cfg, acts)
                 if r_at >= max_records or sl_at + k > max_slots:
                     return -1
-                key, r = policy_probs(
-                    s, cfg, kind, slot_key, slot_row, row_info, probs, hashes, memory, k, sig
-                )
+                key, r = policy_probs(s, cfg, kind, slots, row_info, probs, hashes, memory, k, sig)
                 j = _sample(sig, k, rng)
                 a = acts[j]
                 rec_game[r_at] = g
@@ -271,7 +268,7 @@ class SampledGames:
             start = np.empty((games, n, NUM_CLANS), np.int32)
             count = _record_games(
                 config.to_array(), width, int(games), np.random.default_rng(int(seed)),
-                KEYS[policy.key], table.slot_key, table.slot_row, table.row_info, table.probs,
+                KEYS[policy.key], table.slots, table.row_info, table.probs,
                 rec["game"], rec["seat"], rec["key"], rec["row"], rec["choice"], rec["challenged"],
                 rec["fields"], rec["slot"], slot_action, slot_prob, returns, capped, start,
             )  # fmt: skip

@@ -23,9 +23,21 @@ them (``scripts/bench_mccfr.py`` measures the effect):
     whole call) or from a local that is used again, for example through
     :func:`keep_alive`, after the last use of the view; never return or store
     a borrowed view.
+
+``advise_huge_pages(a)``
+    Asks Linux to back a freshly allocated (not yet touched) array with 2 MiB
+    pages (``madvise(MADV_HUGEPAGE)``, honoured when transparent huge pages
+    are in "madvise" or "always" mode). numpy does this for its own large
+    allocations, numba's ``np.empty`` does not; a hash table of hundreds of
+    megabytes read at random then pays a page walk (a TLB miss) on most
+    look-ups. Measured on the benchmark VM, random reads and writes over
+    512 MB: 23-27 ns each on 4 KiB pages, 14-16 ns on huge pages. A no-op on
+    other systems and for arrays under 2 MiB.
 """
 
 from __future__ import annotations
+
+import sys
 
 from numba import njit, types
 from numba.core import cgutils
@@ -33,6 +45,29 @@ from numba.extending import intrinsic
 
 HOT_OPTIONS = {"cache": True, "_nrt": False}  # numba options of `hot`
 hot = njit(**HOT_OPTIONS)
+
+HUGE_PAGE_BYTES = 1 << 21
+MADV_HUGEPAGE = 14  # Linux's value (asm-generic/mman-common.h)
+
+if sys.platform.startswith("linux"):
+    _madvise = types.ExternalFunction("madvise", types.intc(types.uintp, types.uintp, types.intc))
+
+    @hot
+    def advise_huge_pages(a) -> int:
+        """Ask for huge pages under the 2 MiB-aligned part of ``a`` (before touching it)."""
+        start = a.ctypes.data
+        first = (start + HUGE_PAGE_BYTES - 1) // HUGE_PAGE_BYTES * HUGE_PAGE_BYTES
+        last = (start + a.size * a.itemsize) // HUGE_PAGE_BYTES * HUGE_PAGE_BYTES
+        if last <= first:
+            return 0
+        return _madvise(first, last - first, MADV_HUGEPAGE)
+
+else:
+
+    @hot
+    def advise_huge_pages(a) -> int:
+        """No-op outside Linux (see the module note)."""
+        return 0
 
 
 @intrinsic

@@ -62,8 +62,7 @@ def policy_probs(
     s: np.ndarray,
     cfg: np.ndarray,
     kind: int,
-    slot_key: np.ndarray,
-    slot_row: np.ndarray,
+    slots: np.ndarray,
     row_info: np.ndarray,
     probs: np.ndarray,
     hashes: np.ndarray,
@@ -77,7 +76,7 @@ def policy_probs(
     lacks (row NO_ROW) plays uniformly.
     """
     key = key_of(s, cfg, kind, hashes, memory)
-    r = _lookup(slot_key, slot_row, row_info, key, k)
+    r = _lookup(slots, key, k)
     if r != NO_ROW:
         for j in range(k):
             sig[j] = probs[row_info[r, RI_START] + j]
@@ -95,13 +94,11 @@ def _play_games(
     rng,
     seat_table,
     kind_a,
-    a_slot_key,
-    a_slot_row,
+    a_slots,
     a_row_info,
     a_probs,
     kind_b,
-    b_slot_key,
-    b_slot_row,
+    b_slots,
     b_row_info,
     b_probs,
     sums,
@@ -135,12 +132,12 @@ def _play_games(
                 decisions[cur] += 1
                 if seat_table[cur] == 0:
                     _, r = policy_probs(
-                        s, cfg, kind_a, a_slot_key, a_slot_row, a_row_info, a_probs,
+                        s, cfg, kind_a, a_slots, a_row_info, a_probs,
                         hashes, memory, k, sig,
                     )  # fmt: skip
                 else:
                     _, r = policy_probs(
-                        s, cfg, kind_b, b_slot_key, b_slot_row, b_row_info, b_probs,
+                        s, cfg, kind_b, b_slots, b_row_info, b_probs,
                         hashes, memory, k, sig,
                     )  # fmt: skip
                 if r == NO_ROW:
@@ -191,8 +188,8 @@ def play_games(
     capped = _play_games(
         config.to_array(), config.num_distinct_actions(), games, np.random.default_rng(seed),
         seat_table,
-        a.key_kind, a.slot_key, a.slot_row, a.row_info, a.probs,
-        b.key_kind, b.slot_key, b.slot_row, b.row_info, b.probs,
+        a.key_kind, a.slots, a.row_info, a.probs,
+        b.key_kind, b.slots, b.row_info, b.probs,
         sums, sumsq, decisions, misses,
     )  # fmt: skip
     mean = sums / games

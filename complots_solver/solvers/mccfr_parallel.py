@@ -75,6 +75,10 @@ from complots_solver.solvers.mccfr import (
     RI_PLAYER,
     RI_STAMP,
     RI_START,
+    SL_KEY,
+    SL_LEN,
+    SL_ROW,
+    SL_START,
     MCCFRSolver,
     _grow_pool,
     _grow_rows,
@@ -140,8 +144,7 @@ def _deltas_and_reset(row_info, rows_list, offsets, reg, ssum, regret, strategy_
 
 @njit(cache=True, nogil=True)
 def _upsert(
-    slot_key,
-    slot_row,
+    slots,
     row_info,
     row_key,
     pool_action,
@@ -169,13 +172,13 @@ def _upsert(
         key = keys[i]
         o = offsets[i]
         k = offsets[i + 1] - o
-        p = _probe(slot_key, slot_row, key)
-        r = slot_row[p]
+        p = _probe(slots, key)
+        r = slots[p, SL_ROW]
         if r == NO_ROW:
             rows = counters[CT_ROWS]
-            if (rows + 1) * MAX_LOAD_DEN >= slot_key.shape[0]:
-                slot_key, slot_row = _rehash(slot_key, slot_row, row_key, rows)
-                p = _probe(slot_key, slot_row, key)
+            if (rows + 1) * MAX_LOAD_DEN >= slots.shape[0]:
+                slots = _rehash(slots)
+                p = _probe(slots, key)
             if rows >= row_info.shape[0]:
                 row_info, row_key = _grow_rows(row_info, row_key)
             used = counters[CT_POOL]
@@ -184,8 +187,10 @@ def _upsert(
                     pool_action, regret, strategy_sum, used + k
                 )
             r = rows
-            slot_key[p] = key
-            slot_row[p] = r
+            slots[p, SL_KEY] = key
+            slots[p, SL_ROW] = r
+            slots[p, SL_START] = used
+            slots[p, SL_LEN] = k
             row_key[r] = key
             row_info[r, RI_START] = used
             row_info[r, RI_LEN] = k
@@ -197,10 +202,10 @@ def _upsert(
                 strategy_sum[used + j] = 0.0
             counters[CT_ROWS] = rows + 1
             counters[CT_POOL] = used + k
-        elif row_info[r, RI_LEN] != k:
+        elif slots[p, SL_LEN] != k:
             counters[CT_CONFLICTS] += 1
             continue
-        st = row_info[r, RI_START]
+        st = slots[p, SL_START]
         if add:
             for j in range(k):
                 regret[st + j] += p_reg[o + j]
@@ -213,10 +218,10 @@ def _upsert(
         if ssum_seats & seat:
             for j in range(k):
                 strategy_sum[st + j] = p_ssum[o + j]
-    return slot_key, slot_row, row_info, row_key, pool_action, regret, strategy_sum
+    return slots, row_info, row_key, pool_action, regret, strategy_sum
 
 
-_TABLE = ("slot_key", "slot_row", "row_info", "row_key", "pool_action", "regret", "strategy_sum")
+_TABLE = ("slots", "row_info", "row_key", "pool_action", "regret", "strategy_sum")
 
 
 def upsert(

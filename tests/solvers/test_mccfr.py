@@ -9,7 +9,16 @@ import pytest
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.best_response import exploitability
-from complots_solver.solvers.mccfr import TABLE_ARRAYS, Discount, MCCFRSolver
+from complots_solver.solvers.mccfr import (
+    SL_KEY,
+    SL_LEN,
+    SL_ROW,
+    SL_START,
+    TABLE_ARRAYS,
+    Discount,
+    MCCFRSolver,
+    _probe,
+)
 from complots_solver.solvers.tree import Tree
 
 TINY = {"players": 2, "influence": 1, "max_turns": 2}
@@ -106,6 +115,35 @@ def test_resume_is_bit_exact(tiny_config: GameConfig, tmp_path: Path, setup: dic
     assert _tables_equal(again, straight)
 
 
+def test_checkpoint_of_the_older_slot_layout_resumes(
+    tiny_config: GameConfig, tmp_path: Path
+) -> None:
+    # checkpoints written before the `slots` index held `slot_key`/`slot_row` arrays
+    straight = MCCFRSolver(tiny_config, seed=3)
+    straight.run(2 * SHORT_RUN)
+    first = MCCFRSolver(tiny_config, seed=3)
+    first.run(SHORT_RUN)
+    state = first.get_state()
+    slots = state.pop("slots")
+    state["slot_key"] = slots[:, SL_KEY].copy()
+    state["slot_row"] = slots[:, SL_ROW].copy()
+    path = tmp_path / "older.npz"
+    np.savez(path, **state)
+    resumed = MCCFRSolver(tiny_config, seed=0)
+    resumed.load_checkpoint(path)
+    rows = resumed.num_infostates
+    assert rows > 0 and resumed.slots.shape == slots.shape
+    for r in range(rows):  # every row is indexed again, with its pool start and length
+        entry = resumed.slots[_probe(resumed.slots, resumed.row_key[r])]
+        assert entry[SL_ROW] == r and entry[SL_KEY] == resumed.row_key[r]
+        assert (entry[SL_START], entry[SL_LEN]) == tuple(resumed.row_info[r, :2])
+    resumed.run(SHORT_RUN)
+    done, expected = resumed.get_state(), straight.get_state()
+    for name in TABLE_ARRAYS:
+        if name != "slots":  # slot positions may differ: the index was rebuilt in row order
+            assert np.array_equal(done[name], expected[name]), name
+
+
 def test_checkpoint_settings_must_match(tiny_config: GameConfig) -> None:
     solver = MCCFRSolver(tiny_config)
     solver.run(1)
@@ -128,7 +166,7 @@ def test_table_growth_does_not_change_results(
     small.run(SHORT_RUN)
     large.run(SHORT_RUN)
     ta, tb = small.average_table(), large.average_table()
-    assert small.slot_key.shape[0] < large.slot_key.shape[0]
+    assert small.slots.shape[0] < large.slots.shape[0]
     for name in ta:
         assert np.array_equal(ta[name], tb[name])
     assert small.bytes_per_infostate() == large.bytes_per_infostate()
