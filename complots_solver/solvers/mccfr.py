@@ -46,10 +46,9 @@ start and length, so that a visit's look-up reads one cache line before the
 regrets (two dependent cache misses instead of four with separate key and
 row arrays and a row look-up; measured: about 6% more progress on the
 4-turn draft ES case, none on ladder-2, whose table fits the L2 cache); one
-row per information state in
-``row_info`` (pool start, number of actions, player, and the stamp of the
-last parallel epoch that inserted or updated it, see ``set_stamp``) and
-``row_key``; and a slot pool holding the action id, regret and strategy sum
+row per information state in ``row_info`` (pool start, number of actions,
+player, and the stamp of the last parallel epoch that inserted or updated it,
+see ``set_stamp``) and ``row_key``; and a slot pool holding the action id, regret and strategy sum
 of each (information state, legal action). Rows and pool slots are appended
 in order of first visit, so a row's id never changes. Arrays grown inside the
 compiled loop ask for huge pages (``rules.compiled.advise_huge_pages``).
@@ -117,7 +116,6 @@ CT_CONFLICTS = 4
 CT_DISCOUNTS = 5
 NUM_COUNTERS = 6
 
-# row_info[r, ...]
 # slots[i, ...]: the hash index, one 32-byte entry per slot (a row's pool start and
 # length sit beside its key, so a look-up touches one cache line, then the pool)
 SL_KEY = 0
@@ -126,6 +124,7 @@ SL_START = 2
 SL_LEN = 3
 SL_WIDTH = 4
 
+# row_info[r, ...]
 RI_START = 0
 RI_LEN = 1
 RI_PLAYER = 2
@@ -440,8 +439,7 @@ def _run(
     journal_own = journal
     cfg = borrow(cfg)
     # the counters change at every visit: a private copy (this thread's allocation), so
-    # that parallel workers never write to one cache line (false sharing: measured
-    # 1.4x instead of about 2x with two workers); written back at the end
+    # that parallel workers' counters never share a cache line; written back at the end
     counters_out = counters
     counters_own = counters.copy()
     counters = borrow(counters_own)
