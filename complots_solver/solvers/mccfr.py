@@ -352,6 +352,369 @@ def _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling):
         row_info[r, RI_STAMP] = stamp
 
 
+# ---- the walk's steps on whole per-depth arrays ------------------------------------
+# `_run` must not take views such as `states[d]` itself: it is compiled with numba's
+# reference counting (it allocates), so every view it creates costs two calls
+# (NRT_incref / NRT_decref, never inlined), even on borrowed arrays; measured with
+# perf at 36% of a ladder-2 ES run. These `hot` steps take the views instead.
+@hot
+def _start_walk(states, hashes, memory, cfg):
+    """The state before the deal in depth row 0, with fresh keys."""
+    core.reset_state(states[0], cfg)
+    init_keys(cfg, hashes[0], memory[0])
+
+
+@hot
+def _terminal_value(states, sr, cfg, ret, trav):
+    """The traverser's return at the terminal state in row ``sr``."""
+    core.returns_into(states[sr], cfg, ret)
+    return ret[trav]
+
+
+@hot
+def _chance_action(states, sr, cfg, rng, outcomes, probs):
+    """A chance outcome sampled at the state in row ``sr``."""
+    return core.sample_chance(states[sr], cfg, rng, outcomes, probs)
+
+
+@hot
+def _legal_actions(states, sr, cfg, acts, d):
+    """Legal actions of the state in row ``sr`` into ``acts[d]``; their count."""
+    return core.legal_actions_into(states[sr], cfg, acts[d])
+
+
+@hot
+def _key(states, sr, cfg, key_kind, hashes, memory, d):
+    """The mover's key at the state in row ``sr`` with depth ``d``'s key material."""
+    return key_of(states[sr], cfg, key_kind, hashes[d], memory[d])
+
+
+@hot
+def _uniform_row(sigma, d, k):
+    """The uniform strategy over ``k`` actions into ``sigma[d]``."""
+    for j in range(k):
+        sigma[d, j] = 1.0 / k
+
+
+@hot
+def _copy_row(probs, st, k, sigma, d):
+    """A stored strategy (``probs[st:st + k]``) into ``sigma[d]``."""
+    for j in range(k):
+        sigma[d, j] = probs[st + j]
+
+
+@hot
+def _match_row(regret, st, k, sigma, d):
+    """Regret matching of a pool row into ``sigma[d]``."""
+    _regret_matching(regret, st, k, sigma[d])
+
+
+@hot
+def _sample_row(probs, d, k, rng):
+    """Index drawn from ``probs[d, :k]``."""
+    return _sample(probs[d], k, rng)
+
+
+@hot
+def _step_child(states, srow, d, cfg, a, walk_keys, hashes, memory, copy):
+    """Enter the child of depth ``d`` by ``a``: keys, then the state (copied, or in place)."""
+    s = states[srow[d]]
+    step_keys(s, cfg, a, walk_keys, hashes[d], memory[d], hashes[d + 1], memory[d + 1])
+    if copy:
+        srow[d + 1] = srow[d] + 1
+        core.copy_state(states[srow[d + 1]], s)
+    else:
+        srow[d + 1] = srow[d]
+    core.apply_action(states[srow[d + 1]], cfg, a)
+
+
+# _walk's saved position (regs) and results
+R_ITER = 0  # iterations of this call done
+R_TRAV = 1  # traverser of the interrupted walk
+R_DEPTH = 2  # depth of the node to enter again
+R_RESUME = 3  # 1: the walk stopped inside an iteration
+R_POOL_NEEDED = 4  # pool slots the interrupted insertion needs
+NUM_REGS = 5
+WALK_DONE = 0
+WALK_GROW = 1
+
+
+@hot
+def _walk(
+    cfg, algorithm, key_kind, iterations, params, rng,
+    slots, row_info, row_key, pool_action, regret, strategy_sum, counters,
+    frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal,
+    walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row, start, frame,
+    mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs, ret, regs,
+):  # fmt: skip
+    """Run MCCFR iterations from the position in ``regs``: WALK_DONE, or WALK_GROW.
+
+    ``_walk`` allocates nothing, so it is compiled without reference counting
+    (``hot``); when a new row does not fit the table it saves its position in
+    ``regs`` and returns WALK_GROW, and :func:`_run` grows the table and calls
+    it again. (A walk that grew the table itself would hold owned arrays that
+    numba reference-counts at every step of the loop: measured with perf,
+    eight atomic increments and decrements per visit, a quarter of the time.)
+    """
+    n = cfg[C_PLAYERS]
+    linear = params[P_LINEAR] != 0.0
+    interval = int(params[P_INTERVAL])
+    eps = params[P_EPSILON]
+    stamp = np.int64(params[P_STAMP])
+    trav_mask = np.int64(params[P_TRAVERSERS])
+    insert_mask = np.int64(params[P_INSERT])
+    floor = params[P_FLOOR] != 0.0
+    balpha = params[P_BASELINE]
+    stride = max(1, int(params[P_STRIDE]))
+    journaling = params[P_JOURNAL] != 0.0
+    it = regs[R_ITER]
+    first_trav = regs[R_TRAV]
+    resume = regs[R_RESUME] != 0
+    while it < iterations:
+        if not resume:
+            counters[CT_ITER] += stride
+        weight = float(counters[CT_ITER]) if linear else 1.0
+        for trav in range(first_trav, n):
+            if frozen_mask & (1 << trav):
+                continue
+            if trav_mask != 0 and not trav_mask & (1 << trav):
+                continue
+            avg_seat = (trav + 1) % n
+            if resume:  # back after the table grew: enter the node where the walk stopped
+                d = regs[R_DEPTH]
+                resume = False
+            else:
+                _start_walk(states, hashes, memory, cfg)
+                d = 0
+                srow[0] = 0
+            entering = True
+            val = 0.0
+            while True:
+                if entering:
+                    sr = srow[d]
+                    counters[CT_VISITS] += 1
+                    a = -1
+                    cur = states[sr, S_CUR]
+                    if states[sr, S_STAGE] == _TERMINAL_STAGE:
+                        val = _terminal_value(states, sr, cfg, ret, trav)
+                        entering = False
+                    elif cur == _CHANCE:
+                        frame[d] = F_CHANCE
+                        a = _chance_action(states, sr, cfg, rng, outcomes, probs)
+                    elif frozen_mask & (1 << cur):
+                        mover[d] = cur
+                        k = _legal_actions(states, sr, cfg, acts, d)
+                        nact[d] = k
+                        row[d] = NO_ROW
+                        key = _key(states, sr, cfg, f_key_kind, hashes, memory, d)
+                        fr = _lookup(f_slots, key, k)
+                        if fr == NO_ROW:
+                            _uniform_row(sigma, d, k)
+                        else:
+                            _copy_row(f_probs, f_row_info[fr, RI_START], k, sigma, d)
+                        frame[d] = F_SAMPLED
+                        j = _sample_row(sigma, d, k, rng)
+                        samp_p[d] = sigma[d, j]
+                        chosen[d] = j
+                        a = acts[d, j]
+                    else:
+                        mover[d] = cur
+                        k = _legal_actions(states, sr, cfg, acts, d)
+                        nact[d] = k
+                        key = _key(states, sr, cfg, key_kind, hashes, memory, d)
+                        i = _probe(slots, key)
+                        r = slots[i, SL_ROW]
+                        if r == NO_ROW and insert_mask != 0 and not insert_mask & (1 << cur):
+                            pass  # a seat this worker does not own: absent rows play uniformly
+                        elif r == NO_ROW:
+                            rows = counters[CT_ROWS]
+                            used = counters[CT_POOL]
+                            if (
+                                (rows + 1) * MAX_LOAD_DEN >= slots.shape[0]
+                                or rows >= row_info.shape[0]
+                                or used + k > pool_action.shape[0]
+                            ):
+                                # the caller grows the table; this node is then entered
+                                # again (nothing random has been drawn at it yet)
+                                counters[CT_VISITS] -= 1
+                                regs[R_ITER] = it
+                                regs[R_TRAV] = trav
+                                regs[R_DEPTH] = d
+                                regs[R_RESUME] = 1
+                                regs[R_POOL_NEEDED] = used + k
+                                return WALK_GROW
+                            r = rows
+                            slots[i, SL_KEY] = key
+                            slots[i, SL_ROW] = r
+                            slots[i, SL_START] = used
+                            slots[i, SL_LEN] = k
+                            row_key[r] = key
+                            row_info[r, RI_START] = used
+                            row_info[r, RI_LEN] = k
+                            row_info[r, RI_PLAYER] = cur
+                            row_info[r, RI_STAMP] = stamp
+                            for j in range(k):
+                                pool_action[used + j] = acts[d, j]
+                                if journaling:  # a new row starts the epoch at zero
+                                    journal[0, used + j] = 0.0
+                                    journal[1, used + j] = 0.0
+                            counters[CT_ROWS] = rows + 1
+                            counters[CT_POOL] = used + k
+                        elif slots[i, SL_LEN] != k:
+                            counters[CT_CONFLICTS] += 1
+                            r = NO_ROW
+                        row[d] = r
+                        if r == NO_ROW:
+                            _uniform_row(sigma, d, k)
+                        else:
+                            start[d] = slots[i, SL_START]
+                            _match_row(regret, start[d], k, sigma, d)
+                        if algorithm == ALGO_ES:
+                            if cur == trav:
+                                frame[d] = F_WALKED
+                                nxt[d] = 0
+                                a = acts[d, 0]
+                            else:
+                                frame[d] = F_SAMPLED
+                                if cur == avg_seat and r != NO_ROW:
+                                    st = start[d]
+                                    _stamp(
+                                        row_info,
+                                        r,
+                                        stamp,
+                                        regret,
+                                        strategy_sum,
+                                        journal,
+                                        journaling,
+                                    )
+                                    for j in range(k):
+                                        strategy_sum[st + j] += weight * sigma[d, j]
+                                j = _sample_row(sigma, d, k, rng)
+                                chosen[d] = j
+                                a = acts[d, j]
+                        else:
+                            frame[d] = F_SAMPLED
+                            if cur == trav:
+                                # epsilon-on-policy sampling at the traverser's nodes
+                                for j in range(k):
+                                    values[d, j] = eps / k + (1.0 - eps) * sigma[d, j]
+                                j = _sample_row(values, d, k, rng)
+                                samp_p[d] = values[d, j]
+                            else:
+                                j = _sample_row(sigma, d, k, rng)
+                                samp_p[d] = sigma[d, j]
+                            chosen[d] = j
+                            a = acts[d, j]
+                    if a >= 0:
+                        if algorithm == ALGO_OS:
+                            my_reach[d + 1] = my_reach[d]
+                            opp_reach[d + 1] = opp_reach[d]
+                            samp_reach[d + 1] = samp_reach[d]
+                            if frame[d] == F_SAMPLED:
+                                p_act = sigma[d, chosen[d]]
+                                if mover[d] == trav:
+                                    my_reach[d + 1] *= p_act
+                                else:
+                                    opp_reach[d + 1] *= p_act
+                                samp_reach[d + 1] *= samp_p[d]
+                        # a walked node's state is needed again: every child but the last
+                        # copies it; a node left for good lets its child step it in place
+                        _step_child(
+                            states, srow, d, cfg, a, walk_keys, hashes, memory,
+                            frame[d] == F_WALKED and nact[d] > 1,
+                        )  # fmt: skip
+                        d += 1
+                    continue
+                # returning `val` from depth d to its parent
+                if d == 0:
+                    break
+                d -= 1
+                f = frame[d]
+                if f == F_CHANCE:
+                    continue
+                r = row[d]
+                k = nact[d]
+                if f == F_WALKED:
+                    values[d, nxt[d]] = val
+                    nxt[d] += 1
+                    if nxt[d] < k:
+                        a = acts[d, nxt[d]]
+                        # the last child steps the state in place: it is not needed again
+                        _step_child(
+                            states, srow, d, cfg, a, walk_keys, hashes, memory, nxt[d] < k - 1
+                        )
+                        d += 1
+                        entering = True
+                        continue
+                    v = 0.0
+                    for j in range(k):
+                        v += sigma[d, j] * values[d, j]
+                    if r != NO_ROW:
+                        st = start[d]
+                        _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling)
+                        for j in range(k):
+                            regret[st + j] += values[d, j] - v
+                            if floor and regret[st + j] < 0.0:
+                                regret[st + j] = 0.0
+                    val = v
+                elif algorithm == ALGO_ES:
+                    continue  # sampled node: the sampled child's value passes up
+                else:
+                    # outcome sampling: estimates of the child values with baseline
+                    # b (VR-MCCFR): b + (value - b) / q for the sampled action, b for
+                    # the others; b = 0 without baselines. Baselines are kept in the
+                    # acting player's utility; the traverser's is its negation at an
+                    # opponent's node in a 2-player (zero-sum) game, and other
+                    # players' nodes use b = 0 with more players.
+                    j0 = chosen[d]
+                    use_b = balpha > 0.0 and r != NO_ROW and (mover[d] == trav or n == 2)
+                    if use_b:
+                        st = start[d]
+                        sgn = 1.0 if mover[d] == trav else -1.0
+                        b0 = sgn * baseline[st + j0]
+                        child = b0 + (val - b0) / samp_p[d]
+                        v = 0.0
+                        for j in range(k):
+                            v += sigma[d, j] * (child if j == j0 else sgn * baseline[st + j])
+                        baseline[st + j0] += balpha * (sgn * val - baseline[st + j0])
+                    else:
+                        child = val / samp_p[d]
+                        v = sigma[d, j0] * child
+                    if mover[d] == trav and r != NO_ROW:
+                        st = start[d]
+                        _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling)
+                        w = opp_reach[d] / samp_reach[d]
+                        for j in range(k):
+                            if j == j0:
+                                cv = child
+                            elif use_b:
+                                cv = baseline[st + j]
+                            else:
+                                cv = 0.0
+                            regret[st + j] += (cv - v) * w
+                            if floor and regret[st + j] < 0.0:
+                                regret[st + j] = 0.0
+                        inc = weight * my_reach[d] / samp_reach[d]
+                        for j in range(k):
+                            strategy_sum[st + j] += inc * sigma[d, j]
+                    val = v
+        if interval > 0 and counters[CT_ITER] % interval == 0:
+            counters[CT_DISCOUNTS] += 1
+            _discount(
+                regret,
+                strategy_sum,
+                counters[CT_POOL],
+                float(counters[CT_DISCOUNTS]),
+                params[P_ALPHA],
+                params[P_BETA],
+                params[P_GAMMA],
+            )
+        first_trav = 0
+        it += 1
+    regs[R_RESUME] = 0
+    return WALK_DONE
+
+
 @njit(cache=True, nogil=True)
 def _run(
     cfg,
@@ -446,16 +809,10 @@ def _run(
     f_slots = borrow(f_slots)
     f_row_info = borrow(f_row_info)
     f_probs = borrow(f_probs)
-    linear = params[P_LINEAR] != 0.0
-    interval = int(params[P_INTERVAL])
-    eps = params[P_EPSILON]
-    stamp = np.int64(params[P_STAMP])
-    trav_mask = np.int64(params[P_TRAVERSERS])
-    insert_mask = np.int64(params[P_INSERT])
-    floor = params[P_FLOOR] != 0.0
     balpha = params[P_BASELINE]
-    stride = max(1, int(params[P_STRIDE]))
     journaling = params[P_JOURNAL] != 0.0
+    regs_own = np.zeros(NUM_REGS, dtype=np.int64)
+    regs = borrow(regs_own)
     if balpha > 0.0:
         baseline_own = _grow_baseline(baseline_own, pool_action.shape[0])
     if journaling:
@@ -469,270 +826,79 @@ def _run(
     strategy_sum = borrow(strategy_sum_own)
     baseline = borrow(baseline_own)
 
-    for _ in range(iterations):
-        counters[CT_ITER] += stride
-        weight = float(counters[CT_ITER]) if linear else 1.0
-        for trav in range(n):
-            if frozen_mask & (1 << trav):
-                continue
-            if trav_mask != 0 and not trav_mask & (1 << trav):
-                continue
-            avg_seat = (trav + 1) % n
-            core.reset_state(states[0], cfg)
-            init_keys(cfg, hashes[0], memory[0])
-            d = 0
-            srow[0] = 0
-            entering = True
-            val = 0.0
-            while True:
-                if entering:
-                    s = states[srow[d]]
-                    counters[CT_VISITS] += 1
-                    a = -1
-                    if s[S_STAGE] == _TERMINAL_STAGE:
-                        core.returns_into(s, cfg, ret)
-                        val = ret[trav]
-                        entering = False
-                    elif s[S_CUR] == _CHANCE:
-                        frame[d] = F_CHANCE
-                        a = core.sample_chance(s, cfg, rng, outcomes, probs)
-                    elif frozen_mask & (1 << s[S_CUR]):
-                        cur = s[S_CUR]
-                        mover[d] = cur
-                        k = core.legal_actions_into(s, cfg, acts[d])
-                        nact[d] = k
-                        row[d] = NO_ROW
-                        key = key_of(s, cfg, f_key_kind, hashes[d], memory[d])
-                        fr = _lookup(f_slots, key, k)
-                        sig = sigma[d]
-                        for j in range(k):
-                            sig[j] = (
-                                1.0 / k if fr == NO_ROW else f_probs[f_row_info[fr, RI_START] + j]
-                            )
-                        frame[d] = F_SAMPLED
-                        j = _sample(sig, k, rng)
-                        samp_p[d] = sig[j]
-                        chosen[d] = j
-                        a = acts[d, j]
-                    else:
-                        cur = s[S_CUR]
-                        mover[d] = cur
-                        k = core.legal_actions_into(s, cfg, acts[d])
-                        nact[d] = k
-                        key = key_of(s, cfg, key_kind, hashes[d], memory[d])
-                        i = _probe(slots, key)
-                        r = slots[i, SL_ROW]
-                        if r == NO_ROW and insert_mask != 0 and not insert_mask & (1 << cur):
-                            pass  # a seat this worker does not own: absent rows play uniformly
-                        elif r == NO_ROW:
-                            rows = counters[CT_ROWS]
-                            if (rows + 1) * MAX_LOAD_DEN >= slots.shape[0]:
-                                slots_own = _rehash(slots)
-                                slots = borrow(slots_own)
-                                i = _probe(slots, key)
-                            if rows >= row_info.shape[0]:
-                                row_info_own, row_key_own = _grow_rows(row_info, row_key)
-                                row_info = borrow(row_info_own)
-                                row_key = borrow(row_key_own)
-                            used = counters[CT_POOL]
-                            if used + k > pool_action.shape[0]:
-                                pool_action_own, regret_own, strategy_sum_own = _grow_pool(
-                                    pool_action, regret, strategy_sum, used + k
-                                )
-                                pool_action = borrow(pool_action_own)
-                                regret = borrow(regret_own)
-                                strategy_sum = borrow(strategy_sum_own)
-                                if balpha > 0.0:
-                                    baseline_own = _grow_baseline(
-                                        baseline_own, pool_action.shape[0]
-                                    )
-                                    baseline = borrow(baseline_own)
-                                if journaling:
-                                    journal_own = _grow_journal(journal_own, pool_action.shape[0])
-                                    journal = borrow(journal_own)
-                            r = rows
-                            slots[i, SL_KEY] = key
-                            slots[i, SL_ROW] = r
-                            slots[i, SL_START] = used
-                            slots[i, SL_LEN] = k
-                            row_key[r] = key
-                            row_info[r, RI_START] = used
-                            row_info[r, RI_LEN] = k
-                            row_info[r, RI_PLAYER] = cur
-                            row_info[r, RI_STAMP] = stamp
-                            for j in range(k):
-                                pool_action[used + j] = acts[d, j]
-                                if journaling:  # a new row starts the epoch at zero
-                                    journal[0, used + j] = 0.0
-                                    journal[1, used + j] = 0.0
-                            counters[CT_ROWS] = rows + 1
-                            counters[CT_POOL] = used + k
-                        elif slots[i, SL_LEN] != k:
-                            counters[CT_CONFLICTS] += 1
-                            r = NO_ROW
-                        row[d] = r
-                        sig = sigma[d]
-                        if r == NO_ROW:
-                            for j in range(k):
-                                sig[j] = 1.0 / k
-                        else:
-                            start[d] = slots[i, SL_START]
-                            _regret_matching(regret, start[d], k, sig)
-                        if algorithm == ALGO_ES:
-                            if cur == trav:
-                                frame[d] = F_WALKED
-                                nxt[d] = 0
-                                a = acts[d, 0]
-                            else:
-                                frame[d] = F_SAMPLED
-                                if cur == avg_seat and r != NO_ROW:
-                                    st = start[d]
-                                    _stamp(
-                                        row_info,
-                                        r,
-                                        stamp,
-                                        regret,
-                                        strategy_sum,
-                                        journal,
-                                        journaling,
-                                    )
-                                    for j in range(k):
-                                        strategy_sum[st + j] += weight * sig[j]
-                                j = _sample(sig, k, rng)
-                                chosen[d] = j
-                                a = acts[d, j]
-                        else:
-                            frame[d] = F_SAMPLED
-                            if cur == trav:
-                                # epsilon-on-policy sampling at the traverser's nodes
-                                sp = values[d]
-                                for j in range(k):
-                                    sp[j] = eps / k + (1.0 - eps) * sig[j]
-                                j = _sample(sp, k, rng)
-                                samp_p[d] = sp[j]
-                            else:
-                                j = _sample(sig, k, rng)
-                                samp_p[d] = sig[j]
-                            chosen[d] = j
-                            a = acts[d, j]
-                    if a >= 0:
-                        if algorithm == ALGO_OS:
-                            my_reach[d + 1] = my_reach[d]
-                            opp_reach[d + 1] = opp_reach[d]
-                            samp_reach[d + 1] = samp_reach[d]
-                            if frame[d] == F_SAMPLED:
-                                p_act = sigma[d, chosen[d]]
-                                if mover[d] == trav:
-                                    my_reach[d + 1] *= p_act
-                                else:
-                                    opp_reach[d + 1] *= p_act
-                                samp_reach[d + 1] *= samp_p[d]
-                        step_keys(
-                            s, cfg, a, walk_keys, hashes[d], memory[d], hashes[d + 1], memory[d + 1]
-                        )
-                        if frame[d] == F_WALKED and nact[d] > 1:
-                            # its state is needed again: every child but the last copies it
-                            srow[d + 1] = srow[d] + 1
-                            core.copy_state(states[srow[d + 1]], s)
-                        else:  # a node left for good: its child steps its state in place
-                            srow[d + 1] = srow[d]
-                        core.apply_action(states[srow[d + 1]], cfg, a)
-                        d += 1
-                    continue
-                # returning `val` from depth d to its parent
-                if d == 0:
-                    break
-                d -= 1
-                f = frame[d]
-                if f == F_CHANCE:
-                    continue
-                r = row[d]
-                k = nact[d]
-                if f == F_WALKED:
-                    values[d, nxt[d]] = val
-                    nxt[d] += 1
-                    if nxt[d] < k:
-                        a = acts[d, nxt[d]]
-                        s = states[srow[d]]
-                        step_keys(
-                            s, cfg, a, walk_keys, hashes[d], memory[d], hashes[d + 1], memory[d + 1]
-                        )
-                        if nxt[d] == k - 1:  # the last child: the state is not needed again
-                            srow[d + 1] = srow[d]
-                        else:
-                            srow[d + 1] = srow[d] + 1
-                            core.copy_state(states[srow[d + 1]], s)
-                        core.apply_action(states[srow[d + 1]], cfg, a)
-                        d += 1
-                        entering = True
-                        continue
-                    v = 0.0
-                    for j in range(k):
-                        v += sigma[d, j] * values[d, j]
-                    if r != NO_ROW:
-                        st = start[d]
-                        _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling)
-                        for j in range(k):
-                            regret[st + j] += values[d, j] - v
-                            if floor and regret[st + j] < 0.0:
-                                regret[st + j] = 0.0
-                    val = v
-                elif algorithm == ALGO_ES:
-                    continue  # sampled node: the sampled child's value passes up
-                else:
-                    # outcome sampling: estimates of the child values with baseline
-                    # b (VR-MCCFR): b + (value - b) / q for the sampled action, b for
-                    # the others; b = 0 without baselines. Baselines are kept in the
-                    # acting player's utility; the traverser's is its negation at an
-                    # opponent's node in a 2-player (zero-sum) game, and other
-                    # players' nodes use b = 0 with more players.
-                    j0 = chosen[d]
-                    use_b = balpha > 0.0 and r != NO_ROW and (mover[d] == trav or n == 2)
-                    if use_b:
-                        st = start[d]
-                        sgn = 1.0 if mover[d] == trav else -1.0
-                        b0 = sgn * baseline[st + j0]
-                        child = b0 + (val - b0) / samp_p[d]
-                        v = 0.0
-                        for j in range(k):
-                            v += sigma[d, j] * (child if j == j0 else sgn * baseline[st + j])
-                        baseline[st + j0] += balpha * (sgn * val - baseline[st + j0])
-                    else:
-                        child = val / samp_p[d]
-                        v = sigma[d, j0] * child
-                    if mover[d] == trav and r != NO_ROW:
-                        st = start[d]
-                        _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling)
-                        w = opp_reach[d] / samp_reach[d]
-                        for j in range(k):
-                            if j == j0:
-                                cv = child
-                            elif use_b:
-                                cv = baseline[st + j]
-                            else:
-                                cv = 0.0
-                            regret[st + j] += (cv - v) * w
-                            if floor and regret[st + j] < 0.0:
-                                regret[st + j] = 0.0
-                        inc = weight * my_reach[d] / samp_reach[d]
-                        for j in range(k):
-                            strategy_sum[st + j] += inc * sigma[d, j]
-                    val = v
-        if interval > 0 and counters[CT_ITER] % interval == 0:
-            counters[CT_DISCOUNTS] += 1
-            _discount(
-                regret,
-                strategy_sum,
-                counters[CT_POOL],
-                float(counters[CT_DISCOUNTS]),
-                params[P_ALPHA],
-                params[P_BETA],
-                params[P_GAMMA],
+    while (
+        _walk(
+            cfg,
+            algorithm,
+            key_kind,
+            iterations,
+            params,
+            rng,
+            slots,
+            row_info,
+            row_key,
+            pool_action,
+            regret,
+            strategy_sum,
+            counters,
+            frozen_mask,
+            f_key_kind,
+            f_slots,
+            f_row_info,
+            f_probs,
+            baseline,
+            journal,
+            walk_keys,
+            states,
+            hashes,
+            memory,
+            acts,
+            sigma,
+            values,
+            nact,
+            nxt,
+            row,
+            start,
+            frame,
+            mover,
+            chosen,
+            srow,
+            samp_p,
+            my_reach,
+            opp_reach,
+            samp_reach,
+            outcomes,
+            probs,
+            ret,
+            regs,
+        )  # fmt: skip
+        == WALK_GROW
+    ):
+        rows = counters[CT_ROWS]
+        if (rows + 1) * MAX_LOAD_DEN >= slots.shape[0]:
+            slots_own = _rehash(slots)
+            slots = borrow(slots_own)
+        if rows >= row_info.shape[0]:
+            row_info_own, row_key_own = _grow_rows(row_info, row_key)
+            row_info = borrow(row_info_own)
+            row_key = borrow(row_key_own)
+        if regs[R_POOL_NEEDED] > pool_action.shape[0]:
+            pool_action_own, regret_own, strategy_sum_own = _grow_pool(
+                pool_action, regret, strategy_sum, regs[R_POOL_NEEDED]
             )
+            pool_action = borrow(pool_action_own)
+            regret = borrow(regret_own)
+            strategy_sum = borrow(strategy_sum_own)
+            if balpha > 0.0:
+                baseline_own = _grow_baseline(baseline_own, pool_action.shape[0])
+                baseline = borrow(baseline_own)
+            if journaling:
+                journal_own = _grow_journal(journal_own, pool_action.shape[0])
+                journal = borrow(journal_own)
     keep_alive(states_own, hashes_own, memory_own, acts_own, sigma_own, values_own)
     keep_alive(start_own, nact_own, nxt_own, row_own, frame_own, mover_own, chosen_own, srow_own)
     keep_alive(samp_p_own, my_reach_own, opp_reach_own, samp_reach_own, outcomes_own, probs_own)
-    keep_alive(ret_own)
+    keep_alive(ret_own, regs_own)
     counters_out[:] = counters_own
     return (
         slots_own,
