@@ -22,7 +22,12 @@ them (``scripts/bench_mccfr.py`` measures the effect):
     borrow only from a function's parameters (the caller holds them for the
     whole call) or from a local that is used again, for example through
     :func:`keep_alive`, after the last use of the view; never return or store
-    a borrowed view.
+    a borrowed view. Borrowing does not help with the *owned* arrays a loop
+    may reassign (a table regrown inside it): numba then increments and
+    decrements each of them at every pass of the loop (measured with perf:
+    a quarter of an MCCFR run). A loop that must allocate now and then is
+    best a ``hot`` function that returns when it needs memory, called again
+    by an allocating driver (``mccfr._walk`` and ``mccfr._run``).
 
 ``advise_huge_pages(a)``
     Asks Linux to back a freshly allocated (not yet touched) array with 2 MiB

@@ -353,10 +353,10 @@ def _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling):
 
 
 # ---- the walk's steps on whole per-depth arrays ------------------------------------
-# `_run` must not take views such as `states[d]` itself: it is compiled with numba's
-# reference counting (it allocates), so every view it creates costs two calls
-# (NRT_incref / NRT_decref, never inlined), even on borrowed arrays; measured with
-# perf at 36% of a ladder-2 ES run. These `hot` steps take the views instead.
+# Small `hot` steps that take a depth's views themselves, so that the walk passes
+# arrays and indices. (They date from when the walk ran inside `_run`, which counts
+# references: there every view it took cost two calls, NRT_incref and NRT_decref;
+# in `_walk`, which counts none, they only keep the loop short.)
 @hot
 def _start_walk(states, hashes, memory, cfg):
     """The state before the deal in depth row 0, with fresh keys."""
