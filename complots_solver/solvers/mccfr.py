@@ -826,54 +826,17 @@ def _run(
     strategy_sum = borrow(strategy_sum_own)
     baseline = borrow(baseline_own)
 
-    while (
-        _walk(
-            cfg,
-            algorithm,
-            key_kind,
-            iterations,
-            params,
-            rng,
-            slots,
-            row_info,
-            row_key,
-            pool_action,
-            regret,
-            strategy_sum,
-            counters,
-            frozen_mask,
-            f_key_kind,
-            f_slots,
-            f_row_info,
-            f_probs,
-            baseline,
-            journal,
-            walk_keys,
-            states,
-            hashes,
-            memory,
-            acts,
-            sigma,
-            values,
-            nact,
-            nxt,
-            row,
-            start,
-            frame,
-            mover,
-            chosen,
-            srow,
-            samp_p,
-            my_reach,
-            opp_reach,
-            samp_reach,
-            outcomes,
-            probs,
-            ret,
+    while True:
+        status = _walk(
+            cfg, algorithm, key_kind, iterations, params, rng,
+            slots, row_info, row_key, pool_action, regret, strategy_sum, counters,
+            frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal,
+            walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row, start, frame,
+            mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs, ret,
             regs,
         )  # fmt: skip
-        == WALK_GROW
-    ):
+        if status == WALK_DONE:
+            break
         rows = counters[CT_ROWS]
         if (rows + 1) * MAX_LOAD_DEN >= slots.shape[0]:
             slots_own = _rehash(slots)
