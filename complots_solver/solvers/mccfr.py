@@ -5,9 +5,10 @@ Everything per node runs in numba: the game is stepped with
 recursion; a sampled node's child steps its parent's row in place, only the
 external-sampling traverser's nodes, walked once per action, give each child a
 copy), information keys come from :mod:`complots_solver.solvers.infokeys`
-and regrets live in a compiled open-addressing hash table. The walk runs on
-borrowed views and calls only ``@hot`` functions, so no array reference
-counting happens per node (:mod:`complots_solver.rules.compiled`).
+and regrets live in a compiled open-addressing hash table. The walk
+(``_walk``) is a ``@hot`` function, so no array reference counting happens
+per node (:mod:`complots_solver.rules.compiled`); when the table must grow it
+returns, and ``_run`` grows it and resumes the walk at the same node.
 
 Algorithms (both iterate over every seat as the traverser in turn, like
 OpenSpiel's Python and C++ solvers):
@@ -82,7 +83,7 @@ import numpy as np
 from numba import njit
 
 from complots_solver.rules import core
-from complots_solver.rules.compiled import advise_huge_pages, borrow, hot, keep_alive
+from complots_solver.rules.compiled import advise_huge_pages, hot
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import PlayerId, Stage
 from complots_solver.rules.layout import (
@@ -748,88 +749,42 @@ def _run(
     n = cfg[C_PLAYERS]
     walk_keys = key_kind if frozen_mask == 0 or f_key_kind == key_kind else KEY_BOTH
     depth_cap = max_depth + 2
-    states_own = np.empty((depth_cap, STATE_SIZE), dtype=np.int32)
-    hashes_own = np.zeros((depth_cap, n), dtype=np.uint64)
-    memory_own = np.zeros((depth_cap, n), dtype=np.int64)
-    acts_own = np.empty((depth_cap, width), dtype=np.int32)
-    sigma_own = np.empty((depth_cap, width))
-    values_own = np.empty((depth_cap, width))
-    nact_own = np.zeros(depth_cap, dtype=np.int64)
-    nxt_own = np.zeros(depth_cap, dtype=np.int64)
-    row_own = np.zeros(depth_cap, dtype=np.int64)
-    start_own = np.zeros(depth_cap, dtype=np.int64)  # pool start of row[d]
-    frame_own = np.zeros(depth_cap, dtype=np.int64)
-    mover_own = np.zeros(depth_cap, dtype=np.int64)
-    chosen_own = np.zeros(depth_cap, dtype=np.int64)
-    srow_own = np.zeros(depth_cap, dtype=np.int64)  # row of `states` holding depth d's state
-    samp_p_own = np.zeros(depth_cap)
-    my_reach_own = np.ones(depth_cap)
-    opp_reach_own = np.ones(depth_cap)
-    samp_reach_own = np.ones(depth_cap)
-    outcomes_own = np.empty(MAX_CHANCE_OUTCOMES, dtype=np.int32)
-    probs_own = np.empty(MAX_CHANCE_OUTCOMES)
-    ret_own = np.zeros(n)
-    # borrowed views (rules/compiled.py): no reference counting in the hot loop;
-    # the *_own arrays keep the memory alive (keep_alive at the end)
-    states = borrow(states_own)
-    hashes = borrow(hashes_own)
-    memory = borrow(memory_own)
-    acts = borrow(acts_own)
-    sigma = borrow(sigma_own)
-    values = borrow(values_own)
-    nact = borrow(nact_own)
-    nxt = borrow(nxt_own)
-    row = borrow(row_own)
-    start = borrow(start_own)
-    frame = borrow(frame_own)
-    mover = borrow(mover_own)
-    chosen = borrow(chosen_own)
-    srow = borrow(srow_own)
-    samp_p = borrow(samp_p_own)
-    my_reach = borrow(my_reach_own)
-    opp_reach = borrow(opp_reach_own)
-    samp_reach = borrow(samp_reach_own)
-    outcomes = borrow(outcomes_own)
-    probs = borrow(probs_own)
-    ret = borrow(ret_own)
-    slots_own = slots
-    row_info_own = row_info
-    row_key_own = row_key
-    pool_action_own = pool_action
-    regret_own = regret
-    strategy_sum_own = strategy_sum
-    baseline_own = baseline
-    journal_own = journal
-    cfg = borrow(cfg)
+    # per-depth arrays of the walk
+    states = np.empty((depth_cap, STATE_SIZE), dtype=np.int32)
+    hashes = np.zeros((depth_cap, n), dtype=np.uint64)
+    memory = np.zeros((depth_cap, n), dtype=np.int64)
+    acts = np.empty((depth_cap, width), dtype=np.int32)
+    sigma = np.empty((depth_cap, width))
+    values = np.empty((depth_cap, width))
+    nact = np.zeros(depth_cap, dtype=np.int64)
+    nxt = np.zeros(depth_cap, dtype=np.int64)
+    row = np.zeros(depth_cap, dtype=np.int64)
+    start = np.zeros(depth_cap, dtype=np.int64)  # pool start of row[d]
+    frame = np.zeros(depth_cap, dtype=np.int64)
+    mover = np.zeros(depth_cap, dtype=np.int64)
+    chosen = np.zeros(depth_cap, dtype=np.int64)
+    srow = np.zeros(depth_cap, dtype=np.int64)  # row of `states` holding depth d's state
+    samp_p = np.zeros(depth_cap)
+    my_reach = np.ones(depth_cap)
+    opp_reach = np.ones(depth_cap)
+    samp_reach = np.ones(depth_cap)
+    outcomes = np.empty(MAX_CHANCE_OUTCOMES, dtype=np.int32)
+    probs = np.empty(MAX_CHANCE_OUTCOMES)
+    ret = np.zeros(n)
+    regs = np.zeros(NUM_REGS, dtype=np.int64)
     # the counters change at every visit: a private copy (this thread's allocation), so
     # that parallel workers' counters never share a cache line; written back at the end
-    counters_out = counters
-    counters_own = counters.copy()
-    counters = borrow(counters_own)
-    f_slots = borrow(f_slots)
-    f_row_info = borrow(f_row_info)
-    f_probs = borrow(f_probs)
+    work = counters.copy()
     balpha = params[P_BASELINE]
     journaling = params[P_JOURNAL] != 0.0
-    regs_own = np.zeros(NUM_REGS, dtype=np.int64)
-    regs = borrow(regs_own)
     if balpha > 0.0:
-        baseline_own = _grow_baseline(baseline_own, pool_action.shape[0])
+        baseline = _grow_baseline(baseline, pool_action.shape[0])
     if journaling:
-        journal_own = _grow_journal(journal_own, pool_action.shape[0])
-    journal = borrow(journal_own)
-    slots = borrow(slots_own)
-    row_info = borrow(row_info_own)
-    row_key = borrow(row_key_own)
-    pool_action = borrow(pool_action_own)
-    regret = borrow(regret_own)
-    strategy_sum = borrow(strategy_sum_own)
-    baseline = borrow(baseline_own)
-
+        journal = _grow_journal(journal, pool_action.shape[0])
     while True:
         status = _walk(
             cfg, algorithm, key_kind, iterations, params, rng,
-            slots, row_info, row_key, pool_action, regret, strategy_sum, counters,
+            slots, row_info, row_key, pool_action, regret, strategy_sum, work,
             frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal,
             walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row, start, frame,
             mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs, ret,
@@ -837,42 +792,21 @@ def _run(
         )  # fmt: skip
         if status == WALK_DONE:
             break
-        rows = counters[CT_ROWS]
+        rows = work[CT_ROWS]
         if (rows + 1) * MAX_LOAD_DEN >= slots.shape[0]:
-            slots_own = _rehash(slots)
-            slots = borrow(slots_own)
+            slots = _rehash(slots)
         if rows >= row_info.shape[0]:
-            row_info_own, row_key_own = _grow_rows(row_info, row_key)
-            row_info = borrow(row_info_own)
-            row_key = borrow(row_key_own)
+            row_info, row_key = _grow_rows(row_info, row_key)
         if regs[R_POOL_NEEDED] > pool_action.shape[0]:
-            pool_action_own, regret_own, strategy_sum_own = _grow_pool(
+            pool_action, regret, strategy_sum = _grow_pool(
                 pool_action, regret, strategy_sum, regs[R_POOL_NEEDED]
             )
-            pool_action = borrow(pool_action_own)
-            regret = borrow(regret_own)
-            strategy_sum = borrow(strategy_sum_own)
             if balpha > 0.0:
-                baseline_own = _grow_baseline(baseline_own, pool_action.shape[0])
-                baseline = borrow(baseline_own)
+                baseline = _grow_baseline(baseline, pool_action.shape[0])
             if journaling:
-                journal_own = _grow_journal(journal_own, pool_action.shape[0])
-                journal = borrow(journal_own)
-    keep_alive(states_own, hashes_own, memory_own, acts_own, sigma_own, values_own)
-    keep_alive(start_own, nact_own, nxt_own, row_own, frame_own, mover_own, chosen_own, srow_own)
-    keep_alive(samp_p_own, my_reach_own, opp_reach_own, samp_reach_own, outcomes_own, probs_own)
-    keep_alive(ret_own, regs_own)
-    counters_out[:] = counters_own
-    return (
-        slots_own,
-        row_info_own,
-        row_key_own,
-        pool_action_own,
-        regret_own,
-        strategy_sum_own,
-        baseline_own,
-        journal_own,
-    )
+                journal = _grow_journal(journal, pool_action.shape[0])
+    counters[:] = work
+    return slots, row_info, row_key, pool_action, regret, strategy_sum, baseline, journal
 
 
 # ---- mapping onto a compiled tree ------------------------------------------------
