@@ -49,8 +49,8 @@ row arrays and a row look-up; measured: about 6% more progress on the
 4-turn draft ES case, none on ladder-2, whose table fits the L2 cache); one
 row per information state in ``row_info`` (pool start, number of actions,
 player, and the stamp of the last parallel epoch that inserted or updated it,
-see ``set_stamp``) and ``row_key``; and a slot pool holding the action id, regret and strategy sum
-of each (information state, legal action). Rows and pool slots are appended
+see ``set_stamp``) and ``row_key``; and a slot pool holding the action id,
+regret and strategy sum of each (information state, legal action). Rows and pool slots are appended
 in order of first visit, so a row's id never changes. Arrays grown inside the
 compiled loop ask for huge pages (``rules.compiled.advise_huge_pages``).
 Checkpoints written before the ``slots`` layout (``slot_key``/``slot_row``)
@@ -188,13 +188,6 @@ def _probe(slots: np.ndarray, key: np.int64) -> int:
     return i
 
 
-def empty_slots(capacity: int) -> np.ndarray:
-    """An empty hash index of ``capacity`` (a power of two) slots."""
-    slots = np.zeros((capacity, SL_WIDTH), dtype=np.int64)
-    slots[:, SL_ROW] = NO_ROW
-    return slots
-
-
 @njit(cache=True)
 def _new_slots(cap):
     """An empty hash index of ``cap`` slots on huge pages where the system allows."""
@@ -203,6 +196,11 @@ def _new_slots(cap):
     slots[:] = 0
     slots[:, SL_ROW] = NO_ROW
     return slots
+
+
+def empty_slots(capacity: int) -> np.ndarray:
+    """An empty hash index of ``capacity`` (a power of two) slots."""
+    return _new_slots(capacity)
 
 
 @njit(cache=True)
@@ -321,6 +319,20 @@ def _discount(regret, strategy_sum, used, step, alpha, beta, gamma):
 
 
 @hot
+def _insert_row(slots, i, row_info, row_key, r, key, start, k, player, stamp):
+    """Index row ``r`` (pool start, ``k`` actions, player, stamp) as ``key`` at empty slot ``i``."""
+    slots[i, SL_KEY] = key
+    slots[i, SL_ROW] = r
+    slots[i, SL_START] = start
+    slots[i, SL_LEN] = k
+    row_key[r] = key
+    row_info[r, RI_START] = start
+    row_info[r, RI_LEN] = k
+    row_info[r, RI_PLAYER] = player
+    row_info[r, RI_STAMP] = stamp
+
+
+@hot
 def _lookup(slots, key, k):
     """Row of ``key`` in a table if it is there with ``k`` actions, else NO_ROW."""
     i = _probe(slots, key)
@@ -353,69 +365,7 @@ def _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling):
         row_info[r, RI_STAMP] = stamp
 
 
-# ---- the walk's steps on whole per-depth arrays ------------------------------------
-# Small `hot` steps that take a depth's views themselves, so that the walk passes
-# arrays and indices. (They date from when the walk ran inside `_run`, which counts
-# references: there every view it took cost two calls, NRT_incref and NRT_decref;
-# in `_walk`, which counts none, they only keep the loop short.)
-@hot
-def _start_walk(states, hashes, memory, cfg):
-    """The state before the deal in depth row 0, with fresh keys."""
-    core.reset_state(states[0], cfg)
-    init_keys(cfg, hashes[0], memory[0])
-
-
-@hot
-def _terminal_value(states, sr, cfg, ret, trav):
-    """The traverser's return at the terminal state in row ``sr``."""
-    core.returns_into(states[sr], cfg, ret)
-    return ret[trav]
-
-
-@hot
-def _chance_action(states, sr, cfg, rng, outcomes, probs):
-    """A chance outcome sampled at the state in row ``sr``."""
-    return core.sample_chance(states[sr], cfg, rng, outcomes, probs)
-
-
-@hot
-def _legal_actions(states, sr, cfg, acts, d):
-    """Legal actions of the state in row ``sr`` into ``acts[d]``; their count."""
-    return core.legal_actions_into(states[sr], cfg, acts[d])
-
-
-@hot
-def _key(states, sr, cfg, key_kind, hashes, memory, d):
-    """The mover's key at the state in row ``sr`` with depth ``d``'s key material."""
-    return key_of(states[sr], cfg, key_kind, hashes[d], memory[d])
-
-
-@hot
-def _uniform_row(sigma, d, k):
-    """The uniform strategy over ``k`` actions into ``sigma[d]``."""
-    for j in range(k):
-        sigma[d, j] = 1.0 / k
-
-
-@hot
-def _copy_row(probs, st, k, sigma, d):
-    """A stored strategy (``probs[st:st + k]``) into ``sigma[d]``."""
-    for j in range(k):
-        sigma[d, j] = probs[st + j]
-
-
-@hot
-def _match_row(regret, st, k, sigma, d):
-    """Regret matching of a pool row into ``sigma[d]``."""
-    _regret_matching(regret, st, k, sigma[d])
-
-
-@hot
-def _sample_row(probs, d, k, rng):
-    """Index drawn from ``probs[d, :k]``."""
-    return _sample(probs[d], k, rng)
-
-
+# ---- the walk ----------------------------------------------------------------------
 @hot
 def _step_child(states, srow, d, cfg, a, walk_keys, hashes, memory, copy):
     """Enter the child of depth ``d`` by ``a``: keys, then the state (copied, or in place)."""
@@ -485,44 +435,47 @@ def _walk(
                 d = regs[R_DEPTH]
                 resume = False
             else:
-                _start_walk(states, hashes, memory, cfg)
+                core.reset_state(states[0], cfg)
+                init_keys(cfg, hashes[0], memory[0])
                 d = 0
                 srow[0] = 0
             entering = True
             val = 0.0
             while True:
                 if entering:
-                    sr = srow[d]
+                    s = states[srow[d]]
                     counters[CT_VISITS] += 1
                     a = -1
-                    cur = states[sr, S_CUR]
-                    if states[sr, S_STAGE] == _TERMINAL_STAGE:
-                        val = _terminal_value(states, sr, cfg, ret, trav)
+                    cur = s[S_CUR]
+                    if s[S_STAGE] == _TERMINAL_STAGE:
+                        core.returns_into(s, cfg, ret)
+                        val = ret[trav]
                         entering = False
                     elif cur == _CHANCE:
                         frame[d] = F_CHANCE
-                        a = _chance_action(states, sr, cfg, rng, outcomes, probs)
+                        a = core.sample_chance(s, cfg, rng, outcomes, probs)
                     elif frozen_mask & (1 << cur):
                         mover[d] = cur
-                        k = _legal_actions(states, sr, cfg, acts, d)
+                        k = core.legal_actions_into(s, cfg, acts[d])
                         nact[d] = k
                         row[d] = NO_ROW
-                        key = _key(states, sr, cfg, f_key_kind, hashes, memory, d)
+                        key = key_of(s, cfg, f_key_kind, hashes[d], memory[d])
                         fr = _lookup(f_slots, key, k)
-                        if fr == NO_ROW:
-                            _uniform_row(sigma, d, k)
-                        else:
-                            _copy_row(f_probs, f_row_info[fr, RI_START], k, sigma, d)
+                        sig = sigma[d]
+                        for j in range(k):
+                            sig[j] = (
+                                1.0 / k if fr == NO_ROW else f_probs[f_row_info[fr, RI_START] + j]
+                            )
                         frame[d] = F_SAMPLED
-                        j = _sample_row(sigma, d, k, rng)
-                        samp_p[d] = sigma[d, j]
+                        j = _sample(sig, k, rng)
+                        samp_p[d] = sig[j]
                         chosen[d] = j
                         a = acts[d, j]
                     else:
                         mover[d] = cur
-                        k = _legal_actions(states, sr, cfg, acts, d)
+                        k = core.legal_actions_into(s, cfg, acts[d])
                         nact[d] = k
-                        key = _key(states, sr, cfg, key_kind, hashes, memory, d)
+                        key = key_of(s, cfg, key_kind, hashes[d], memory[d])
                         i = _probe(slots, key)
                         r = slots[i, SL_ROW]
                         if r == NO_ROW and insert_mask != 0 and not insert_mask & (1 << cur):
@@ -545,15 +498,7 @@ def _walk(
                                 regs[R_POOL_NEEDED] = used + k
                                 return WALK_GROW
                             r = rows
-                            slots[i, SL_KEY] = key
-                            slots[i, SL_ROW] = r
-                            slots[i, SL_START] = used
-                            slots[i, SL_LEN] = k
-                            row_key[r] = key
-                            row_info[r, RI_START] = used
-                            row_info[r, RI_LEN] = k
-                            row_info[r, RI_PLAYER] = cur
-                            row_info[r, RI_STAMP] = stamp
+                            _insert_row(slots, i, row_info, row_key, r, key, used, k, cur, stamp)
                             for j in range(k):
                                 pool_action[used + j] = acts[d, j]
                                 if journaling:  # a new row starts the epoch at zero
@@ -565,11 +510,13 @@ def _walk(
                             counters[CT_CONFLICTS] += 1
                             r = NO_ROW
                         row[d] = r
+                        sig = sigma[d]
                         if r == NO_ROW:
-                            _uniform_row(sigma, d, k)
+                            for j in range(k):
+                                sig[j] = 1.0 / k
                         else:
                             start[d] = slots[i, SL_START]
-                            _match_row(regret, start[d], k, sigma, d)
+                            _regret_matching(regret, start[d], k, sig)
                         if algorithm == ALGO_ES:
                             if cur == trav:
                                 frame[d] = F_WALKED
@@ -589,21 +536,22 @@ def _walk(
                                         journaling,
                                     )
                                     for j in range(k):
-                                        strategy_sum[st + j] += weight * sigma[d, j]
-                                j = _sample_row(sigma, d, k, rng)
+                                        strategy_sum[st + j] += weight * sig[j]
+                                j = _sample(sig, k, rng)
                                 chosen[d] = j
                                 a = acts[d, j]
                         else:
                             frame[d] = F_SAMPLED
                             if cur == trav:
                                 # epsilon-on-policy sampling at the traverser's nodes
+                                sp = values[d]
                                 for j in range(k):
-                                    values[d, j] = eps / k + (1.0 - eps) * sigma[d, j]
-                                j = _sample_row(values, d, k, rng)
-                                samp_p[d] = values[d, j]
+                                    sp[j] = eps / k + (1.0 - eps) * sig[j]
+                                j = _sample(sp, k, rng)
+                                samp_p[d] = sp[j]
                             else:
-                                j = _sample_row(sigma, d, k, rng)
-                                samp_p[d] = sigma[d, j]
+                                j = _sample(sig, k, rng)
+                                samp_p[d] = sig[j]
                             chosen[d] = j
                             a = acts[d, j]
                     if a >= 0:

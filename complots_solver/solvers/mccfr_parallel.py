@@ -75,13 +75,13 @@ from complots_solver.solvers.mccfr import (
     RI_PLAYER,
     RI_STAMP,
     RI_START,
-    SL_KEY,
     SL_LEN,
     SL_ROW,
     SL_START,
     MCCFRSolver,
     _grow_pool,
     _grow_rows,
+    _insert_row,
     _probe,
     _rehash,
 )
@@ -187,15 +187,7 @@ def _upsert(
                     pool_action, regret, strategy_sum, used + k
                 )
             r = rows
-            slots[p, SL_KEY] = key
-            slots[p, SL_ROW] = r
-            slots[p, SL_START] = used
-            slots[p, SL_LEN] = k
-            row_key[r] = key
-            row_info[r, RI_START] = used
-            row_info[r, RI_LEN] = k
-            row_info[r, RI_PLAYER] = players[i]
-            row_info[r, RI_STAMP] = NOT_STAMPED
+            _insert_row(slots, p, row_info, row_key, r, key, used, k, players[i], NOT_STAMPED)
             for j in range(k):
                 pool_action[used + j] = actions[o + j]
                 regret[used + j] = 0.0
