@@ -15,6 +15,21 @@ them (``scripts/bench_mccfr.py`` measures the effect):
     counting at all. Such a function cannot allocate arrays (numba refuses
     to compile it), and must not be given a view it keeps beyond the call.
 
+``inline``
+    ``hot`` plus numba's ``inline="always"``: the function's body is compiled
+    into each caller instead of being called. A call between numba
+    functions passes every array as its whole structure (seven machine words
+    for a 1-D array, pushed on the stack) and is never inlined by LLVM,
+    because each function lives in its own compiled library. For the small
+    functions an MCCFR visit calls (the keys, a look-up, regret matching, the
+    state copy, the observation token) and the rules' entry points
+    (``legal_actions_into``, ``apply_action``, chance sampling) the calls
+    cost more than the work: inlining them raised ladder-2 ES visits per
+    second by about 40% (``reports/mccfr-runs.md``, sixth session). Keep it
+    for functions on a hot path with few call sites: every call site
+    compiles the body again, and inlining the rules core's mid-level
+    helpers into each other multiplied its compile time by six.
+
 ``borrow(a)``
     In a function that *does* allocate (a solver's driver loop), a view of
     ``a`` with no memory owner (null ``meminfo``), so that views taken from it
@@ -38,18 +53,27 @@ them (``scripts/bench_mccfr.py`` measures the effect):
     look-ups. Measured on the benchmark VM, random reads and writes over
     512 MB: 23-27 ns each on 4 KiB pages, 14-16 ns on huge pages. A no-op on
     other systems and for arrays under 2 MiB.
+
+``prefetch(a, i)``
+    Asks the CPU to start loading row ``i`` of ``a`` (LLVM's
+    ``llvm.prefetch``): the MCCFR walk computes a node's key, prefetches its
+    hash slot, and only then lists the legal actions, so the slot's cache
+    miss overlaps that work. No effect on results.
 """
 
 from __future__ import annotations
 
 import sys
 
+from llvmlite import ir as llvm_ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 HOT_OPTIONS = {"cache": True, "_nrt": False}  # numba options of `hot`
 hot = njit(**HOT_OPTIONS)
+INLINE_OPTIONS = {**HOT_OPTIONS, "inline": "always"}
+inline = njit(**INLINE_OPTIONS)
 
 HUGE_PAGE_BYTES = 1 << 21
 MADV_HUGEPAGE = 14  # Linux's value (asm-generic/mman-common.h)
@@ -100,3 +124,24 @@ def borrow(typingctx, arr):
 def keep_alive(*arrays):
     """Use ``arrays`` here, so that numba keeps them alive until this point."""
     return len(arrays)
+
+
+@intrinsic
+def prefetch(typingctx, arr, i):
+    """Hint the CPU to fetch row ``i`` of ``arr`` into the caches (no effect on results)."""
+    if not isinstance(arr, types.Array) or not isinstance(i, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(arr)(context, builder, value=args[0])
+        idx = [args[1]] + [context.get_constant(types.intp, 0)] * (arr.ndim - 1)
+        ptr = cgutils.get_item_pointer(context, builder, arr, ary, idx, wraparound=False)
+        i8p = llvm_ir.IntType(8).as_pointer()
+        i32 = llvm_ir.IntType(32)
+        fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        # read access, high temporal locality, data cache
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(arr, i), codegen

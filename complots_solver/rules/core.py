@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from complots_solver.rules.characters import kind_clan_table
-from complots_solver.rules.compiled import borrow, hot, keep_alive
+from complots_solver.rules.compiled import borrow, hot, inline, keep_alive
 from complots_solver.rules.enums import (
     NUM_CLANS,
     ActionKind,
@@ -273,7 +273,7 @@ def character_of(cfg, clan):
 
 
 # ---- setup -------------------------------------------------------------------
-@hot
+@inline
 def copy_state(dst, src):
     """Copy state ``src`` into ``dst`` (an element loop: numba's slice copy is 7x slower)."""
     for i in range(STATE_SIZE):
@@ -916,7 +916,7 @@ def _add_multiset(s, p, m, sign):
         s[S_COURT + b] -= sign
 
 
-@hot
+@inline
 def apply_action(s, cfg, a):
     """Apply a player action or chance outcome `a` to state `s` in place."""
     st = s[S_STAGE]
@@ -1132,7 +1132,7 @@ def _can_witch(s, cfg, p):
     )
 
 
-@hot
+@inline
 def legal_actions_into(s, cfg, out):
     """Write the sorted legal action ids of the player to move; return count."""
     st = s[S_STAGE]
@@ -1252,7 +1252,7 @@ def chance_size(s, cfg):
     return 1
 
 
-@hot
+@inline
 def chance_outcomes_into(s, cfg, outcomes, probs):
     """Write the chance outcomes (multiset ids) and exact probabilities."""
     size = chance_size(s, cfg)
@@ -1282,21 +1282,24 @@ def chance_outcomes_into(s, cfg, outcomes, probs):
     return k
 
 
+@inline
+def return_of(s, cfg, p):
+    """Terminal utility of seat ``p`` (D-10: +1 to the winner, -1/(n-1) to the others)."""
+    w = s[S_WINNER]
+    if s[S_STAGE] != Stage.TERMINAL or w < 0:
+        return 0.0
+    return 1.0 if p == w else -1.0 / (cfg[C_PLAYERS] - 1)
+
+
 @hot
 def returns_into(s, cfg, out):
-    """Terminal utilities (D-10: +1 to the winner, -1/(n-1) to the others)."""
-    n = cfg[C_PLAYERS]
-    w = s[S_WINNER]
-    for p in range(n):
-        out[p] = 0.0
-    if s[S_STAGE] != Stage.TERMINAL or w < 0:
-        return
-    for p in range(n):
-        out[p] = 1.0 if p == w else -1.0 / (n - 1)
+    """Terminal utilities of every seat (see :func:`return_of`)."""
+    for p in range(cfg[C_PLAYERS]):
+        out[p] = return_of(s, cfg, p)
 
 
 # ---- what each player sees (RULES.md section 6) ------------------------------
-@hot
+@inline
 def _token(kind, stage, who, value):
     # Complots 2 stages (>= STAGE_SLOTS) set kind + KIND_SLOTS: Complots 1 tokens keep their values.
     hi = stage // STAGE_SLOTS
@@ -1305,7 +1308,7 @@ def _token(kind, stage, who, value):
     return ((kind * STAGE_SLOTS + stage) * WHO_SLOTS + who) * VALUE_SLOTS + value
 
 
-@hot
+@inline
 def observation_token(s, a, viewer):
     """What `viewer` observes when `a` is applied to `s` (before applying).
 
@@ -1364,7 +1367,7 @@ def observation_tokens_into(s, cfg, a, out):
 
 
 # ---- random playouts (benchmarks, simulation) --------------------------------
-@hot
+@inline
 def sample_chance(s, cfg, rng, outcomes, probs):
     """Sample one chance outcome with its exact probability."""
     k = chance_outcomes_into(s, cfg, outcomes, probs)

@@ -99,7 +99,7 @@ import numpy as np
 from numba import njit
 
 from complots_solver.rules import core
-from complots_solver.rules.compiled import hot
+from complots_solver.rules.compiled import hot, inline
 from complots_solver.rules.enums import NUM_CLANS, Clan, Context, Stage
 from complots_solver.rules.layout import (
     A_COUNTER,
@@ -167,7 +167,7 @@ _ONE = np.uint64(1)
 _NO_CLAIMS = 0
 
 
-@hot
+@inline
 def mix(x: np.uint64) -> np.uint64:
     """The splitmix64 finaliser of ``x + golden ratio`` (a bijection on 64-bit words)."""
     z = x + _GOLDEN
@@ -176,7 +176,7 @@ def mix(x: np.uint64) -> np.uint64:
     return z ^ (z >> _SH3)
 
 
-@hot
+@inline
 def chain(h: np.uint64, value: int) -> np.uint64:
     """Fold one small integer into a running hash."""
     return mix(h ^ (np.uint64(value) + _ONE))
@@ -264,7 +264,7 @@ def _update_memory(s: np.ndarray, cfg: np.ndarray, a: int, memory: np.ndarray) -
         _forget_court(memory, s[S_DRAWER])
 
 
-@hot
+@inline
 def step_keys(
     s: np.ndarray,
     cfg: np.ndarray,
@@ -363,7 +363,7 @@ def compact_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
     return np.int64(mix(h))
 
 
-@hot
+@inline
 def key_of(
     s: np.ndarray, cfg: np.ndarray, key_kind: int, hashes: np.ndarray, memory: np.ndarray
 ) -> np.int64:

@@ -83,7 +83,7 @@ import numpy as np
 from numba import njit
 
 from complots_solver.rules import core
-from complots_solver.rules.compiled import advise_huge_pages, hot
+from complots_solver.rules.compiled import advise_huge_pages, hot, inline, prefetch
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import PlayerId, Stage
 from complots_solver.rules.layout import (
@@ -178,7 +178,7 @@ class Discount:
 
 
 # ---- the hash table ---------------------------------------------------------------
-@hot
+@inline
 def _probe(slots: np.ndarray, key: np.int64) -> int:
     """Position of ``key`` in the slots, or of the empty slot where it would go."""
     mask = slots.shape[0] - 1
@@ -275,7 +275,7 @@ def _grow_baseline(baseline, needed):
     return out
 
 
-@hot
+@inline
 def _regret_matching(regret, start, k, out):
     """Current strategy of a row (positive regrets normalised, else uniform)."""
     total = 0.0
@@ -292,7 +292,7 @@ def _regret_matching(regret, start, k, out):
             out[j] = 1.0 / k
 
 
-@hot
+@inline
 def _sample(probs, k, rng):
     """Index drawn from the first ``k`` entries of ``probs``."""
     r = rng.random()
@@ -318,7 +318,7 @@ def _discount(regret, strategy_sum, used, step, alpha, beta, gamma):
         strategy_sum[j] *= avg
 
 
-@hot
+@inline
 def _insert_row(slots, i, row_info, row_key, r, key, start, k, player, stamp):
     """Index row ``r`` (pool start, ``k`` actions, player, stamp) as ``key`` at empty slot ``i``."""
     slots[i, SL_KEY] = key
@@ -332,7 +332,7 @@ def _insert_row(slots, i, row_info, row_key, r, key, start, k, player, stamp):
     row_info[r, RI_STAMP] = stamp
 
 
-@hot
+@inline
 def _lookup(slots, key, k):
     """Row of ``key`` in a table if it is there with ``k`` actions, else NO_ROW."""
     i = _probe(slots, key)
@@ -353,7 +353,7 @@ def _grow_journal(journal, needed):
     return out
 
 
-@hot
+@inline
 def _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling):
     """Stamp row ``r`` as updated in this epoch, journaling its values at its first update."""
     if journaling and row_info[r, RI_STAMP] != stamp:
@@ -366,7 +366,7 @@ def _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling):
 
 
 # ---- the walk ----------------------------------------------------------------------
-@hot
+@inline
 def _step_child(states, srow, d, cfg, a, walk_keys, hashes, memory, copy):
     """Enter the child of depth ``d`` by ``a``: keys, then the state (copied, or in place)."""
     s = states[srow[d]]
@@ -396,7 +396,7 @@ def _walk(
     slots, row_info, row_key, pool_action, regret, strategy_sum, counters,
     frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal,
     walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row, start, frame,
-    mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs, ret, regs,
+    mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs, regs,
 ):  # fmt: skip
     """Run MCCFR iterations from the position in ``regs``: WALK_DONE, or WALK_GROW.
 
@@ -448,8 +448,7 @@ def _walk(
                     a = -1
                     cur = s[S_CUR]
                     if s[S_STAGE] == _TERMINAL_STAGE:
-                        core.returns_into(s, cfg, ret)
-                        val = ret[trav]
+                        val = core.return_of(s, cfg, trav)
                         entering = False
                     elif cur == _CHANCE:
                         frame[d] = F_CHANCE
@@ -473,9 +472,11 @@ def _walk(
                         a = acts[d, j]
                     else:
                         mover[d] = cur
+                        key = key_of(s, cfg, key_kind, hashes[d], memory[d])
+                        # the key's slot is fetched while the legal actions are listed
+                        prefetch(slots, key & (slots.shape[0] - 1))
                         k = core.legal_actions_into(s, cfg, acts[d])
                         nact[d] = k
-                        key = key_of(s, cfg, key_kind, hashes[d], memory[d])
                         i = _probe(slots, key)
                         r = slots[i, SL_ROW]
                         if r == NO_ROW and insert_mask != 0 and not insert_mask & (1 << cur):
@@ -718,7 +719,6 @@ def _run(
     samp_reach = np.ones(depth_cap)
     outcomes = np.empty(MAX_CHANCE_OUTCOMES, dtype=np.int32)
     probs = np.empty(MAX_CHANCE_OUTCOMES)
-    ret = np.zeros(n)
     regs = np.zeros(NUM_REGS, dtype=np.int64)
     # the counters change at every visit: a private copy (this thread's allocation), so
     # that parallel workers' counters never share a cache line; written back at the end
@@ -735,8 +735,7 @@ def _run(
             slots, row_info, row_key, pool_action, regret, strategy_sum, work,
             frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal,
             walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row, start, frame,
-            mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs, ret,
-            regs,
+            mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs, regs,
         )  # fmt: skip
         if status == WALK_DONE:
             break

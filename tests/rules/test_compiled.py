@@ -1,4 +1,4 @@
-"""rules/compiled.py: borrowed views alias their array; hot functions refuse to allocate; huge pages."""
+"""rules/compiled.py: borrowed views; hot functions refuse to allocate; inlining; prefetch; huge pages."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ from complots_solver.rules import core
 from complots_solver.rules.compiled import (
     HOT_OPTIONS,
     HUGE_PAGE_BYTES,
+    INLINE_OPTIONS,
     advise_huge_pages,
     borrow,
     keep_alive,
+    prefetch,
 )
 from complots_solver.rules.layout import STATE_SIZE
 from complots_solver.rules.presets import resolve_game
@@ -95,3 +97,63 @@ def test_advise_huge_pages_succeeds_and_leaves_the_array_usable() -> None:
     assert big.sum() == len(range(0, big.shape[0], 1000))
     small, code = _advised_zeros(10)  # under one huge page: nothing to ask for
     assert code == 0 and small.sum() == 0.0
+
+
+@njit
+def _sum_with_prefetch(a: np.ndarray, b: np.ndarray) -> float:
+    total = 0.0
+    for i in range(a.shape[0]):
+        prefetch(a, (i * 7) % a.shape[0])
+        prefetch(b, i % b.shape[0])  # a 2-D array: its row i
+        total += a[i] + b[i % b.shape[0], 1]
+    return total
+
+
+def test_prefetch_emits_the_hint_and_leaves_results_alone() -> None:
+    a = np.arange(100, dtype=np.float64)
+    b = np.arange(20, dtype=np.float64).reshape(10, 2)
+    assert _sum_with_prefetch(a, b) == a.sum() + 10 * b[:, 1].sum()
+    llvm = _sum_with_prefetch.inspect_llvm(_sum_with_prefetch.signatures[0])
+    assert "llvm.prefetch" in llvm
+
+
+def test_inline_functions_are_compiled_into_their_caller() -> None:
+    options = {**INLINE_OPTIONS, "cache": False}
+    plain = {**HOT_OPTIONS, "cache": False}
+
+    @njit(**options)
+    def twice_inlined(a: np.ndarray, i: int) -> float:
+        return 2.0 * a[i]
+
+    @njit(**plain)
+    def twice_called(a: np.ndarray, i: int) -> float:
+        return 2.0 * a[i]
+
+    @njit(**plain)
+    def caller_inlined(a: np.ndarray) -> float:
+        return twice_inlined(a, 1) + 1.0
+
+    @njit(**plain)
+    def caller_called(a: np.ndarray) -> float:
+        return twice_called(a, 1) + 1.0
+
+    a = np.array([1.0, 3.0])
+    assert caller_inlined(a) == caller_called(a) == 7.0
+    # a call between numba functions names the callee in the caller's LLVM module
+    assert "twice_called" in caller_called.inspect_llvm(caller_called.signatures[0])
+    assert "twice_inlined" not in caller_inlined.inspect_llvm(caller_inlined.signatures[0])
+
+
+def test_the_mccfr_visit_helpers_are_inlined() -> None:
+    # (a cached function keeps no LLVM text to inspect: the options are checked instead;
+    # the test above checks what the option does)
+    from complots_solver.solvers import infokeys, mccfr
+
+    helpers = [
+        mccfr._regret_matching, mccfr._probe, mccfr._sample, mccfr._step_child, mccfr._stamp,
+        infokeys.step_keys, infokeys.key_of, core.observation_token, core.copy_state,
+        core.legal_actions_into, core.apply_action, core.sample_chance, core.return_of,
+    ]  # fmt: skip
+    for f in helpers:
+        assert f.targetoptions.get("inline") == "always", f.__name__
+    assert mccfr._walk.targetoptions.get("inline") != "always"  # the walk itself is called
