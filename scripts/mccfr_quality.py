@@ -30,7 +30,10 @@ the other), written into meta.json (``bot_responders``).
 
 ``speedup``: iterations per second of one worker and of two workers (threads)
 on GAME with outcome sampling, ``markov`` key (``--algorithm``, ``--key``,
-``--split seats|iterations``; split by iterations ``--sync`` is per worker).
+``--split seats|iterations``; split by iterations ``--sync`` is per worker),
+and the two workers' *balance* (``ParallelMCCFR.balance``: each worker's time
+in the walk over the slowest worker's, per epoch; below 1 the faster one
+waits, even with equal work when the cores run at different speeds).
 """
 
 from __future__ import annotations
@@ -261,9 +264,11 @@ def cmd_speedup(args: argparse.Namespace) -> None:
         done = solver.master.iteration - it0
         rates[workers] = done / wall
         per_cpu[workers] = done / cpu
+        balance = f", balance {solver.balance:.2f}" if workers > 1 else ""
         print(
             f"{workers} worker(s): {rates[workers]:,.0f} it/s, {per_cpu[workers]:,.0f} it per "
-            f"CPU second, CPU/wall {cpu / wall:.2f}, {solver.master.num_infostates:,} infostates",
+            f"CPU second, CPU/wall {cpu / wall:.2f}, {solver.master.num_infostates:,} infostates"
+            f"{balance}",
             flush=True,
         )
     print(f"speed-up 2 workers / 1 worker (wall clock): {rates[2] / rates[1]:.2f}x")

@@ -189,7 +189,10 @@ MCCFR_CHECKPOINT_SECONDS = 300.0
     "--sync-iterations",
     type=int,
     default=None,
-    help="MCCFR with several workers: iterations per worker between table merges (default 1000)",
+    help=(
+        "MCCFR with several workers: iterations per worker between table merges (default 1000; "
+        "raise it for fast games: each merge waits for the slowest worker)"
+    ),
 )
 @click.option(
     "--ray", "ray_address", default=None, help="MCCFR: run the workers on Ray ('local' starts one)"

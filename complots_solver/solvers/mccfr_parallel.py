@@ -53,9 +53,15 @@ workers use separate cores), or Ray actors (``ray_address``: ``"local"``
 starts a local instance, anything else is passed to ``ray.init(address=...)``)
 holding the same :class:`MCCFRWorker` objects on a cluster; only packets
 travel. Both backends give identical tables. Memory: one table per worker.
+
+Every epoch ends when its slowest worker does. ``balance`` reports each
+worker's time in the walk over the slowest one's: on the 2-vCPU benchmark VM
+two workers with equal work often differ by up to 2x in one epoch (the cores'
+speeds change), which no static split can absorb (``reports/mccfr-runs.md``).
 """
 
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -303,7 +309,9 @@ class MCCFRWorker:
         visits, conflicts = s.node_visits, s.key_conflicts
         if self.split == SPLIT_ITERATIONS:
             s.set_iteration_numbers(first + self.index, self.workers)
+        started = time.perf_counter()
         s.run(iterations)
+        walked = time.perf_counter() - started
         info = s.row_info[: s.num_infostates]
         owned = (self.owned >> info[:, RI_PLAYER]) & 1
         stamped = np.flatnonzero((info[:, RI_STAMP] == stamp) & (owned == 1))
@@ -316,7 +324,10 @@ class MCCFRWorker:
                 s.row_info, stamped, offsets, reg, ssum, s.regret, s.strategy_sum, s.journal
             )
         return _as_packet(
-            arrays, visits=s.node_visits - visits, conflicts=s.key_conflicts - conflicts
+            arrays,
+            visits=s.node_visits - visits,
+            conflicts=s.key_conflicts - conflicts,
+            seconds=walked,
         )
 
     def apply(self, packets: list[tuple[dict[str, Any], int, int]]) -> None:
@@ -388,6 +399,10 @@ class ParallelMCCFR:
         self._visits = 0
         self._conflicts = 0
         self._fresh = True  # whether _master holds worker 0's current table
+        # every worker's seconds in the walk, summed over epochs, and the slowest
+        # worker's per epoch (the others wait for it): see `balance`
+        self.walk_seconds = 0.0
+        self.slowest_walk_seconds = 0.0
         if workers > 1:
             self._start_workers()
 
@@ -476,6 +491,9 @@ class ParallelMCCFR:
         for packet in packets:
             self._visits += int(packet["visits"])
             self._conflicts += int(packet["conflicts"])
+        walks = [float(packet["seconds"]) for packet in packets]
+        self.walk_seconds += sum(walks)
+        self.slowest_walk_seconds += max(walks)
         if self.split == SPLIT_ITERATIONS:
             every = [(packet, 0, 0) for packet in packets]  # deltas, in worker order
             exchange = [every] * self.workers
@@ -494,6 +512,18 @@ class ParallelMCCFR:
         self._master.counters[CT_ITER] += self.epoch_iterations
         self._fresh = False
         return self.epoch_iterations
+
+    @property
+    def balance(self) -> float:
+        """Mean over workers of their walk time over the slowest worker's, summed over epochs.
+
+        1.0 when every worker of every epoch took as long as the slowest; the
+        rest of the wall time the workers wait at the epoch's end. Equal work
+        per worker does not make it 1.0 when the cores run at different speeds.
+        """
+        if self.slowest_walk_seconds == 0.0:
+            return 1.0
+        return self.walk_seconds / (self.workers * self.slowest_walk_seconds)
 
     def run(self, iterations: int) -> None:
         """Run at least ``iterations`` iterations (whole epochs with several workers)."""

@@ -133,3 +133,20 @@ def test_journal_counts_in_the_memory_figure() -> None:
     tables = sum(sum(getattr(w.solver, n).nbytes for n in TABLE_ARRAYS) for w in par._workers)
     assert par.nbytes() == tables + sum(journals)
     par.close()
+
+
+def test_balance_compares_each_worker_with_the_slowest() -> None:
+    config = GameConfig.from_params(TINY)
+    solver = ParallelMCCFR(config, workers=2, sync_iterations=SYNC, split="iterations", seed=3)
+    assert solver.balance == 1.0  # nothing measured yet
+    try:
+        for _ in range(4):
+            solver.step()
+    finally:
+        solver.close()
+    # four epochs, two workers: the sum of both workers' walks lies between the slowest
+    # worker's total and twice it
+    assert solver.slowest_walk_seconds > 0.0
+    assert solver.slowest_walk_seconds <= solver.walk_seconds <= 2 * solver.slowest_walk_seconds
+    assert 0.5 <= solver.balance <= 1.0
+    assert solver.balance == pytest.approx(solver.walk_seconds / (2 * solver.slowest_walk_seconds))
