@@ -25,7 +25,7 @@ them (``scripts/bench_mccfr.py`` measures the effect):
     state copy, the observation token) and the rules' entry points
     (``legal_actions_into``, ``apply_action``, chance sampling) the calls
     cost more than the work: inlining them raised ladder-2 ES visits per
-    second by about 40% (``reports/mccfr-runs.md``, sixth session). Keep it
+    second by about half (``reports/mccfr-runs.md``, sixth session). Keep it
     for functions on a hot path with few call sites: every call site
     compiles the body again, and inlining the rules core's mid-level
     helpers into each other multiplied its compile time by six.
@@ -65,6 +65,8 @@ from __future__ import annotations
 
 import sys
 
+import llvmlite
+from llvmlite import binding as llvm
 from llvmlite import ir as llvm_ir
 from numba import njit, types
 from numba.core import cgutils
@@ -126,6 +128,12 @@ def keep_alive(*arrays):
     return len(arrays)
 
 
+# LLVM names the intrinsic by its pointer type: opaque pointers (always from LLVM 17; an
+# llvmlite option before) or typed i8* (LLVM 14)
+_OPAQUE_POINTERS = getattr(llvmlite, "opaque_pointers_enabled", llvm.llvm_version_info >= (17,))
+_PREFETCH_NAME = "llvm.prefetch.p0" if _OPAQUE_POINTERS else "llvm.prefetch.p0i8"
+
+
 @intrinsic
 def prefetch(typingctx, arr, i):
     """Hint the CPU to fetch row ``i`` of ``arr`` into the caches (no effect on results)."""
@@ -139,7 +147,7 @@ def prefetch(typingctx, arr, i):
         i8p = llvm_ir.IntType(8).as_pointer()
         i32 = llvm_ir.IntType(32)
         fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        fn = cgutils.get_or_insert_function(builder.module, fnty, _PREFETCH_NAME)
         # read access, high temporal locality, data cache
         builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
