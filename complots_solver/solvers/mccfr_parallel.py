@@ -68,6 +68,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from complots_solver.rules.compiled import hot
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.mccfr import (
     CT_CONFLICTS,
@@ -148,6 +149,58 @@ def _deltas_and_reset(row_info, rows_list, offsets, reg, ssum, regret, strategy_
             strategy_sum[x] = journal[1, x]
 
 
+@hot
+def _upsert_rows(
+    slots, row_info, row_key, pool_action, regret, strategy_sum, counters,
+    keys, players, offsets, actions, p_reg, p_ssum, regret_seats, ssum_seats, add, first,
+):  # fmt: skip
+    """Apply packet rows ``first, first + 1, ...``; return the number of rows when done.
+
+    Returns earlier, at the row whose insertion needs a larger table, for
+    :func:`_upsert` to grow it (a ``hot`` loop, so no reference counting per row).
+    """
+    for i in range(first, keys.shape[0]):
+        key = keys[i]
+        o = offsets[i]
+        k = offsets[i + 1] - o
+        p = _probe(slots, key)
+        r = slots[p, SL_ROW]
+        if r == NO_ROW:
+            rows = counters[CT_ROWS]
+            used = counters[CT_POOL]
+            if (
+                (rows + 1) * MAX_LOAD_DEN >= slots.shape[0]
+                or rows >= row_info.shape[0]
+                or used + k > pool_action.shape[0]
+            ):
+                return i
+            r = rows
+            _insert_row(slots, p, row_info, row_key, r, key, used, k, players[i], NOT_STAMPED)
+            for j in range(k):
+                pool_action[used + j] = actions[o + j]
+                regret[used + j] = 0.0
+                strategy_sum[used + j] = 0.0
+            counters[CT_ROWS] = rows + 1
+            counters[CT_POOL] = used + k
+        elif slots[p, SL_LEN] != k:
+            counters[CT_CONFLICTS] += 1
+            continue
+        st = slots[p, SL_START]
+        if add:
+            for j in range(k):
+                regret[st + j] += p_reg[o + j]
+                strategy_sum[st + j] += p_ssum[o + j]
+            continue
+        seat = np.int64(1) << players[i]
+        if regret_seats & seat:
+            for j in range(k):
+                regret[st + j] = p_reg[o + j]
+        if ssum_seats & seat:
+            for j in range(k):
+                strategy_sum[st + j] = p_ssum[o + j]
+    return keys.shape[0]
+
+
 @njit(cache=True, nogil=True)
 def _upsert(
     slots,
@@ -174,49 +227,24 @@ def _upsert(
     the packet holds deltas, added to every row whatever its seat. Returns the
     (possibly regrown) table arrays.
     """
-    for i in range(keys.shape[0]):
-        key = keys[i]
-        o = offsets[i]
-        k = offsets[i + 1] - o
-        p = _probe(slots, key)
-        r = slots[p, SL_ROW]
-        if r == NO_ROW:
-            rows = counters[CT_ROWS]
-            if (rows + 1) * MAX_LOAD_DEN >= slots.shape[0]:
-                slots = _rehash(slots)
-                p = _probe(slots, key)
-            if rows >= row_info.shape[0]:
-                row_info, row_key = _grow_rows(row_info, row_key)
-            used = counters[CT_POOL]
-            if used + k > pool_action.shape[0]:
-                pool_action, regret, strategy_sum = _grow_pool(
-                    pool_action, regret, strategy_sum, used + k
-                )
-            r = rows
-            _insert_row(slots, p, row_info, row_key, r, key, used, k, players[i], NOT_STAMPED)
-            for j in range(k):
-                pool_action[used + j] = actions[o + j]
-                regret[used + j] = 0.0
-                strategy_sum[used + j] = 0.0
-            counters[CT_ROWS] = rows + 1
-            counters[CT_POOL] = used + k
-        elif slots[p, SL_LEN] != k:
-            counters[CT_CONFLICTS] += 1
-            continue
-        st = slots[p, SL_START]
-        if add:
-            for j in range(k):
-                regret[st + j] += p_reg[o + j]
-                strategy_sum[st + j] += p_ssum[o + j]
-            continue
-        seat = np.int64(1) << players[i]
-        if regret_seats & seat:
-            for j in range(k):
-                regret[st + j] = p_reg[o + j]
-        if ssum_seats & seat:
-            for j in range(k):
-                strategy_sum[st + j] = p_ssum[o + j]
-    return slots, row_info, row_key, pool_action, regret, strategy_sum
+    i = 0
+    while True:
+        i = _upsert_rows(
+            slots, row_info, row_key, pool_action, regret, strategy_sum, counters,
+            keys, players, offsets, actions, p_reg, p_ssum, regret_seats, ssum_seats, add, i,
+        )  # fmt: skip
+        if i == keys.shape[0]:
+            return slots, row_info, row_key, pool_action, regret, strategy_sum
+        rows = counters[CT_ROWS]
+        if (rows + 1) * MAX_LOAD_DEN >= slots.shape[0]:
+            slots = _rehash(slots)
+        if rows >= row_info.shape[0]:
+            row_info, row_key = _grow_rows(row_info, row_key)
+        needed = counters[CT_POOL] + offsets[i + 1] - offsets[i]
+        if needed > pool_action.shape[0]:
+            pool_action, regret, strategy_sum = _grow_pool(
+                pool_action, regret, strategy_sum, needed
+            )
 
 
 _TABLE = ("slots", "row_info", "row_key", "pool_action", "regret", "strategy_sum")

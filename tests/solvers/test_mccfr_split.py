@@ -150,3 +150,28 @@ def test_balance_compares_each_worker_with_the_slowest() -> None:
     assert solver.slowest_walk_seconds <= solver.walk_seconds <= 2 * solver.slowest_walk_seconds
     assert 0.5 <= solver.balance <= 1.0
     assert solver.balance == pytest.approx(solver.walk_seconds / (2 * solver.slowest_walk_seconds))
+
+
+@pytest.mark.parametrize("split", ["seats", "iterations"])
+def test_packets_grow_a_small_table_without_changing_it(split: str) -> None:
+    # capacity 1: the workers' tables grow while applying packets too (_upsert's regrowth)
+    config = GameConfig.from_params(TINY)
+    tables = []
+    for capacity in (1, 1 << 14):
+        solver = ParallelMCCFR(
+            config, workers=2, sync_iterations=SYNC, split=split, seed=5, capacity=capacity
+        )
+        try:
+            solver.run(10 * SYNC)
+        finally:
+            solver.close()
+        tables.append(solver.master)
+    small, large = tables
+    assert small.slots.shape[0] < large.slots.shape[0]
+    n = small.num_slots
+    assert small.num_infostates == large.num_infostates > 0
+    assert np.array_equal(
+        small.row_key[: small.num_infostates], large.row_key[: large.num_infostates]
+    )
+    assert np.array_equal(small.regret[:n], large.regret[:n])
+    assert np.array_equal(small.strategy_sum[:n], large.strategy_sum[:n])
