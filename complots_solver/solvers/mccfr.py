@@ -51,7 +51,13 @@ row per information state in ``row_info`` (pool start, number of actions,
 player, and the stamp of the last parallel epoch that inserted or updated it,
 see ``set_stamp``) and ``row_key``; and a slot pool holding the action id,
 regret and strategy sum of each (information state, legal action). Rows and pool slots are appended
-in order of first visit, so a row's id never changes. Arrays grown inside the
+in order of first visit, so a row's id never changes. Only rows that a visit
+writes are inserted: the traverser's, and the next seat's with external
+sampling (its strategy sums) or the opponent's with outcome-sampling baselines
+in a 2-player game. Other information states are read as absent rows, which
+play uniformly exactly like zero rows; with outcome sampling on the draft game
+this halves the table (half the rows used to be zero rows of seats that had
+only been sampled, never traversed, at that information state). Arrays grown inside the
 compiled loop ask for huge pages (``rules.compiled.advise_huge_pages``).
 A visit prefetches its key's slot before listing the legal actions, and with
 the ``perfect`` key an index larger than :data:`PREFETCH_SLOTS` also gets
@@ -439,6 +445,9 @@ def _walk(
     journaling = params[P_JOURNAL] != 0.0
     it = regs[R_ITER]
     first_trav = regs[R_TRAV]
+    # besides the traverser's rows, a traversal writes the strategy sums of the next seat
+    # (ES) or, with baselines in a 2-player game, the opponent's baselines (OS)
+    os_opponent = n == 2 and balpha > 0.0
     resume = regs[R_RESUME] != 0
     while it < iterations:
         if not resume:
@@ -450,6 +459,7 @@ def _walk(
             if trav_mask != 0 and not trav_mask & (1 << trav):
                 continue
             avg_seat = (trav + 1) % n
+            write_seat = avg_seat if algorithm == ALGO_ES or os_opponent else trav
             if resume:  # back after the table grew: enter the node where the walk stopped
                 d = regs[R_DEPTH]
                 resume = False
@@ -498,8 +508,14 @@ def _walk(
                         nact[d] = k
                         i = _probe(slots, key)
                         r = slots[i, SL_ROW]
-                        if r == NO_ROW and insert_mask != 0 and not insert_mask & (1 << cur):
-                            pass  # a seat this worker does not own: absent rows play uniformly
+                        if r == NO_ROW and (
+                            (insert_mask != 0 and not insert_mask & (1 << cur))
+                            or not (cur == trav or cur == write_seat)
+                        ):
+                            # a row this visit does not write (or a seat this worker does
+                            # not own) stays absent: an absent row plays uniformly, exactly
+                            # like a zero row, so only rows that get values are stored
+                            pass
                         elif r == NO_ROW:
                             rows = counters[CT_ROWS]
                             used = counters[CT_POOL]

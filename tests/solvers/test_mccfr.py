@@ -244,3 +244,29 @@ def test_current_table_is_regret_matching(tiny_config: GameConfig) -> None:
         np.testing.assert_allclose(probs, expected)
         differs |= not np.allclose(probs, average["average"][offsets[r] : offsets[r + 1]])
     assert differs  # the current strategy is not the average
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "players", "stored"),
+    [("os", 2, [0]), ("os", 3, [0]), ("es", 2, [0, 1]), ("es", 3, [0, 1])],
+)
+def test_only_rows_a_visit_writes_are_stored(algorithm: str, players: int, stored: list) -> None:
+    """Seat 0 alone traversing stores seat 0's rows, and seat 1's with ES (its strategy sums)."""
+    config = GameConfig.from_params(TINY if players == 2 else THREE_PLAYERS)
+    solver = MCCFRSolver(config, algorithm=algorithm, key="perfect", seed=4)
+    solver.set_traversers([0])
+    solver.run(300)
+    per_seat = solver.infostates_per_player()
+    assert [p for p in range(players) if per_seat[p] > 0] == stored
+    # the other seats still act (sampled uniformly from their absent rows): seat 0 learns
+    assert np.abs(solver.regret[: solver.num_slots]).sum() > 0
+
+
+def test_os_baselines_store_the_opponents_rows() -> None:
+    """In a 2-player game, outcome sampling with baselines writes the opponent's baselines."""
+    config = GameConfig.from_params(TINY)
+    solver = MCCFRSolver(config, algorithm="os", key="perfect", seed=4, baseline=0.5)
+    solver.set_traversers([0])
+    solver.run(300)
+    assert (solver.infostates_per_player() > 0).all()
+    assert np.abs(solver.baseline[: solver.num_slots]).sum() > 0
