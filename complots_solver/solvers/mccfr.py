@@ -374,15 +374,39 @@ def _grow_journal(journal, needed):
 
 
 @inline
-def _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling):
-    """Stamp row ``r`` as updated in this epoch, journaling its values at its first update."""
-    if journaling and row_info[r, RI_STAMP] != stamp:
-        st = row_info[r, RI_START]
-        for j in range(row_info[r, RI_LEN]):
-            journal[0, st + j] = regret[st + j]
-            journal[1, st + j] = strategy_sum[st + j]
-    if stamp != 0:  # serial runs (stamp 0) skip the write: one cache miss less per update
+def _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling, touched):
+    """Stamp row ``r`` as updated in this epoch; at its first update, journal and list it.
+
+    Serial runs (stamp 0) skip all of it. ``touched[0]`` counts the rows listed
+    in ``touched[1:]`` since the stamp was set, so a parallel epoch's packet is
+    gathered without scanning the table.
+    """
+    if stamp != 0 and row_info[r, RI_STAMP] != stamp:
+        if journaling:
+            st = row_info[r, RI_START]
+            for j in range(row_info[r, RI_LEN]):
+                journal[0, st + j] = regret[st + j]
+                journal[1, st + j] = strategy_sum[st + j]
         row_info[r, RI_STAMP] = stamp
+        _list_touched(touched, r)
+
+
+@inline
+def _list_touched(touched, r):
+    """Append row ``r`` to the rows touched under the current stamp."""
+    n = touched[0] + 1
+    touched[n] = r
+    touched[0] = n
+
+
+@njit(cache=True)
+def _grow_touched(touched, rows):
+    """The touched-row list with room for ``rows`` rows (each listed at most once per stamp)."""
+    if touched.shape[0] > rows:
+        return touched
+    out = np.zeros(rows + 1, dtype=np.int64)
+    out[: touched.shape[0]] = touched
+    return out
 
 
 # ---- the walk ----------------------------------------------------------------------
@@ -419,7 +443,7 @@ WALK_GROW = 1
 def _walk(
     cfg, algorithm, key_kind, iterations, params, rng,
     slots, row_info, row_key, pool_action, regret, strategy_sum, counters,
-    frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal,
+    frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal, touched,
     walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row, start, frame,
     mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs, regs,
 ):  # fmt: skip
@@ -535,6 +559,8 @@ def _walk(
                                 return WALK_GROW
                             r = rows
                             _insert_row(slots, i, row_info, row_key, r, key, used, k, cur, stamp)
+                            if stamp != 0:
+                                _list_touched(touched, r)
                             for j in range(k):
                                 pool_action[used + j] = acts[d, j]
                                 if journaling:  # a new row starts the epoch at zero
@@ -570,6 +596,7 @@ def _walk(
                                         strategy_sum,
                                         journal,
                                         journaling,
+                                        touched,
                                     )
                                     for j in range(k):
                                         strategy_sum[st + j] += weight * sig[j]
@@ -645,7 +672,9 @@ def _walk(
                         v += sigma[d, j] * values[d, j]
                     if r != NO_ROW:
                         st = start[d]
-                        _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling)
+                        _stamp(
+                            row_info, r, stamp, regret, strategy_sum, journal, journaling, touched
+                        )
                         for j in range(k):
                             regret[st + j] += values[d, j] - v
                             if floor and regret[st + j] < 0.0:
@@ -676,7 +705,9 @@ def _walk(
                         v = sigma[d, j0] * child
                     if mover[d] == trav and r != NO_ROW:
                         st = start[d]
-                        _stamp(row_info, r, stamp, regret, strategy_sum, journal, journaling)
+                        _stamp(
+                            row_info, r, stamp, regret, strategy_sum, journal, journaling, touched
+                        )
                         w = opp_reach[d] / samp_reach[d]
                         for j in range(k):
                             if j == j0:
@@ -733,6 +764,7 @@ def _run(
     f_probs,
     baseline,
     journal,
+    touched,
 ):
     """Run ``iterations`` MCCFR iterations; return the (possibly regrown) table arrays.
 
@@ -773,11 +805,14 @@ def _run(
         baseline = _grow_baseline(baseline, pool_action.shape[0])
     if journaling:
         journal = _grow_journal(journal, pool_action.shape[0])
+    stamping = params[P_STAMP] != 0.0
+    if stamping:
+        touched = _grow_touched(touched, row_info.shape[0])
     while True:
         status = _walk(
             cfg, algorithm, key_kind, iterations, params, rng,
             slots, row_info, row_key, pool_action, regret, strategy_sum, work,
-            frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal,
+            frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal, touched,
             walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row, start, frame,
             mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs, regs,
         )  # fmt: skip
@@ -788,6 +823,8 @@ def _run(
             slots = _rehash(slots)
         if rows >= row_info.shape[0]:
             row_info, row_key = _grow_rows(row_info, row_key)
+            if stamping:
+                touched = _grow_touched(touched, row_info.shape[0])
         if regs[R_POOL_NEEDED] > pool_action.shape[0]:
             pool_action, regret, strategy_sum = _grow_pool(
                 pool_action, regret, strategy_sum, regs[R_POOL_NEEDED]
@@ -797,7 +834,7 @@ def _run(
             if journaling:
                 journal = _grow_journal(journal, pool_action.shape[0])
     counters[:] = work
-    return slots, row_info, row_key, pool_action, regret, strategy_sum, baseline, journal
+    return slots, row_info, row_key, pool_action, regret, strategy_sum, baseline, journal, touched
 
 
 # ---- mapping onto a compiled tree ------------------------------------------------
@@ -1147,6 +1184,7 @@ class MCCFRSolver:
         self._params[P_BASELINE] = baseline
         self._params[P_STRIDE] = 1
         self.journal = np.zeros((2, 0))  # epoch-start values of updated rows (set_journaling)
+        self.touched = np.zeros(1, dtype=np.int64)  # count, then rows touched (set_stamp)
         self.rng = np.random.default_rng(seed)
         cap = _capacity(capacity)
         self.slots = empty_slots(cap)
@@ -1190,6 +1228,7 @@ class MCCFRSolver:
             self.strategy_sum,
             self.baseline,  # stays empty without baselines
             self.journal,  # stays empty unless journaling (parallel workers)
+            self.touched,  # stays [0] unless stamping (parallel workers)
         ) = _run(
             self._cfg,
             ALGORITHMS.index(self.algorithm),
@@ -1213,11 +1252,20 @@ class MCCFRSolver:
             self._frozen.probs,
             self.baseline,
             self.journal,
+            self.touched,
         )
 
     def set_stamp(self, stamp: int) -> None:
-        """Epoch stamp written into every row the next runs insert or update (0: updates do not restamp)."""
+        """Epoch stamp written into every row the next runs insert or update (0: updates do not restamp).
+
+        Setting it also empties the list of touched rows (:meth:`touched_rows`).
+        """
         self._params[P_STAMP] = stamp
+        self.touched[0] = 0
+
+    def touched_rows(self) -> np.ndarray:
+        """Rows inserted or updated since the stamp was set, in order of first touch (a copy)."""
+        return self.touched[1 : self.touched[0] + 1].copy()
 
     def set_iteration_numbers(self, first: int, stride: int) -> None:
         """Number the next iterations ``first, first + stride, ...`` (linear averaging weights).
@@ -1281,8 +1329,9 @@ class MCCFRSolver:
         return np.bincount(rows, minlength=self.config.players)
 
     def nbytes(self) -> int:
-        """Bytes allocated by the table arrays and the journal (capacity, not the used part)."""
-        return int(sum(getattr(self, name).nbytes for name in TABLE_ARRAYS) + self.journal.nbytes)
+        """Bytes allocated by the table arrays, journal and touched-row list (capacity, not use)."""
+        extra = self.journal.nbytes + self.touched.nbytes
+        return int(sum(getattr(self, name).nbytes for name in TABLE_ARRAYS) + extra)
 
     def bytes_per_infostate(self) -> float:
         """Bytes the table needs per information state at its current fill.

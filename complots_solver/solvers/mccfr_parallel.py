@@ -80,7 +80,6 @@ from complots_solver.solvers.mccfr import (
     NO_ROW,
     RI_LEN,
     RI_PLAYER,
-    RI_STAMP,
     RI_START,
     SL_LEN,
     SL_ROW,
@@ -340,9 +339,11 @@ class MCCFRWorker:
         started = time.perf_counter()
         s.run(iterations)
         walked = time.perf_counter() - started
-        info = s.row_info[: s.num_infostates]
-        owned = (self.owned >> info[:, RI_PLAYER]) & 1
-        stamped = np.flatnonzero((info[:, RI_STAMP] == stamp) & (owned == 1))
+        # the rows touched (listed by the walk: no scan of the table), in row order: the
+        # tables append rows in similar orders, so building and applying the packet then
+        # walks the pools nearly in order (measured: about 20% faster than in touch order)
+        stamped = np.sort(s.touched_rows())
+        stamped = stamped[(self.owned >> s.row_info[stamped, RI_PLAYER]) & 1 == 1]
         arrays = _rows_packet(
             s.row_info, s.row_key, s.pool_action, s.regret, s.strategy_sum, stamped
         )

@@ -10,6 +10,7 @@ import pytest
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.best_response import exploitability
 from complots_solver.solvers.mccfr import (
+    RI_STAMP,
     SL_KEY,
     SL_LEN,
     SL_ROW,
@@ -270,3 +271,19 @@ def test_os_baselines_store_the_opponents_rows() -> None:
     solver.run(300)
     assert (solver.infostates_per_player() > 0).all()
     assert np.abs(solver.baseline[: solver.num_slots]).sum() > 0
+
+
+@pytest.mark.parametrize("algorithm", ["es", "os"])
+def test_touched_rows_list_each_stamped_row_once(algorithm: str) -> None:
+    """The rows listed since ``set_stamp`` are exactly the rows carrying that stamp."""
+    config = GameConfig.from_params(TINY)
+    solver = MCCFRSolver(config, algorithm=algorithm, key="perfect", seed=6, capacity=1)
+    solver.run(100)  # unstamped: a table to start from
+    assert len(solver.touched_rows()) == 0
+    for stamp in (7, 8):
+        solver.set_stamp(stamp)
+        solver.run(100)  # the table grows meanwhile (capacity 1)
+        listed = solver.touched_rows()
+        stamps = solver.row_info[: solver.num_infostates, RI_STAMP]
+        assert len(np.unique(listed)) == len(listed) > 0
+        assert np.array_equal(np.sort(listed), np.flatnonzero(stamps == stamp))

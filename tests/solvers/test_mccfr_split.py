@@ -131,7 +131,8 @@ def test_journal_counts_in_the_memory_figure() -> None:
     journals = [w.solver.journal.nbytes for w in par._workers]
     assert all(j > 0 for j in journals)
     tables = sum(sum(getattr(w.solver, n).nbytes for n in TABLE_ARRAYS) for w in par._workers)
-    assert par.nbytes() == tables + sum(journals)
+    touched = sum(w.solver.touched.nbytes for w in par._workers)
+    assert par.nbytes() == tables + sum(journals) + touched
     par.close()
 
 
