@@ -5,7 +5,9 @@ Usage:
   python scripts/mccfr_quality.py markov [--seconds 30]
   python scripts/mccfr_quality.py bound DIR|uniform:GAME [--train-seconds 60 | --train-iterations N] [--games 20000]
   python scripts/mccfr_quality.py bots DIR [--bots honest,bluffer,counter] [--games 500]
-  python scripts/mccfr_quality.py speedup GAME [--seconds 20] [--sync 1000] [--split seats]
+  python scripts/mccfr_quality.py speedup GAME [--seconds 20] [--sync 1000] [--split seats] [--capacity N]
+  python scripts/mccfr_quality.py parallel-quality GAME [--syncs 100,1000] [--splits seats,iterations]
+  python scripts/mccfr_quality.py parallel-sampled GAME [--seconds 120] [--sync 10000]
 
 ``openspiel``: exact exploitability (compiled tree + exact best response)
 against solver wall time for our ES-MCCFR and OpenSpiel's C++
@@ -28,12 +30,25 @@ turn-cap share in self-play; written into the directory's meta.json
 responders against a keyed strategy (each bot in each seat, the strategy in
 the other), written into meta.json (``bot_responders``).
 
-``speedup``: iterations per second of one worker and of two workers (threads)
-on GAME with outcome sampling, ``markov`` key (``--algorithm``, ``--key``,
-``--split seats|iterations``; split by iterations ``--sync`` is per worker),
-and the two workers' *balance* (``ParallelMCCFR.balance``: each worker's time
-in the walk over the slowest worker's, per epoch; below 1 the faster one
-waits, even with equal work when the cores run at different speeds).
+``speedup``: iterations per second of one core (``MCCFRSolver``) and of two
+workers (``ParallelMCCFR``, threads) on GAME, in interleaved rounds (each
+round runs both for the same iterations, so a change in the VM's speed hits
+both alike), with the ratio of the totals and the rounds' range; the two
+workers' *balance* (``ParallelMCCFR.balance``: each worker's time in the
+walk over the slowest worker's, per epoch; below 1 the faster one waits) and
+the walk's share of the two workers' wall time (the rest is exchanging
+packets). ``--capacity`` pre-sizes both tables: a run's table doublings copy
+it, and while the table is young they weigh far more than in a long run.
+
+``parallel-sampled``: on a game too large for the exact tree, one core and two
+workers (outcome sampling, split by seats) each train for ``--seconds`` of
+wall time; then their strategies play each other in both seatings, and each
+gets a sampled best-response lower bound (responders trained a fixed number
+of iterations, so both bounds are comparable).
+
+``parallel-quality``: exact exploitability (compiled tree) against
+iterations and solving time, for one core and for two workers with each
+``--splits`` and ``--syncs``: what the epoch lag costs in convergence.
 """
 
 from __future__ import annotations
@@ -246,33 +261,116 @@ def cmd_bots(args: argparse.Namespace) -> None:
 
 
 def cmd_speedup(args: argparse.Namespace) -> None:
-    """Iterations per second with one and two workers."""
+    """Iterations per second of one core and of two workers, in interleaved rounds."""
     config, _ = resolve_game(args.game)
-    rates, per_cpu = {}, {}
-    for workers in (1, 2):
-        solver = ParallelMCCFR(
-            config, workers=workers, sync_iterations=args.sync, algorithm=args.algorithm,
-            key=args.key, seed=SEED, split=args.split,
-        )  # fmt: skip
-        solver.step()  # compile and warm up
-        it0, cpu0, t0 = solver.master.iteration, time.process_time(), time.perf_counter()
+    kwargs = {"algorithm": args.algorithm, "key": args.key, "seed": SEED}
+    if args.capacity:
+        kwargs["capacity"] = args.capacity
+    one = MCCFRSolver(config, **kwargs)
+    two = ParallelMCCFR(config, workers=2, sync_iterations=args.sync, split=args.split, **kwargs)
+    per_round = two.epoch_iterations * args.epochs_per_round
+    for _ in range(args.warm):  # compile, and a table past its first growths
+        one.run(per_round)
+        two.run(per_round)
+    two.walk_seconds = two.slowest_walk_seconds = 0.0
+    t_one = t_two = 0.0
+    ratios = []
+    while t_one + t_two < args.seconds:
+        t0 = time.perf_counter()
+        one.run(per_round)
+        t1 = time.perf_counter()
+        two.run(per_round)
+        t2 = time.perf_counter()
+        t_one, t_two = t_one + t1 - t0, t_two + t2 - t1
+        ratios.append((t1 - t0) / (t2 - t1))
+    two.close()
+    rounds = len(ratios)
+    print(
+        f"{args.game} {args.algorithm.upper()} key {args.key}, split {args.split}, sync "
+        f"{args.sync}, capacity {args.capacity or 'grown'}: {rounds} rounds of {per_round:,} "
+        f"iterations each"
+    )
+    print(f"1 core:    {rounds * per_round / t_one:12,.0f} it/s, {one.num_infostates:,} infostates")
+    print(
+        f"2 workers: {rounds * per_round / t_two:12,.0f} it/s, {two.master.num_infostates:,} "
+        f"infostates, balance {two.balance:.3f}, walk share of wall "
+        f"{two.slowest_walk_seconds / t_two:.3f}"
+    )
+    print(
+        f"speed-up 2 workers / 1 core: {t_one / t_two:.2f}x (totals; rounds "
+        f"{min(ratios):.2f}-{max(ratios):.2f}, median {float(np.median(ratios)):.2f})"
+    )
+
+
+def cmd_parallel_quality(args: argparse.Namespace) -> None:
+    """Exact exploitability against iterations and wall time: one core, and two workers per split."""
+    config, _ = resolve_game(args.game)
+    tree = compile_tree(config)
+    marks = [int(x) for x in args.iterations.split(",")]
+    kwargs = {"algorithm": args.algorithm, "key": args.key}
+    runs = [("1 core", 1, "seats", 1)] + [
+        (f"2 workers, {split}, sync {sync}", 2, split, sync)
+        for split in args.splits.split(",")
+        for sync in (int(x) for x in args.syncs.split(","))
+    ]
+    print(f"{args.game} {args.algorithm.upper()} key {args.key}; exact exploitability at")
+    print("iterations " + ", ".join(f"{m:,}" for m in marks) + " (seconds of solving in brackets)")
+    for seed in range(args.seeds):
+        for label, workers, split, sync in runs:
+            solver = ParallelMCCFR(
+                config, workers=workers, sync_iterations=sync, split=split, seed=seed, **kwargs
+            )
+            solver.run(solver.epoch_iterations)  # compile and warm up, not counted
+            done, wall, cells = solver.master.iteration, 0.0, []
+            for mark in marks:
+                t0 = time.perf_counter()
+                solver.run(max(0, mark - done))
+                wall += time.perf_counter() - t0
+                done = solver.master.iteration
+                cells.append(f"{solver.master.exploitability(tree):.4f} ({wall:.1f} s)")
+            solver.close()
+            print(f"seed {seed}  {label:32s} " + "  ".join(cells), flush=True)
+
+
+def cmd_parallel_sampled(args: argparse.Namespace) -> None:
+    """Equal wall time on one core and on two workers; then head-to-head play and bounds."""
+    config, _ = resolve_game(args.game)
+    kwargs = {"algorithm": "os", "key": args.key, "seed": SEED}
+    if args.capacity:
+        kwargs["capacity"] = args.capacity
+    policies = {}
+    for label, workers in (("1 core", 1), ("2 workers", 2)):
+        solver = ParallelMCCFR(config, workers=workers, sync_iterations=args.sync, **kwargs)
+        solver.run(solver.epoch_iterations)  # compile and warm up (counted in the iterations)
+        t0 = time.perf_counter()
         while time.perf_counter() - t0 < args.seconds:
             solver.step()
-        wall = time.perf_counter() - t0
-        cpu = time.process_time() - cpu0
         solver.close()
-        done = solver.master.iteration - it0
-        rates[workers] = done / wall
-        per_cpu[workers] = done / cpu
-        balance = f", balance {solver.balance:.2f}" if workers > 1 else ""
+        policies[label] = solver.master.policy_table()
         print(
-            f"{workers} worker(s): {rates[workers]:,.0f} it/s, {per_cpu[workers]:,.0f} it per "
-            f"CPU second, CPU/wall {cpu / wall:.2f}, {solver.master.num_infostates:,} infostates"
-            f"{balance}",
+            f"{label}: {solver.master.iteration:,} iterations in {args.seconds:g} s, "
+            f"{solver.master.num_infostates:,} infostates",
             flush=True,
         )
-    print(f"speed-up 2 workers / 1 worker (wall clock): {rates[2] / rates[1]:.2f}x")
-    print(f"parallel efficiency (iterations per CPU second, 2 vs 1): {per_cpu[2] / per_cpu[1]:.2f}")
+    one, two = policies["1 core"], policies["2 workers"]
+    a = play_games(config, [two, one], args.games, seed=1)
+    b = play_games(config, [one, two], args.games, seed=2)
+    edge = (a.mean[0] + b.mean[1]) / 2  # two workers' mean return over both seats
+    err = 0.5 * float(np.hypot(a.stderr[0], b.stderr[1]))
+    print(
+        f"head to head, {args.games:,} games per seating: two workers' strategy wins "
+        f"{edge:+.4f} per game (95% CI {edge - Z95 * err:+.4f} to {edge + Z95 * err:+.4f})"
+    )
+    for label, policy in policies.items():
+        bound = best_response_bound(
+            config, policy, 0.0, args.br_games, train_iterations=args.br_iterations
+        )
+        print(
+            f"{label}: best-response lower bound {bound.lower_bound:.4f} "
+            f"(95% CI {bound.ci95[0]:.4f} to {bound.ci95[1]:.4f}; responders trained "
+            f"{args.br_iterations:,} iterations per seat, {args.br_games:,} games per seat)",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -307,7 +405,29 @@ def main() -> None:
     p.add_argument("--algorithm", default="os", choices=["es", "os"])
     p.add_argument("--key", default="markov", choices=["markov", "perfect", "compact"])
     p.add_argument("--split", default="seats", choices=list(SPLITS))
+    p.add_argument("--capacity", type=int, default=0, help="pre-sized table slots (0: grown)")
+    p.add_argument("--epochs-per-round", type=int, default=2)
+    p.add_argument("--warm", type=int, default=3, help="rounds before measuring")
     p.set_defaults(func=cmd_speedup)
+    p = sub.add_parser("parallel-quality")
+    p.add_argument("game")
+    p.add_argument("--iterations", default="52000,156000,520000")
+    p.add_argument("--syncs", default="100,1000")
+    p.add_argument("--splits", default="seats,iterations")
+    p.add_argument("--algorithm", default="es", choices=["es", "os"])
+    p.add_argument("--key", default="perfect", choices=["markov", "perfect", "compact"])
+    p.add_argument("--seeds", type=int, default=2)
+    p.set_defaults(func=cmd_parallel_quality)
+    p = sub.add_parser("parallel-sampled")
+    p.add_argument("game")
+    p.add_argument("--seconds", type=float, default=120.0)
+    p.add_argument("--sync", type=int, default=10000)
+    p.add_argument("--key", default="markov", choices=["markov", "perfect", "compact"])
+    p.add_argument("--capacity", type=int, default=0)
+    p.add_argument("--games", type=int, default=200000)
+    p.add_argument("--br-iterations", type=int, default=300000)
+    p.add_argument("--br-games", type=int, default=20000)
+    p.set_defaults(func=cmd_parallel_sampled)
     args = parser.parse_args()
     args.func(args)
 
