@@ -184,14 +184,22 @@ MCCFR_CHECKPOINT_SECONDS = 300.0
     "compact = about 10x fewer states, for the full game)",
 )
 @click.option("--seconds", type=float, default=None, help="MCCFR: time budget of this session")
-@click.option("--workers", type=int, default=1, show_default=True, help="MCCFR: parallel workers")
+@click.option(
+    "--workers",
+    type=int,
+    default=1,
+    show_default=True,
+    help="MCCFR: parallel workers. They pay off on large games (the full draft game); on the "
+    "small ladder configurations one worker converges faster (reports/mccfr-runs.md)",
+)
 @click.option(
     "--sync-iterations",
     type=int,
     default=None,
     help=(
-        "MCCFR with several workers: iterations per worker between table merges (default 1000; "
-        "raise it for fast games: each merge waits for the slowest worker)"
+        "MCCFR with several workers: iterations per worker between table merges (default 1000). "
+        "Longer epochs merge less often, but each worker plays the others' strategies from the "
+        "epoch's start: keep it a small share of the run (10000 suits the full draft game)"
     ),
 )
 @click.option(

@@ -1310,7 +1310,7 @@ class MCCFRSolver:
 
     @property
     def num_infostates(self) -> int:
-        """Information states (table rows) discovered so far."""
+        """Information states stored so far (rows: those a visit wrote, see the module doc)."""
         return int(self.counters[CT_ROWS])
 
     @property

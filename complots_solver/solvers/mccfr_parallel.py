@@ -21,7 +21,12 @@ proportional to the rows touched, not to the table size; nothing is summed.
 The difference from one serial run: within an epoch a worker samples the
 other workers' seats with their strategy from the start of the epoch (a lag of
 up to ``sync_iterations`` iterations; serially, seat 1's traversal already sees
-seat 0's updates of the same iteration). Linear averaging and DCFR discounting
+seat 0's updates of the same iteration). The lag costs convergence: on the
+small ladder configurations one core reaches a given exploitability sooner
+than two workers at every interval measured, while on the full draft game two
+workers' strategy beat one core's after the same time
+(``reports/mccfr-runs.md``, ``scripts/mccfr_quality.py parallel-quality`` and
+``parallel-sampled``). Linear averaging and DCFR discounting
 use the same iteration numbers as serially. Runs are deterministic for a given
 worker count and ``sync_iterations`` (and resume bit-exactly). With ``W = 1``
 the solver is exactly :class:`MCCFRSolver`. Load balance: each worker does
