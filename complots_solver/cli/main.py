@@ -207,11 +207,13 @@ MCCFR_CHECKPOINT_SECONDS = 300.0
 )
 @click.option(
     "--split",
-    type=click.Choice(["seats", "iterations"]),
+    type=click.Choice(["seats", "iterations", "shared"]),
     default=None,
     help="MCCFR with several workers: each worker owns some seats' traversals (seats, the "
     "default), or runs whole iterations whose regret changes are summed (iterations: "
-    "balanced, but no discounting, regret floor or baselines)",
+    "balanced, but no discounting, regret floor or baselines), or owns seats as in seats "
+    "but reads the other worker's table instead of copying it (shared: os-mccfr, 2 workers; "
+    "same results as seats, less memory, no exchange)",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="MCCFR: random seed")
 @click.option(

@@ -166,7 +166,9 @@ P_FLOOR = 9  # 1: regret matching+ (cumulative regrets floored at 0 after each u
 P_BASELINE = 10  # os: decay of the learned action baselines (VR-MCCFR); 0 = zero baseline
 P_STRIDE = 11  # iteration numbers advance by this much per iteration (parallel workers)
 P_JOURNAL = 12  # 1: a row's first update in an epoch saves its values in `journal` first
-NUM_PARAMS = 13
+P_SHARED = 13  # 1: seats outside P_INSERT are read from another worker's table (`share_with`)
+P_OTHER_ROWS = 14  # that table's rows below this id are visible (its rows at the epoch's start)
+NUM_PARAMS = 15
 
 # what a depth of the walk is
 F_CHANCE = 0
@@ -444,7 +446,7 @@ def _walk(
     cfg, algorithm, key_kind, iterations, params, rng,
     slots, row_info, row_key, pool_action, regret, strategy_sum, counters,
     frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal, touched,
-    walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row, start, frame,
+    o_slots, o_regret, walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row, start, frame,
     mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs, regs,
 ):  # fmt: skip
     """Run MCCFR iterations from the position in ``regs``: WALK_DONE, or WALK_GROW.
@@ -469,6 +471,8 @@ def _walk(
     journaling = params[P_JOURNAL] != 0.0
     it = regs[R_ITER]
     first_trav = regs[R_TRAV]
+    shared = params[P_SHARED] != 0.0
+    o_rows = np.int64(params[P_OTHER_ROWS])
     # besides the traverser's rows, a traversal writes the strategy sums of the next seat
     # (ES) or, with baselines in a 2-player game, the opponent's baselines (OS)
     os_opponent = n == 2 and balpha > 0.0
@@ -518,6 +522,31 @@ def _walk(
                             sig[j] = (
                                 1.0 / k if fr == NO_ROW else f_probs[f_row_info[fr, RI_START] + j]
                             )
+                        frame[d] = F_SAMPLED
+                        j = _sample(sig, k, rng)
+                        samp_p[d] = sig[j]
+                        chosen[d] = j
+                        a = acts[d, j]
+                    elif shared and not insert_mask & (1 << cur):
+                        # another worker's seat (outcome sampling, split "shared"): its
+                        # rows as they were at the epoch's start, read-only; the owner
+                        # may be inserting meanwhile, but only rows >= o_rows, ignored here
+                        mover[d] = cur
+                        key = key_of(s, cfg, key_kind, hashes[d], memory[d])
+                        prefetch(o_slots, key & (o_slots.shape[0] - 1))
+                        k = core.legal_actions_into(s, cfg, acts[d])
+                        nact[d] = k
+                        i = _probe(o_slots, key)
+                        r = o_slots[i, SL_ROW]
+                        row[d] = NO_ROW
+                        sig = sigma[d]
+                        if r != NO_ROW and r < o_rows and o_slots[i, SL_LEN] == k:
+                            _regret_matching(o_regret, o_slots[i, SL_START], k, sig)
+                        else:
+                            if r != NO_ROW and r < o_rows:
+                                counters[CT_CONFLICTS] += 1
+                            for j in range(k):
+                                sig[j] = 1.0 / k
                         frame[d] = F_SAMPLED
                         j = _sample(sig, k, rng)
                         samp_p[d] = sig[j]
@@ -765,6 +794,8 @@ def _run(
     baseline,
     journal,
     touched,
+    o_slots,
+    o_regret,
 ):
     """Run ``iterations`` MCCFR iterations; return the (possibly regrown) table arrays.
 
@@ -813,7 +844,7 @@ def _run(
             cfg, algorithm, key_kind, iterations, params, rng,
             slots, row_info, row_key, pool_action, regret, strategy_sum, work,
             frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal, touched,
-            walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row, start, frame,
+            o_slots, o_regret, walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row, start, frame,
             mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs, regs,
         )  # fmt: skip
         if status == WALK_DONE:
@@ -1185,6 +1216,8 @@ class MCCFRSolver:
         self._params[P_STRIDE] = 1
         self.journal = np.zeros((2, 0))  # epoch-start values of updated rows (set_journaling)
         self.touched = np.zeros(1, dtype=np.int64)  # count, then rows touched (set_stamp)
+        self._other_slots = empty_slots(MIN_CAPACITY)  # share_with: another worker's table
+        self._other_regret = np.zeros(0)
         self.rng = np.random.default_rng(seed)
         cap = _capacity(capacity)
         self.slots = empty_slots(cap)
@@ -1253,6 +1286,8 @@ class MCCFRSolver:
             self.baseline,
             self.journal,
             self.touched,
+            self._other_slots,
+            self._other_regret,
         )
 
     def set_stamp(self, stamp: int) -> None:
@@ -1286,6 +1321,26 @@ class MCCFRSolver:
         for inserted rows): a parallel worker sends deltas from them.
         """
         self._params[P_JOURNAL] = 1.0 if on else 0.0
+
+    def share_with(self, slots: np.ndarray, regret: np.ndarray, rows: int) -> None:
+        """Read the seats this solver does not insert from another worker's table.
+
+        Outcome sampling only, with ``set_traversers(seats, owned)``: at a node
+        of a seat outside ``owned`` the walk reads that seat's strategy from
+        ``slots`` (the other table's index) and ``regret`` (a copy of its
+        regrets that its owner leaves alone during the epoch), seeing only the
+        rows with ids below ``rows``. The owner may insert rows meanwhile:
+        its index only ever fills empty slots, so a row present at the epoch's
+        start is found as before, and a newer row (id >= ``rows``) is treated
+        as absent. The result is exactly what a table holding a copy of those
+        rows would give (split "shared" of ``ParallelMCCFR``).
+        """
+        if self.algorithm != "os" or self.baseline_decay > 0.0:
+            raise ValueError("a shared table needs algorithm 'os' without baselines")
+        self._other_slots = slots
+        self._other_regret = regret
+        self._params[P_SHARED] = 1.0
+        self._params[P_OTHER_ROWS] = rows
 
     def set_traversers(self, seats: list[int], owned: list[int] | None = None) -> None:
         """Traverse only for ``seats`` and insert only rows of ``owned`` seats (all if empty).

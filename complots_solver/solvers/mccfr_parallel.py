@@ -59,6 +59,22 @@ starts a local instance, anything else is passed to ``ray.init(address=...)``)
 holding the same :class:`MCCFRWorker` objects on a cluster; only packets
 travel. Both backends give identical tables. Memory: one table per worker.
 
+``split="shared"`` (outcome sampling, 2 workers, threads) gives exactly the
+iterates of ``split="seats"`` with neither replicated tables nor packets.
+Each worker's table holds only its own seats' rows. Next to its live regrets
+it keeps a *published* copy, which only it writes, and only between epochs.
+During an epoch a worker reads the other worker's seats from the other's
+index and published regrets (``MCCFRSolver.share_with``), seeing only the
+rows that existed when the epoch started. The owner inserts into that index
+meanwhile, but an open-addressing index only ever fills empty slots, so an
+old row is found exactly as before, and a newer one is treated as absent.
+Between epochs each worker copies the regrets of the rows it touched (listed
+by the walk) into its published copy: a copy at the same positions, with no
+hashing. The strategy sums never travel. ``master`` merges the two tables
+(a full copy, at checkpoints and at the end). Memory: one table in all, plus
+a copy of each worker's regrets. DCFR discounting changes every row, so it
+would have to republish the whole table: refused.
+
 Every epoch ends when its slowest worker does. ``balance`` reports each
 worker's time in the walk over the slowest one's: on the 2-vCPU benchmark VM
 two workers with equal work often differ by up to 2x in one epoch (the cores'
@@ -100,7 +116,8 @@ from complots_solver.solvers.mccfr import (
 DEFAULT_SYNC_ITERATIONS = 1000
 SPLIT_SEATS = "seats"  # each worker owns some seats' traversals (the default)
 SPLIT_ITERATIONS = "iterations"  # each worker runs whole iterations; deltas are summed
-SPLITS = (SPLIT_SEATS, SPLIT_ITERATIONS)
+SPLIT_SHARED = "shared"  # as seats, but one table per worker read by the other: no packets
+SPLITS = (SPLIT_SEATS, SPLIT_ITERATIONS, SPLIT_SHARED)
 LOCAL_RAY = "local"
 PACKET_ARRAYS = ("keys", "players", "offsets", "actions", "regret", "strategy_sum")
 NOT_STAMPED = 0
@@ -132,6 +149,15 @@ def _rows_packet(row_info, row_key, pool_action, regret, strategy_sum, rows_list
             ssum[o + j] = strategy_sum[st + j]
         offsets[i + 1] = o + k
     return keys, players, offsets, actions, reg, ssum
+
+
+@njit(cache=True, nogil=True)
+def _publish(row_info, regret, published, rows):
+    """Copy the regrets of the given rows into the published copy (same positions)."""
+    for i in range(rows.shape[0]):
+        st = row_info[rows[i], RI_START]
+        for j in range(row_info[rows[i], RI_LEN]):
+            published[st + j] = regret[st + j]
 
 
 @njit(cache=True, nogil=True)
@@ -315,7 +341,7 @@ class MCCFRWorker:
         self.index = index
         self.workers = workers
         players = self.solver.config.players
-        if split == SPLIT_SEATS:
+        if split in (SPLIT_SEATS, SPLIT_SHARED):
             self.solver.set_traversers(seats, [p for p in range(players) if owned >> p & 1])
         else:
             self.solver.set_journaling(True)
@@ -323,6 +349,37 @@ class MCCFRWorker:
     def load(self, table: dict[str, np.ndarray]) -> None:
         """Take a copy of a full table (start, resume)."""
         self.solver.load_table(table)
+        if self.split == SPLIT_SHARED:
+            self.published = self.solver.regret.copy()
+            self.published_rows = self.solver.num_infostates
+            self.solver.touched[0] = 0  # the published copy is whole
+
+    def publish(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """Split "shared": copy the touched rows' regrets to the published copy; return the view.
+
+        The view is (index, published regrets, visible rows) for the other worker.
+        """
+        s = self.solver
+        if self.published.shape[0] < s.regret.shape[0]:  # the pool grew
+            grown = np.zeros(s.regret.shape[0])
+            grown[: self.published.shape[0]] = self.published
+            self.published = grown
+        _publish(s.row_info, s.regret, self.published, s.touched_rows())
+        self.published_rows = s.num_infostates
+        return s.slots, self.published, self.published_rows
+
+    def share_with(self, view: tuple[np.ndarray, np.ndarray, int]) -> None:
+        """Read the other worker's seats from its published view during the next epoch."""
+        self.solver.share_with(*view)
+
+    def owned_packet(self) -> dict[str, Any]:
+        """All rows of this worker's seats (regrets and strategy sums), for merging tables."""
+        s = self.solver
+        info = s.row_info[: s.num_infostates]
+        rows = np.flatnonzero((self.owned >> info[:, RI_PLAYER]) & 1 == 1)
+        return _as_packet(
+            _rows_packet(s.row_info, s.row_key, s.pool_action, s.regret, s.strategy_sum, rows)
+        )
 
     def table(self) -> dict[str, np.ndarray]:
         """This worker's table (all workers agree between epochs)."""
@@ -347,6 +404,12 @@ class MCCFRWorker:
         # the rows touched (listed by the walk: no scan of the table), in row order: the
         # tables append rows in similar orders, so building and applying the packet then
         # walks the pools nearly in order (measured: about 20% faster than in touch order)
+        if self.split == SPLIT_SHARED:  # nothing travels: see publish
+            return {
+                "visits": s.node_visits - visits,
+                "conflicts": s.key_conflicts - conflicts,
+                "seconds": walked,
+            }
         stamped = np.sort(s.touched_rows())
         stamped = stamped[(self.owned >> s.row_info[stamped, RI_PLAYER]) & 1 == 1]
         arrays = _rows_packet(
@@ -384,8 +447,9 @@ class MCCFRWorker:
         self.solver.rng.bit_generator.state = state
 
     def nbytes(self) -> int:
-        """Bytes of this worker's table."""
-        return self.solver.nbytes()
+        """Bytes of this worker's table (and its published regrets, split "shared")."""
+        published = self.published.nbytes if self.split == SPLIT_SHARED else 0
+        return self.solver.nbytes() + published
 
 
 class ParallelMCCFR:
@@ -402,7 +466,9 @@ class ParallelMCCFR:
     ) -> None:
         if split not in SPLITS:
             raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
-        if split == SPLIT_SEATS and not 1 <= workers <= config.players:
+        if split == SPLIT_SHARED and (ray_address is not None or workers != 2):
+            raise ValueError("split 'shared' runs exactly 2 workers, as threads (no --ray)")
+        if split in (SPLIT_SEATS, SPLIT_SHARED) and not 1 <= workers <= config.players:
             raise ValueError(f"workers must be from 1 to players ({config.players}), got {workers}")
         if workers < 1:
             raise ValueError(f"workers must be >= 1, got {workers}")
@@ -422,6 +488,15 @@ class ParallelMCCFR:
             raise ValueError(
                 "split 'iterations' sums the workers' deltas: it does not support discounting, "
                 "a regret floor or baselines (use split 'seats')"
+            )
+        if split == SPLIT_SHARED and (
+            self._master.algorithm != "os"
+            or self._master.discount is not None
+            or self._master.baseline_decay > 0.0
+        ):
+            raise ValueError(
+                "split 'shared' needs algorithm 'os' without discounting or baselines "
+                "(use split 'seats')"
             )
         self._worker_kwargs = {
             k: v for k, v in solver_kwargs.items() if k not in ("seed", "capacity")
@@ -453,9 +528,18 @@ class ParallelMCCFR:
             ]
         else:
             args = [
-                (params, self._worker_kwargs, child, seats, regret_seats | ssum_seats)
-                for child, (seats, regret_seats, ssum_seats) in zip(
-                    children, self._owners, strict=True
+                (
+                    params,
+                    self._worker_kwargs,
+                    child,
+                    seats,
+                    regret_seats | ssum_seats,
+                    self.split,
+                    w,
+                    self.workers,
+                )  # fmt: skip
+                for w, (child, (seats, regret_seats, ssum_seats)) in enumerate(
+                    zip(children, self._owners, strict=True)
                 )
             ]
         if self.ray_address is not None:
@@ -471,6 +555,14 @@ class ParallelMCCFR:
             self._pool = ThreadPoolExecutor(max_workers=self.workers)
             self._workers = [MCCFRWorker(*a) for a in args]
         self._call_all("load", [(self._master.table(),)] * self.workers)
+        self._share()
+
+    def _share(self) -> None:
+        """Split "shared": every worker publishes its touched rows, then reads the other's view."""
+        if self.split != SPLIT_SHARED:
+            return
+        views = self._call_all("publish", [()] * self.workers)
+        self._call_all("share_with", [(views[1 - w],) for w in range(self.workers)])
 
     def _call_all(self, method: str, args: list[tuple[Any, ...]]) -> list[Any]:
         """Call ``method`` on every worker in parallel with per-worker arguments; wait for all."""
@@ -495,7 +587,11 @@ class ParallelMCCFR:
             else:
                 table = self._workers[0].table()
             iteration = self._master.iteration
-            self._master.load_table(table, copy=False)
+            shared = self.split == SPLIT_SHARED
+            self._master.load_table(table, copy=shared)  # shared: merged below, in a copy
+            if shared:
+                _, regret_seats, ssum_seats = self._owners[1]
+                upsert(self._master, self._workers[1].owned_packet(), regret_seats, ssum_seats)
             self._master.counters = self._master.counters.copy()  # the worker keeps its own
             self._master.counters[CT_ITER] = iteration
             self._master.counters[CT_VISITS] = self._visits
@@ -528,6 +624,11 @@ class ParallelMCCFR:
         walks = [float(packet["seconds"]) for packet in packets]
         self.walk_seconds += sum(walks)
         self.slowest_walk_seconds += max(walks)
+        if self.split == SPLIT_SHARED:
+            self._share()
+            self._master.counters[CT_ITER] += self.epoch_iterations
+            self._fresh = False
+            return self.epoch_iterations
         if self.split == SPLIT_ITERATIONS:
             every = [(packet, 0, 0) for packet in packets]  # deltas, in worker order
             exchange = [every] * self.workers
@@ -600,6 +701,7 @@ class ParallelMCCFR:
             rngs = json.loads(str(state["worker_rng_states"]))
             self._call_all("load", [(self._master.table(),)] * self.workers)
             self._call_all("set_rng_state", [(r,) for r in rngs])
+            self._share()  # the workers read each other's new tables
 
     def _parallel_settings(self) -> dict[str, int | str]:
         """Settings that change the iterates (the backend does not)."""

@@ -41,6 +41,7 @@ from complots_solver.solvers.mccfr_parallel import (
     DEFAULT_SYNC_ITERATIONS,
     SPLIT_ITERATIONS,
     SPLIT_SEATS,
+    SPLIT_SHARED,
     SPLITS,
     ParallelMCCFR,
 )
@@ -124,6 +125,17 @@ class MCCFRSettings:
             raise ValueError(
                 "split 'iterations' sums the workers' deltas: it does not support "
                 "--discount-interval, --regret-floor or --baseline (use split 'seats')"
+            )
+        if self.split == SPLIT_SHARED and (
+            self.algorithm != "os"
+            or self.workers != 2
+            or self.ray_address is not None
+            or self.discount_interval is not None
+            or self.baseline > 0.0
+        ):
+            raise ValueError(
+                "split 'shared' runs os-mccfr on exactly 2 workers as threads, without "
+                "--ray, --discount-interval or --baseline"
             )
         if self.checkpoint_seconds <= 0:
             raise ValueError(f"checkpoint_seconds must be > 0, got {self.checkpoint_seconds}")

@@ -176,3 +176,94 @@ def test_packets_grow_a_small_table_without_changing_it(split: str) -> None:
     )
     assert np.array_equal(small.regret[:n], large.regret[:n])
     assert np.array_equal(small.strategy_sum[:n], large.strategy_sum[:n])
+
+
+def _by_key(solver: MCCFRSolver) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """(regrets, strategy sums) by key, as a plain dict for comparison."""
+    return _values(solver)
+
+
+def _equal_by_key(a: MCCFRSolver, b: MCCFRSolver) -> bool:
+    """Whether two tables hold the same keys with bit-identical values."""
+    x, y = _by_key(a), _by_key(b)
+    return set(x) == set(y) and all(
+        np.array_equal(x[k][0], y[k][0]) and np.array_equal(x[k][1], y[k][1]) for k in x
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_shared_split_equals_split_by_seats(players: int) -> None:
+    """Reading the other worker's table gives exactly the iterates of exchanging packets.
+
+    Capacity 1: tables grow (and re-index) while the other worker reads them.
+    """
+    config = GameConfig.from_params(TINY if players == 2 else THREE)
+    runs = {}
+    for split in ("seats", "shared"):
+        solver = ParallelMCCFR(
+            config, workers=2, sync_iterations=SYNC, split=split, algorithm="os", seed=5,
+            capacity=1,
+        )  # fmt: skip
+        solver.run(20 * SYNC)
+        solver.close()
+        runs[split] = solver.master
+    seats, shared = runs["seats"], runs["shared"]
+    assert shared.num_infostates == seats.num_infostates > 0
+    assert _equal_by_key(shared, seats)
+    assert shared.node_visits == seats.node_visits
+    assert shared.iteration == seats.iteration == 20 * SYNC
+
+
+def test_shared_split_resumes_and_holds_one_table() -> None:
+    config = GameConfig.from_params(TINY)
+    kwargs = {"workers": 2, "sync_iterations": SYNC, "split": "shared", "algorithm": "os"}
+    straight = ParallelMCCFR(config, seed=8, **kwargs)
+    straight.run(10 * SYNC)
+    half = ParallelMCCFR(config, seed=8, **kwargs)
+    half.run(5 * SYNC)
+    resumed = ParallelMCCFR(config, seed=8, **kwargs)
+    resumed.set_state(half.get_state())
+    resumed.run(5 * SYNC)
+    assert _equal_by_key(resumed.master, straight.master)
+    # each worker inserted only its own seat's rows (the other's are read in place)
+    for w, worker in enumerate(straight._workers):
+        per_seat = worker.solver.infostates_per_player()
+        assert per_seat[w] > 0 and per_seat[1 - w] == 0
+    for solver in (straight, half, resumed):
+        solver.close()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"algorithm": "es"}, "algorithm 'os'"),
+        ({"algorithm": "os", "discount": Discount()}, "without discounting"),
+        ({"algorithm": "os", "baseline": 0.5}, "without discounting or baselines"),
+        ({"algorithm": "os", "workers": 3}, "exactly 2 workers"),
+        ({"algorithm": "os", "ray_address": "local"}, "no --ray"),
+    ],
+)
+def test_shared_split_refuses_what_it_cannot_run(options: dict, message: str) -> None:
+    config = GameConfig.from_params(THREE)
+    kwargs = {"workers": 2, **options}
+    with pytest.raises(ValueError, match=message):
+        ParallelMCCFR(config, split="shared", **kwargs)
+
+
+def test_cli_shared_split(tmp_path: Path) -> None:
+    out = tmp_path / "shared"
+    common = ("ladder-1-ambassador", "--key", "perfect", "--workers", "2")
+    res = run_cli(
+        "solve", *common, "--algorithm", "os-mccfr", "-n", "400", "--sync-iterations", "100",
+        "--split", "shared", "--out", str(out),
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    meta = load_keyed_strategy(out).meta
+    assert meta["parameters"]["split"] == "shared"
+    assert meta["iterations"] == 400
+    bad = run_cli(
+        "solve", *common, "--algorithm", "es-mccfr", "-n", "10", "--split", "shared",
+        "--out", str(tmp_path / "bad"),
+    )  # fmt: skip
+    assert bad.returncode == 2
+    assert "split 'shared'" in bad.stderr and "Traceback" not in bad.stderr
