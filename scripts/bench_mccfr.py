@@ -20,7 +20,7 @@ solvers: it walks every action of the traverser at every one of its nodes,
 so one iteration's cost grows about 4x per turn of the cap.
 
 Columns: ours on one core and with two workers (``ParallelMCCFR``, split by
-iterations for ES and by seats for OS, wall-clock iterations per second),
+iterations for ES and "shared" for OS, wall-clock iterations per second),
 OpenSpiel's C++ solver (one thread), the two ratios, and a *ceiling*: the
 rate at which the rules core alone steps uniformly random games (``rules.simulate``: legal actions, chance sampling and
 ``apply_action`` only, no key, no table) divided by OpenSpiel's node visits
@@ -171,10 +171,11 @@ def ours_two_workers(case: Case, seconds: float, key: str, sync: int) -> Paralle
 
     External sampling splits by iterations (a seat's ES traversal can cost
     twice another's, so splitting by seats leaves one worker waiting);
-    outcome sampling by seats (its traversals cost alike, and each worker
-    then inserts only its seats' rows).
+    outcome sampling by seats with a shared table (split "shared": its
+    traversals cost alike, each worker inserts only its seats' rows, and
+    nothing is exchanged between epochs).
     """
-    split = "iterations" if case.algorithm == "es" else "seats"
+    split = "iterations" if case.algorithm == "es" else "shared"
     solver = ParallelMCCFR(
         case.config,
         workers=2,

@@ -41,7 +41,7 @@ packets). ``--capacity`` pre-sizes both tables: a run's table doublings copy
 it, and while the table is young they weigh far more than in a long run.
 
 ``parallel-sampled``: on a game too large for the exact tree, one core and two
-workers (outcome sampling, split by seats) each train for ``--seconds`` of
+workers (outcome sampling, ``--split``) each train for ``--seconds`` of
 wall time; then their strategies play each other in both seatings, and each
 gets a sampled best-response lower bound (responders trained a fixed number
 of iterations, so both bounds are comparable).
@@ -340,7 +340,10 @@ def cmd_parallel_sampled(args: argparse.Namespace) -> None:
         kwargs["capacity"] = args.capacity
     policies = {}
     for label, workers in (("1 core", 1), ("2 workers", 2)):
-        solver = ParallelMCCFR(config, workers=workers, sync_iterations=args.sync, **kwargs)
+        split = args.split if workers > 1 else "seats"
+        solver = ParallelMCCFR(
+            config, workers=workers, sync_iterations=args.sync, split=split, **kwargs
+        )
         solver.run(solver.epoch_iterations)  # compile and warm up (counted in the iterations)
         t0 = time.perf_counter()
         while time.perf_counter() - t0 < args.seconds:
@@ -427,6 +430,7 @@ def main() -> None:
     p.add_argument("--games", type=int, default=200000)
     p.add_argument("--br-iterations", type=int, default=300000)
     p.add_argument("--br-games", type=int, default=20000)
+    p.add_argument("--split", default="seats", choices=list(SPLITS))
     p.set_defaults(func=cmd_parallel_sampled)
     args = parser.parse_args()
     args.func(args)
