@@ -446,8 +446,9 @@ def _walk(
     cfg, algorithm, key_kind, iterations, params, rng,
     slots, row_info, row_key, pool_action, regret, strategy_sum, counters,
     frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal, touched,
-    o_slots, o_regret, walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row, start, frame,
-    mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs, regs,
+    o_slots, o_regret, walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row,
+    start, frame, mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs,
+    regs,
 ):  # fmt: skip
     """Run MCCFR iterations from the position in ``regs``: WALK_DONE, or WALK_GROW.
 
@@ -844,8 +845,9 @@ def _run(
             cfg, algorithm, key_kind, iterations, params, rng,
             slots, row_info, row_key, pool_action, regret, strategy_sum, work,
             frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal, touched,
-            o_slots, o_regret, walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row, start, frame,
-            mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs, regs,
+            o_slots, o_regret, walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt,
+            row, start, frame, mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach,
+            outcomes, probs, regs,
         )  # fmt: skip
         if status == WALK_DONE:
             break
