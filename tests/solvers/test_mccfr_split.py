@@ -178,14 +178,9 @@ def test_packets_grow_a_small_table_without_changing_it(split: str) -> None:
     assert np.array_equal(small.strategy_sum[:n], large.strategy_sum[:n])
 
 
-def _by_key(solver: MCCFRSolver) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """(regrets, strategy sums) by key, as a plain dict for comparison."""
-    return _values(solver)
-
-
 def _equal_by_key(a: MCCFRSolver, b: MCCFRSolver) -> bool:
     """Whether two tables hold the same keys with bit-identical values."""
-    x, y = _by_key(a), _by_key(b)
+    x, y = _values(a), _values(b)
     return set(x) == set(y) and all(
         np.array_equal(x[k][0], y[k][0]) and np.array_equal(x[k][1], y[k][1]) for k in x
     )
