@@ -206,6 +206,14 @@ MCCFR_CHECKPOINT_SECONDS = 300.0
     "--ray", "ray_address", default=None, help="MCCFR: run the workers on Ray ('local' starts one)"
 )
 @click.option(
+    "--capacity",
+    type=int,
+    default=None,
+    help="MCCFR: allocate the table for this many (information state, action) slots at the "
+    "start, about 72 bytes each (default: start small and double when full). Each doubling "
+    "copies the table; a long run that knows its size saves those copies. Results are the same",
+)
+@click.option(
     "--split",
     type=click.Choice(["seats", "iterations", "shared"]),
     default=None,
@@ -263,6 +271,7 @@ def solve(
     workers: int,
     sync_iterations: int | None,
     ray_address: str | None,
+    capacity: int | None,
     split: str | None,
     seed: int,
     averaging: str,
@@ -304,6 +313,7 @@ def solve(
             workers=workers,
             sync_iterations=sync_iterations,
             ray_address=ray_address,
+            capacity=capacity or 0,
             split=split or "seats",
             seed=seed,
             averaging=averaging,
@@ -326,6 +336,7 @@ def solve(
         "--workers": workers != 1,
         "--sync-iterations": sync_iterations is not None,
         "--ray": ray_address is not None,
+        "--capacity": capacity is not None,
         "--split": split is not None,
         "--epsilon": epsilon is not None,
         "--exact": exact,

@@ -62,7 +62,11 @@ MIN_CHUNK = 1
 WARMUP_ITERATIONS = 1
 KIB = 1024
 # settings that may change when a run is resumed (budgets, not the algorithm)
-RESUMABLE_CHANGES = ("iterations", "seconds", "checkpoint_seconds", "exact", "ray_address")
+# a resumed run loads its table: the starting capacity no longer matters (and never
+# changes results, only how often the table is copied to grow)
+RESUMABLE_CHANGES = (
+    "iterations", "seconds", "checkpoint_seconds", "exact", "ray_address", "capacity",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,7 @@ class MCCFRSettings:
     regret_floor: bool = False
     baseline: float = 0.0  # os: decay of learned action baselines (VR-MCCFR); 0 = none
     discount_interval: int | None = None  # DCFR discounting every this many iterations
+    capacity: int = 0  # table slots allocated at the start (0: the default, grown as needed)
     alpha: float = Discount.alpha
     beta: float = Discount.beta
     gamma: float = Discount.gamma
@@ -137,6 +142,10 @@ class MCCFRSettings:
                 "split 'shared' runs os-mccfr on exactly 2 workers as threads, without "
                 "--ray, --discount-interval or --baseline"
             )
+        if self.capacity < 0:
+            raise ValueError(
+                f"capacity must be >= 0 (0: grow from the default), got {self.capacity}"
+            )
         if self.checkpoint_seconds <= 0:
             raise ValueError(f"checkpoint_seconds must be > 0, got {self.checkpoint_seconds}")
         if not 0.0 <= self.baseline <= 1.0:
@@ -157,6 +166,7 @@ class MCCFRSettings:
             "discount": self.discount(),
             "regret_floor": self.regret_floor,
             "baseline": self.baseline,
+            **({"capacity": self.capacity} if self.capacity > 0 else {}),
         }
 
 

@@ -421,3 +421,23 @@ def test_cli_baseline_is_os_only(tmp_path: Path) -> None:
         "--baseline", "0.2", "--out", str(tmp_path / "es"),
     )  # fmt: skip
     assert bad.returncode == 2 and "baseline" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_cli_capacity_presizes_without_changing_results(tmp_path: Path) -> None:
+    common = ("ladder-1-ambassador", "--algorithm", "os-mccfr", "--key", "perfect", "-n", "300")
+    grown, presized = tmp_path / "grown", tmp_path / "presized"
+    assert run_cli("solve", *common, "--out", str(grown)).returncode == 0
+    res = run_cli("solve", *common, "--capacity", "65536", "--out", str(presized))
+    assert res.returncode == 0, res.stderr
+    config = json.loads((presized / "config.json").read_text())
+    assert config["solver"]["capacity"] == 65536
+    a, b = load_keyed_strategy(grown), load_keyed_strategy(presized)
+    np.testing.assert_array_equal(a.key, b.key)
+    np.testing.assert_array_equal(a.average, b.average)
+    bad = run_cli("solve", *common, "--capacity", "-5", "--out", str(tmp_path / "bad"))
+    assert bad.returncode == 2 and "capacity must be >= 0" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    exact = run_cli(
+        "solve", "ladder-1-ambassador", "--capacity", "64", "--out", str(tmp_path / "x")
+    )
+    assert exact.returncode == 2 and "--capacity" in exact.stderr
