@@ -64,7 +64,7 @@ import pyspiel
 import complots_solver.openspiel  # noqa: F401  (registers the game)
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.best_response import exploitability
-from complots_solver.solvers.mccfr import MCCFRSolver, PolicyTable
+from complots_solver.solvers.mccfr import KEYS, MCCFRSolver, PolicyTable
 from complots_solver.solvers.mccfr_eval import (
     RESPONDER_EPSILON,
     Z95,
@@ -393,7 +393,7 @@ def main() -> None:
     p.add_argument("--games", type=int, default=20000)
     p.add_argument("--train-iterations", type=int, default=None)
     p.add_argument("--self-play-games", type=int, default=SELF_PLAY_GAMES)
-    p.add_argument("--responder-key", default="markov", choices=["markov", "perfect", "compact"])
+    p.add_argument("--responder-key", default="markov", choices=list(KEYS))
     p.add_argument("--responder-epsilon", type=float, default=RESPONDER_EPSILON)
     p.set_defaults(func=cmd_bound)
     p = sub.add_parser("bots")
@@ -406,7 +406,7 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--sync", type=int, default=DEFAULT_SYNC_ITERATIONS)
     p.add_argument("--algorithm", default="os", choices=["es", "os"])
-    p.add_argument("--key", default="markov", choices=["markov", "perfect", "compact"])
+    p.add_argument("--key", default="markov", choices=list(KEYS))
     p.add_argument("--split", default="seats", choices=list(SPLITS))
     p.add_argument("--capacity", type=int, default=0, help="pre-sized table slots (0: grown)")
     p.add_argument("--epochs-per-round", type=int, default=2)
@@ -418,14 +418,14 @@ def main() -> None:
     p.add_argument("--syncs", default="100,1000")
     p.add_argument("--splits", default="seats,iterations")
     p.add_argument("--algorithm", default="es", choices=["es", "os"])
-    p.add_argument("--key", default="perfect", choices=["markov", "perfect", "compact"])
+    p.add_argument("--key", default="perfect", choices=list(KEYS))
     p.add_argument("--seeds", type=int, default=2)
     p.set_defaults(func=cmd_parallel_quality)
     p = sub.add_parser("parallel-sampled")
     p.add_argument("game")
     p.add_argument("--seconds", type=float, default=120.0)
     p.add_argument("--sync", type=int, default=10000)
-    p.add_argument("--key", default="markov", choices=["markov", "perfect", "compact"])
+    p.add_argument("--key", default="markov", choices=list(KEYS))
     p.add_argument("--capacity", type=int, default=0)
     p.add_argument("--games", type=int, default=200000)
     p.add_argument("--br-iterations", type=int, default=300000)

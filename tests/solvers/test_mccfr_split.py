@@ -105,23 +105,29 @@ def test_split_must_be_known() -> None:
         ParallelMCCFR(GameConfig.from_params(TINY), workers=2, split="rows")
 
 
-def test_cli_split_reaches_the_run_and_is_checked(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("split", "algorithm", "refused"),
+    [
+        ("iterations", "es-mccfr", ("--algorithm", "es-mccfr", "--regret-floor")),
+        ("shared", "os-mccfr", ("--algorithm", "es-mccfr")),
+    ],
+)
+def test_cli_split_reaches_the_run_and_is_checked(
+    tmp_path: Path, split: str, algorithm: str, refused: tuple[str, ...]
+) -> None:
     out = tmp_path / "split"
-    common = ("ladder-1-ambassador", "--algorithm", "es-mccfr", "--key", "perfect")
+    common = ("ladder-1-ambassador", "--key", "perfect", "--workers", "2", "--split", split)
     res = run_cli(
-        "solve", *common, "-n", "400", "--workers", "2", "--sync-iterations", "100",
-        "--split", "iterations", "--out", str(out),
+        "solve", *common, "--algorithm", algorithm, "-n", "400", "--sync-iterations", "100",
+        "--out", str(out),
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
     meta = load_keyed_strategy(out).meta
-    assert meta["parameters"]["split"] == "iterations"
-    assert meta["iterations"] == 400  # two epochs of 2 workers x 100 iterations
-    bad = run_cli(
-        "solve", *common, "-n", "10", "--workers", "2", "--split", "iterations",
-        "--regret-floor", "--out", str(tmp_path / "bad"),
-    )  # fmt: skip
+    assert meta["parameters"]["split"] == split
+    assert meta["iterations"] == 400  # whole epochs of 100 iterations per worker
+    bad = run_cli("solve", *common, *refused, "-n", "10", "--out", str(tmp_path / "bad"))
     assert bad.returncode == 2
-    assert "split 'iterations'" in bad.stderr and "Traceback" not in bad.stderr
+    assert f"split '{split}'" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_journal_counts_in_the_memory_figure() -> None:
@@ -243,22 +249,3 @@ def test_shared_split_refuses_what_it_cannot_run(options: dict, message: str) ->
     kwargs = {"workers": 2, **options}
     with pytest.raises(ValueError, match=message):
         ParallelMCCFR(config, split="shared", **kwargs)
-
-
-def test_cli_shared_split(tmp_path: Path) -> None:
-    out = tmp_path / "shared"
-    common = ("ladder-1-ambassador", "--key", "perfect", "--workers", "2")
-    res = run_cli(
-        "solve", *common, "--algorithm", "os-mccfr", "-n", "400", "--sync-iterations", "100",
-        "--split", "shared", "--out", str(out),
-    )  # fmt: skip
-    assert res.returncode == 0, res.stderr
-    meta = load_keyed_strategy(out).meta
-    assert meta["parameters"]["split"] == "shared"
-    assert meta["iterations"] == 400
-    bad = run_cli(
-        "solve", *common, "--algorithm", "es-mccfr", "-n", "10", "--split", "shared",
-        "--out", str(tmp_path / "bad"),
-    )  # fmt: skip
-    assert bad.returncode == 2
-    assert "split 'shared'" in bad.stderr and "Traceback" not in bad.stderr
