@@ -411,6 +411,18 @@ def _grow_touched(touched, rows):
     return out
 
 
+@njit(cache=True, nogil=True)
+def _grow_to(rows, pool, slots, row_info, row_key, pool_action, regret, strategy_sum):
+    """The table arrays grown (doubling) until ``rows`` rows and ``pool`` pool slots fit."""
+    while slots.shape[0] // MAX_LOAD_DEN - 1 < rows:
+        slots = _rehash(slots)
+    while row_info.shape[0] < rows:
+        row_info, row_key = _grow_rows(row_info, row_key)
+    if pool > pool_action.shape[0]:
+        pool_action, regret, strategy_sum = _grow_pool(pool_action, regret, strategy_sum, pool)
+    return slots, row_info, row_key, pool_action, regret, strategy_sum
+
+
 # ---- the walk ----------------------------------------------------------------------
 @inline
 def _step_child(states, srow, d, cfg, a, walk_keys, hashes, memory, copy, slots):
@@ -851,21 +863,16 @@ def _run(
         )  # fmt: skip
         if status == WALK_DONE:
             break
-        rows = work[CT_ROWS]
-        if (rows + 1) * MAX_LOAD_DEN >= slots.shape[0]:
-            slots = _rehash(slots)
-        if rows >= row_info.shape[0]:
-            row_info, row_key = _grow_rows(row_info, row_key)
-            if stamping:
-                touched = _grow_touched(touched, row_info.shape[0])
-        if regs[R_POOL_NEEDED] > pool_action.shape[0]:
-            pool_action, regret, strategy_sum = _grow_pool(
-                pool_action, regret, strategy_sum, regs[R_POOL_NEEDED]
-            )
-            if balpha > 0.0:
-                baseline = _grow_baseline(baseline, pool_action.shape[0])
-            if journaling:
-                journal = _grow_journal(journal, pool_action.shape[0])
+        slots, row_info, row_key, pool_action, regret, strategy_sum = _grow_to(
+            work[CT_ROWS] + 1, regs[R_POOL_NEEDED],
+            slots, row_info, row_key, pool_action, regret, strategy_sum,
+        )  # fmt: skip
+        if stamping:
+            touched = _grow_touched(touched, row_info.shape[0])
+        if balpha > 0.0:
+            baseline = _grow_baseline(baseline, pool_action.shape[0])
+        if journaling:
+            journal = _grow_journal(journal, pool_action.shape[0])
     counters[:] = work
     return slots, row_info, row_key, pool_action, regret, strategy_sum, baseline, journal, touched
 

@@ -106,11 +106,9 @@ from complots_solver.solvers.mccfr import (
     SL_ROW,
     SL_START,
     MCCFRSolver,
-    _grow_pool,
-    _grow_rows,
+    _grow_to,
     _insert_row,
     _probe,
-    _rehash,
 )
 
 DEFAULT_SYNC_ITERATIONS = 1000
@@ -265,16 +263,10 @@ def _upsert(
         )  # fmt: skip
         if i == keys.shape[0]:
             return slots, row_info, row_key, pool_action, regret, strategy_sum
-        rows = counters[CT_ROWS]
-        if (rows + 1) * MAX_LOAD_DEN >= slots.shape[0]:
-            slots = _rehash(slots)
-        if rows >= row_info.shape[0]:
-            row_info, row_key = _grow_rows(row_info, row_key)
-        needed = counters[CT_POOL] + offsets[i + 1] - offsets[i]
-        if needed > pool_action.shape[0]:
-            pool_action, regret, strategy_sum = _grow_pool(
-                pool_action, regret, strategy_sum, needed
-            )
+        slots, row_info, row_key, pool_action, regret, strategy_sum = _grow_to(
+            counters[CT_ROWS] + 1, counters[CT_POOL] + offsets[i + 1] - offsets[i],
+            slots, row_info, row_key, pool_action, regret, strategy_sum,
+        )  # fmt: skip
 
 
 _TABLE = ("slots", "row_info", "row_key", "pool_action", "regret", "strategy_sum")
