@@ -215,8 +215,11 @@ def _new_slots(cap):
     """An empty hash index of ``cap`` slots on huge pages where the system allows."""
     slots = np.empty((cap, SL_WIDTH), dtype=np.int64)
     advise_huge_pages(slots)
-    slots[:] = 0
-    slots[:, SL_ROW] = NO_ROW
+    for i in range(cap):  # one pass over the memory (growth time is mostly memory traffic)
+        slots[i, SL_KEY] = 0
+        slots[i, SL_ROW] = NO_ROW
+        slots[i, SL_START] = 0
+        slots[i, SL_LEN] = 0
     return slots
 
 
