@@ -8,6 +8,7 @@ Usage:
   python scripts/mccfr_quality.py speedup GAME [--seconds 20] [--sync 1000] [--split seats] [--capacity N]
   python scripts/mccfr_quality.py parallel-quality GAME [--syncs 100,1000] [--splits seats,iterations]
   python scripts/mccfr_quality.py parallel-sampled GAME [--seconds 120] [--sync 10000]
+  python scripts/mccfr_quality.py growth GAME [--seconds 100] [--algorithm os] [--chunk 10000]
 
 ``openspiel``: exact exploitability (compiled tree + exact best response)
 against solver wall time for our ES-MCCFR and OpenSpiel's C++
@@ -42,9 +43,16 @@ it, and while the table is young they weigh far more than in a long run.
 
 ``parallel-sampled``: on a game too large for the exact tree, one core and two
 workers (outcome sampling, ``--split``) each train for ``--seconds`` of
-wall time; then their strategies play each other in both seatings, and each
+wall time (``--against-sync N``: two workers at sync N instead of one core); then their strategies play each other in both seatings, and each
 gets a sampled best-response lower bound (responders trained a fixed number
 of iterations, so both bounds are comparable).
+
+``growth``: one core runs GAME in chunks of ``--chunk`` iterations for
+``--seconds``; every chunk in which the table grew is listed with its time
+against the median of the five chunks before it, and the excess, summed,
+is the share of the run that table doublings took (they copy the table,
+and on a VM first touches of new memory are slow). That share is time the
+second worker waits for, unless both grow at once.
 
 ``parallel-quality``: exact exploitability (compiled tree) against
 iterations and solving time, for one core and for two workers with each
@@ -339,11 +347,14 @@ def cmd_parallel_sampled(args: argparse.Namespace) -> None:
     if args.capacity:
         kwargs["capacity"] = args.capacity
     policies = {}
-    for label, workers in (("1 core", 1), ("2 workers", 2)):
+    if args.against_sync:  # two workers at another epoch length instead of one core
+        contenders = ((f"2 workers, sync {args.against_sync:,}", 2, args.against_sync),)
+    else:
+        contenders = (("1 core", 1, args.sync),)
+    contenders += ((f"2 workers, sync {args.sync:,}", 2, args.sync),)
+    for label, workers, sync in contenders:
         split = args.split if workers > 1 else "seats"
-        solver = ParallelMCCFR(
-            config, workers=workers, sync_iterations=args.sync, split=split, **kwargs
-        )
+        solver = ParallelMCCFR(config, workers=workers, sync_iterations=sync, split=split, **kwargs)
         solver.run(solver.epoch_iterations)  # compile and warm up (counted in the iterations)
         t0 = time.perf_counter()
         while time.perf_counter() - t0 < args.seconds:
@@ -355,13 +366,13 @@ def cmd_parallel_sampled(args: argparse.Namespace) -> None:
             f"{solver.master.num_infostates:,} infostates",
             flush=True,
         )
-    one, two = policies["1 core"], policies["2 workers"]
+    (first, one), (second, two) = policies.items()
     a = play_games(config, [two, one], args.games, seed=1)
     b = play_games(config, [one, two], args.games, seed=2)
-    edge = (a.mean[0] + b.mean[1]) / 2  # two workers' mean return over both seats
+    edge = (a.mean[0] + b.mean[1]) / 2  # the second's mean return over both seats
     err = 0.5 * float(np.hypot(a.stderr[0], b.stderr[1]))
     print(
-        f"head to head, {args.games:,} games per seating: two workers' strategy wins "
+        f"head to head, {args.games:,} games per seating: {second} wins against {first} "
         f"{edge:+.4f} per game (95% CI {edge - Z95 * err:+.4f} to {edge + Z95 * err:+.4f})"
     )
     for label, policy in policies.items():
@@ -374,6 +385,41 @@ def cmd_parallel_sampled(args: argparse.Namespace) -> None:
             f"{args.br_iterations:,} iterations per seat, {args.br_games:,} games per seat)",
             flush=True,
         )
+
+
+def capacities(solver: MCCFRSolver) -> tuple[int, int, int]:
+    """Lengths of a table's hash index, row arrays and pool."""
+    return solver.slots.shape[0], solver.row_info.shape[0], solver.pool_action.shape[0]
+
+
+def cmd_growth(args: argparse.Namespace) -> None:
+    """What share of a one-core run its table doublings take."""
+    config, _ = resolve_game(args.game)
+    solver = MCCFRSolver(config, algorithm=args.algorithm, key=args.key, seed=SEED)
+    total = excess = 0.0
+    plain: list[float] = []
+    while total < args.seconds:
+        before = capacities(solver)
+        t0 = time.perf_counter()
+        solver.run(args.chunk)
+        spent = time.perf_counter() - t0
+        total += spent
+        if capacities(solver) == before:
+            plain.append(spent)
+            continue
+        usual = float(np.median(plain[-5:])) if plain else 0.0
+        excess += max(0.0, spent - usual)
+        print(
+            f"{total:7.1f} s  iteration {solver.iteration:>11,}  rows {solver.num_infostates:>11,}"
+            f"  grew (slots, rows, pool) {before} -> {capacities(solver)}: chunk {spent:.2f} s,"
+            f" usually {usual:.2f} s",
+            flush=True,
+        )
+    print(
+        f"{args.game} {args.algorithm.upper()} key {args.key}: {solver.iteration:,} iterations in "
+        f"{total:.1f} s; growth took {excess:.1f} s beyond the usual chunk time "
+        f"({excess / total:.1%} of the run)"
+    )
 
 
 def main() -> None:
@@ -431,7 +477,17 @@ def main() -> None:
     p.add_argument("--br-iterations", type=int, default=300000)
     p.add_argument("--br-games", type=int, default=20000)
     p.add_argument("--split", default="seats", choices=list(SPLITS))
+    p.add_argument(
+        "--against-sync", type=int, default=0, help="two workers at this sync instead of one core"
+    )
     p.set_defaults(func=cmd_parallel_sampled)
+    p = sub.add_parser("growth")
+    p.add_argument("game")
+    p.add_argument("--seconds", type=float, default=100.0)
+    p.add_argument("--chunk", type=int, default=10000)
+    p.add_argument("--algorithm", default="os", choices=["es", "os"])
+    p.add_argument("--key", default="markov", choices=list(KEYS))
+    p.set_defaults(func=cmd_growth)
     args = parser.parse_args()
     args.func(args)
 
