@@ -7,7 +7,7 @@ Usage:
   python scripts/mccfr_quality.py bots DIR [--bots honest,bluffer,counter] [--games 500]
   python scripts/mccfr_quality.py speedup GAME [--seconds 20] [--sync 1000] [--split seats] [--capacity N]
   python scripts/mccfr_quality.py parallel-quality GAME [--syncs 100,1000] [--splits seats,iterations]
-  python scripts/mccfr_quality.py parallel-sampled GAME [--seconds 120] [--sync 10000]
+  python scripts/mccfr_quality.py parallel-sampled GAME [--seconds 120] [--sync 10000] [--against-sync N]
   python scripts/mccfr_quality.py growth GAME [--seconds 100] [--algorithm os] [--chunk 10000]
 
 ``openspiel``: exact exploitability (compiled tree + exact best response)
@@ -43,7 +43,8 @@ it, and while the table is young they weigh far more than in a long run.
 
 ``parallel-sampled``: on a game too large for the exact tree, one core and two
 workers (outcome sampling, ``--split``) each train for ``--seconds`` of
-wall time (``--against-sync N``: two workers at sync N instead of one core); then their strategies play each other in both seatings, and each
+wall time (``--against-sync N``: two workers at sync N instead of one core);
+then their strategies play each other in both seatings, and each
 gets a sampled best-response lower bound (responders trained a fixed number
 of iterations, so both bounds are comparable).
 
@@ -51,8 +52,8 @@ of iterations, so both bounds are comparable).
 ``--seconds``; every chunk in which the table grew is listed with its time
 against the median of the five chunks before it, and the excess, summed,
 is the share of the run that table doublings took (they copy the table,
-and on a VM first touches of new memory are slow). That share is time the
-second worker waits for, unless both grow at once.
+and on a VM first touches of new memory are slow). With two workers, each
+grows its own table at its own moment while the other waits.
 
 ``parallel-quality``: exact exploitability (compiled tree) against
 iterations and solving time, for one core and for two workers with each
@@ -341,7 +342,7 @@ def cmd_parallel_quality(args: argparse.Namespace) -> None:
 
 
 def cmd_parallel_sampled(args: argparse.Namespace) -> None:
-    """Equal wall time on one core and on two workers; then head-to-head play and bounds."""
+    """Equal wall time for two contenders (one core or two workers); then head to head and bounds."""
     config, _ = resolve_game(args.game)
     kwargs = {"algorithm": "os", "key": args.key, "seed": SEED}
     if args.capacity:
