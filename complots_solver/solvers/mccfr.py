@@ -59,6 +59,13 @@ play uniformly exactly like zero rows; with outcome sampling on the draft game
 this halves the table (half the rows used to be zero rows of seats that had
 only been sampled, never traversed, at that information state). Arrays grown inside the
 compiled loop ask for huge pages (``rules.compiled.advise_huge_pages``).
+The index doubles and is written whole (its empty slots are marked). The row
+and pool arrays grow 4x (:data:`ARRAY_GROWTH`) and only their used part is
+copied: the rest is left unwritten, and an insertion writes every field of its
+row and pool slots before anything reads them. Unwritten capacity takes
+address space, not memory, so a growth costs a copy of what is used and no
+zeroing; ``table()``, checkpoints and ``nbytes()`` hold or count only the used
+part.
 A visit prefetches its key's slot before listing the legal actions, and with
 the ``perfect`` key an index larger than :data:`PREFETCH_SLOTS` also gets
 every seat's next slot prefetched as soon as a step's keys are known
@@ -122,7 +129,11 @@ DEFAULT_EPSILON = 0.6
 DEFAULT_CAPACITY = 1 << 12
 MIN_CAPACITY = 16
 NO_ROW = -1
-GROWTH = 2
+GROWTH = 2  # the hash index doubles (it must be written whole: empty slots are marked)
+# the row and pool arrays grow 4x into memory left unwritten: the walk writes a row's and its
+# pool slots' every field when it inserts them, so untouched capacity costs address space
+# only, never a copy or a page (see "Storage" above)
+ARRAY_GROWTH = 4
 MAX_LOAD_DEN = 2  # the table is grown when rows * MAX_LOAD_DEN >= capacity
 # an index this large (2 MiB of slots) outgrows the L2 cache of the benchmark machine: a
 # step then prefetches every seat's next slot (measured: +11% on the draft ES case)
@@ -254,37 +265,37 @@ def _slots_of_rows(row_key, row_info, rows, cap):
 
 
 @njit(cache=True)
-def _grow_rows(row_info, row_key):
-    """Row arrays of twice the length."""
-    n = row_info.shape[0]
-    info = np.empty((n * GROWTH, RI_WIDTH), dtype=np.int64)
-    keys = np.empty(n * GROWTH, dtype=np.int64)
+def _grow_rows(row_info, row_key, used):
+    """Row arrays of :data:`ARRAY_GROWTH` times the length; the first ``used`` rows copied.
+
+    The rest is left unwritten (an insertion writes all of a row).
+    """
+    n = max(row_info.shape[0] * ARRAY_GROWTH, MIN_CAPACITY)
+    info = np.empty((n, RI_WIDTH), dtype=np.int64)
+    keys = np.empty(n, dtype=np.int64)
     advise_huge_pages(info)
     advise_huge_pages(keys)
-    info[:n] = row_info
-    info[n:] = 0
-    keys[:n] = row_key
-    keys[n:] = 0
+    info[:used] = row_info[:used]
+    keys[:used] = row_key[:used]
     return info, keys
 
 
 @njit(cache=True)
-def _grow_pool(pool_action, regret, strategy_sum, needed):
-    """Pool arrays of at least ``needed`` slots (doubling)."""
-    n = pool_action.shape[0]
-    cap = max(n * GROWTH, needed)
+def _grow_pool(pool_action, regret, strategy_sum, used, needed):
+    """Pool arrays of at least ``needed`` slots (growing 4x); the first ``used`` copied.
+
+    The rest is left unwritten (an insertion writes its action, regret and strategy sum).
+    """
+    cap = max(pool_action.shape[0] * ARRAY_GROWTH, needed, MIN_CAPACITY)
     act = np.empty(cap, dtype=np.int32)
     reg = np.empty(cap)
     ssum = np.empty(cap)
     advise_huge_pages(act)
     advise_huge_pages(reg)
     advise_huge_pages(ssum)
-    act[:n] = pool_action
-    act[n:] = 0
-    reg[:n] = regret
-    reg[n:] = 0.0
-    ssum[:n] = strategy_sum
-    ssum[n:] = 0.0
+    act[:used] = pool_action[:used]
+    reg[:used] = regret[:used]
+    ssum[:used] = strategy_sum[:used]
     return act, reg, ssum
 
 
@@ -373,8 +384,9 @@ def _grow_journal(journal, needed):
         return journal
     out = np.empty((2, max(needed, journal.shape[1] * GROWTH)))
     advise_huge_pages(out)
+    # the rest is left unwritten: a row's entries are written when it is inserted or
+    # first updated in an epoch, before they are ever read
     out[:, : journal.shape[1]] = journal
-    out[:, journal.shape[1] :] = 0.0
     return out
 
 
@@ -409,20 +421,27 @@ def _grow_touched(touched, rows):
     """The touched-row list with room for ``rows`` rows (each listed at most once per stamp)."""
     if touched.shape[0] > rows:
         return touched
-    out = np.zeros(rows + 1, dtype=np.int64)
-    out[: touched.shape[0]] = touched
+    out = np.empty(rows + 1, dtype=np.int64)  # read only up to the count touched[0]
+    out[: touched[0] + 1] = touched[: touched[0] + 1]
     return out
 
 
 @njit(cache=True, nogil=True)
-def _grow_to(rows, pool, slots, row_info, row_key, pool_action, regret, strategy_sum):
-    """The table arrays grown (doubling) until ``rows`` rows and ``pool`` pool slots fit."""
+def _grow_to(
+    rows, pool, used_rows, used_pool, slots, row_info, row_key, pool_action, regret, strategy_sum
+):
+    """The table arrays grown until ``rows`` rows and ``pool`` pool slots fit.
+
+    ``used_rows`` and ``used_pool`` (the table's counts) are what a growth copies.
+    """
     while slots.shape[0] // MAX_LOAD_DEN - 1 < rows:
         slots = _rehash(slots)
     while row_info.shape[0] < rows:
-        row_info, row_key = _grow_rows(row_info, row_key)
+        row_info, row_key = _grow_rows(row_info, row_key, used_rows)
     if pool > pool_action.shape[0]:
-        pool_action, regret, strategy_sum = _grow_pool(pool_action, regret, strategy_sum, pool)
+        pool_action, regret, strategy_sum = _grow_pool(
+            pool_action, regret, strategy_sum, used_pool, pool
+        )
     return slots, row_info, row_key, pool_action, regret, strategy_sum
 
 
@@ -608,6 +627,8 @@ def _walk(
                                 _list_touched(touched, r)
                             for j in range(k):
                                 pool_action[used + j] = acts[d, j]
+                                regret[used + j] = 0.0  # the pool grows unwritten
+                                strategy_sum[used + j] = 0.0
                                 if journaling:  # a new row starts the epoch at zero
                                     journal[0, used + j] = 0.0
                                     journal[1, used + j] = 0.0
@@ -867,7 +888,7 @@ def _run(
         if status == WALK_DONE:
             break
         slots, row_info, row_key, pool_action, regret, strategy_sum = _grow_to(
-            work[CT_ROWS] + 1, regs[R_POOL_NEEDED],
+            work[CT_ROWS] + 1, regs[R_POOL_NEEDED], work[CT_ROWS], work[CT_POOL],
             slots, row_info, row_key, pool_action, regret, strategy_sum,
         )  # fmt: skip
         if stamping:
@@ -1396,9 +1417,13 @@ class MCCFRSolver:
         return np.bincount(rows, minlength=self.config.players)
 
     def nbytes(self) -> int:
-        """Bytes allocated by the table arrays, journal and touched-row list (capacity, not use)."""
-        extra = self.journal.nbytes + self.touched.nbytes
-        return int(sum(getattr(self, name).nbytes for name in TABLE_ARRAYS) + extra)
+        """Bytes the table occupies: the whole index, the used rows and pool, journal and lists.
+
+        The row and pool arrays' unused capacity is not counted: it is never
+        written, so the system gives it no memory (see the module's "Storage").
+        """
+        extra = self.journal.nbytes + self.touched.nbytes + self.slots.nbytes
+        return int(sum(arr.nbytes for name, arr in self.table().items() if name != "slots") + extra)
 
     def bytes_per_infostate(self) -> float:
         """Bytes the table needs per information state at its current fill.
@@ -1468,8 +1493,20 @@ class MCCFRSolver:
 
     # -- checkpoints ---------------------------------------------------------------
     def table(self) -> dict[str, np.ndarray]:
-        """The table arrays and counters (references, not copies)."""
-        return {name: getattr(self, name) for name in TABLE_ARRAYS}
+        """The table arrays and counters (references, not copies): the index whole, the rest used.
+
+        The row and pool arrays are cut to the rows and pool slots in use: their
+        capacity beyond is unwritten memory (and a loaded table grows again).
+        """
+        rows, used = self.num_infostates, self.num_slots
+        cut = {"row_info": rows, "row_key": rows, "pool_action": used, "regret": used}
+        cut["strategy_sum"] = used
+        if self.baseline.shape[0] > 0:
+            cut["baseline"] = used
+        return {
+            name: getattr(self, name)[: cut[name]] if name in cut else getattr(self, name)
+            for name in TABLE_ARRAYS
+        }
 
     def load_table(self, table: dict[str, np.ndarray], copy: bool = True) -> None:
         """Replace the table arrays and counters (copied unless ``copy`` is False)."""
@@ -1497,7 +1534,7 @@ class MCCFRSolver:
         With ``copy=False`` the table arrays are the live ones (write them out
         before running further).
         """
-        state = {name: getattr(self, name) for name in TABLE_ARRAYS}
+        state = self.table()
         if copy:
             state = {name: arr.copy() for name, arr in state.items()}
         state["rng_state"] = np.array(json.dumps(self.rng.bit_generator.state))

@@ -173,6 +173,46 @@ def test_table_growth_does_not_change_results(
     for name in ta:
         assert np.array_equal(ta[name], tb[name])
     assert small.bytes_per_infostate() == large.bytes_per_infostate()
+    # the memory figure counts the used rows and pool, whatever the capacity beyond them
+    assert small.regret.shape[0] != large.regret.shape[0]
+    index_and_lists = [s.slots.nbytes + s.touched.nbytes for s in (small, large)]
+    assert small.nbytes() - index_and_lists[0] == large.nbytes() - index_and_lists[1]
+
+
+@pytest.mark.parametrize("options", SETUPS[:2], ids=["es", "os"])
+def test_unwritten_capacity_never_reaches_the_results(
+    tiny_config: GameConfig, options: dict[str, object]
+) -> None:
+    # rows and pool grow into memory left unwritten: an insertion must write every field
+    clean = MCCFRSolver(tiny_config, seed=8, capacity=1, **options)
+    poisoned = MCCFRSolver(tiny_config, seed=8, capacity=1, **options)
+    for solver in (clean, poisoned):
+        solver.run(SHORT_RUN // 3)
+    rows, used = poisoned.num_infostates, poisoned.num_slots
+    assert poisoned.row_info.shape[0] > rows and poisoned.regret.shape[0] > used
+    poisoned.row_info[rows:] = -7
+    poisoned.row_key[rows:] = 99
+    poisoned.pool_action[used:] = -1
+    poisoned.regret[used:] = np.nan
+    poisoned.strategy_sum[used:] = np.nan
+    for solver in (clean, poisoned):
+        solver.run(SHORT_RUN)
+    assert poisoned.num_slots > used  # rows were inserted into the poisoned capacity
+    assert _tables_equal(clean, poisoned)
+    assert np.isfinite(poisoned.regret[: poisoned.num_slots]).all()
+
+
+def test_table_and_checkpoint_hold_only_the_used_part(tiny_config: GameConfig) -> None:
+    solver = MCCFRSolver(tiny_config, seed=4, capacity=1 << 12)
+    solver.run(SHORT_RUN)
+    rows, used = solver.num_infostates, solver.num_slots
+    assert solver.regret.shape[0] > used  # capacity to spare
+    table = solver.table()
+    assert table["row_info"].shape[0] == table["row_key"].shape[0] == rows
+    for name in ("pool_action", "regret", "strategy_sum"):
+        assert table[name].shape[0] == used, name
+    assert table["slots"].shape == solver.slots.shape  # the index is kept whole
+    assert np.shares_memory(table["regret"], solver.regret)  # references, not copies
 
 
 def test_average_table_is_a_distribution(tiny_config: GameConfig) -> None:

@@ -13,7 +13,7 @@ import pytest
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.best_response import exploitability
 from complots_solver.solvers.complots_tree import compile_complots_tree
-from complots_solver.solvers.mccfr import TABLE_ARRAYS, Discount, MCCFRSolver
+from complots_solver.solvers.mccfr import Discount, MCCFRSolver
 from complots_solver.solvers.mccfr_parallel import ParallelMCCFR
 from complots_solver.solvers.strategy_file import load_keyed_strategy
 from tests.solvers.test_mccfr_files import _rows, run_cli
@@ -136,7 +136,7 @@ def test_journal_counts_in_the_memory_figure() -> None:
     par.step()
     journals = [w.solver.journal.nbytes for w in par._workers]
     assert all(j > 0 for j in journals)
-    tables = sum(sum(getattr(w.solver, n).nbytes for n in TABLE_ARRAYS) for w in par._workers)
+    tables = sum(sum(a.nbytes for a in w.solver.table().values()) for w in par._workers)
     touched = sum(w.solver.touched.nbytes for w in par._workers)
     assert par.nbytes() == tables + sum(journals) + touched
     par.close()
