@@ -209,9 +209,10 @@ MCCFR_CHECKPOINT_SECONDS = 300.0
     "--capacity",
     type=int,
     default=None,
-    help="MCCFR: allocate the table for this many (information state, action) slots at the "
-    "start, about 72 bytes each (default: start small and double when full). Each doubling "
-    "copies the table; a long run that knows its size saves those copies. Results are the same",
+    help="MCCFR: size the table for this many (information state, action) slots at the start "
+    "(default: start small and grow when full). The hash index, 32 bytes a slot, is written at "
+    "once; rows and pool take memory only as they fill. Each growth rehashes the index and "
+    "copies the used rows; a long run that knows its size saves those. Results are the same",
 )
 @click.option(
     "--split",

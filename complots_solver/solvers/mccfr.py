@@ -1429,8 +1429,9 @@ class MCCFRSolver:
         """Bytes the table needs per information state at its current fill.
 
         Counts the used rows and pool slots, plus the hash slots at the maximum
-        load factor (1/2); the arrays are over-allocated by at most the growth
-        factor on top of this.
+        load factor (1/2). The index itself takes up to twice that (it doubles
+        when half full); the spare capacity of the row and pool arrays is never
+        written, so it takes no memory.
         """
         rows = max(self.num_infostates, 1)
         per_row = (self.row_info.itemsize * RI_WIDTH + self.row_key.itemsize) + MAX_LOAD_DEN * (

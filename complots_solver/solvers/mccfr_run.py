@@ -357,7 +357,7 @@ class MCCFRRun:
                 "key_conflicts": master.key_conflicts,
             },
             "bytes_per_infostate": master.bytes_per_infostate(),
-            "table_bytes_allocated": master.nbytes(),
+            "table_bytes_in_use": master.nbytes(),  # index whole, rows and pool as used
             "peak_rss_bytes": peak_rss_bytes(),
             "exploitability": None if exact is None else exact["exploitability"],
             "exploitability_method": "exact best response on the full compiled tree"
