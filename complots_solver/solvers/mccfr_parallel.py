@@ -451,8 +451,9 @@ class MCCFRWorker:
         self.solver.rng.bit_generator.state = state
 
     def nbytes(self) -> int:
-        """Bytes of this worker's table (and its published regrets, split "shared")."""
-        published = self.published.nbytes if self.split == SPLIT_SHARED else 0
+        """Bytes of this worker's table (and its published regrets, split "shared"), as used."""
+        shared = self.split == SPLIT_SHARED
+        published = self.published[: self.solver.num_slots].nbytes if shared else 0
         return self.solver.nbytes() + published
 
 
