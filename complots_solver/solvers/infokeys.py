@@ -55,7 +55,13 @@ of the game (one row of per-depth arrays per move) by :func:`step_keys`.
     Inquisitor once the turn is over (beyond it entering the Court in a
     swap), the exact turn number beyond :data:`TURNS_LEFT_BUCKETS`, the
     draft's out-of-game cards (one's own unpicked pile) and the draft picks of
-    the opponent (only their face-up cards remain). The key is not perfect-recall:
+    the opponent (only their face-up cards remain). Of the draft, what this
+    loses is which of one's two cards was dealt from pile 3: one's own
+    unpicked pile is fixed by one's pick and says nothing about the other
+    cards, but pile 3 holds one card of each clan, so the dealt card's clan
+    is in neither the Court nor the opponent's dealt card (their pick may
+    still be of it). The key keeps one's cards by clan only, so whenever
+    one's two cards differ it cannot tell which was dealt. The key is not perfect-recall:
     exact best responses on the compiled tree still apply, since the strategy
     is mapped onto the tree's perfect-recall information sets.
 
