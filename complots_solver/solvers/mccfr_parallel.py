@@ -277,7 +277,8 @@ def _upsert(
             return slots, row_info, row_key, pool_action, regret, strategy_sum
         slots, row_info, row_key, pool_action, regret, strategy_sum = _grow_to(
             counters[CT_ROWS] + 1, counters[CT_POOL] + offsets[i + 1] - offsets[i],
-            counters[CT_ROWS], counters[CT_POOL], slots, row_info, row_key, pool_action, regret, strategy_sum,
+            counters[CT_ROWS], counters[CT_POOL],
+            slots, row_info, row_key, pool_action, regret, strategy_sum,
         )  # fmt: skip
 
 
