@@ -369,6 +369,18 @@ def _insert_row(slots, i, row_info, row_key, r, key, start, k, player, stamp):
 
 
 @inline
+def _find(slots, s, cfg, key_kind, hashes, memory, acts):
+    """The mover's key, legal actions (listed into ``acts``) and slot in ``slots``: (key, k, i).
+
+    The key's slot is fetched while the legal actions are listed.
+    """
+    key = key_of(s, cfg, key_kind, hashes, memory)
+    prefetch(slots, key & (slots.shape[0] - 1))
+    k = core.legal_actions_into(s, cfg, acts)
+    return key, k, _probe(slots, key)
+
+
+@inline
 def _lookup(slots, key, k):
     """Row of ``key`` in a table if it is there with ``k`` actions, else NO_ROW."""
     i = _probe(slots, key)
@@ -567,11 +579,8 @@ def _walk(
                         # rows as they were at the epoch's start, read-only; the owner
                         # may be inserting meanwhile, but only rows >= o_rows, ignored here
                         mover[d] = cur
-                        key = key_of(s, cfg, key_kind, hashes[d], memory[d])
-                        prefetch(o_slots, key & (o_slots.shape[0] - 1))
-                        k = core.legal_actions_into(s, cfg, acts[d])
+                        key, k, i = _find(o_slots, s, cfg, key_kind, hashes[d], memory[d], acts[d])
                         nact[d] = k
-                        i = _probe(o_slots, key)
                         r = o_slots[i, SL_ROW]
                         row[d] = NO_ROW
                         sig = sigma[d]
@@ -589,12 +598,8 @@ def _walk(
                         a = acts[d, j]
                     else:
                         mover[d] = cur
-                        key = key_of(s, cfg, key_kind, hashes[d], memory[d])
-                        # the key's slot is fetched while the legal actions are listed
-                        prefetch(slots, key & (slots.shape[0] - 1))
-                        k = core.legal_actions_into(s, cfg, acts[d])
+                        key, k, i = _find(slots, s, cfg, key_kind, hashes[d], memory[d], acts[d])
                         nact[d] = k
-                        i = _probe(slots, key)
                         r = slots[i, SL_ROW]
                         if r == NO_ROW and (
                             (insert_mask != 0 and not insert_mask & (1 << cur))
