@@ -51,8 +51,9 @@ of iterations, so both bounds are comparable).
 ``growth``: one core runs GAME in chunks of ``--chunk`` iterations for
 ``--seconds``; every chunk in which the table grew is listed with its time
 against the median of the five chunks before it, and the excess, summed,
-is the share of the run that table doublings took (they copy the table,
-and on a VM first touches of new memory are slow). With two workers, each
+is the share of the run that table growths took (the index is rehashed
+into twice its size, the used rows and pool copied, and on a VM first
+touches of new memory are slow). With two workers, each
 grows its own table at its own moment while the other waits.
 
 ``parallel-quality``: exact exploitability (compiled tree) against
@@ -394,7 +395,7 @@ def capacities(solver: MCCFRSolver) -> tuple[int, int, int]:
 
 
 def cmd_growth(args: argparse.Namespace) -> None:
-    """What share of a one-core run its table doublings take."""
+    """What share of a one-core run its table growths take."""
     config, _ = resolve_game(args.game)
     solver = MCCFRSolver(config, algorithm=args.algorithm, key=args.key, seed=SEED)
     total = excess = 0.0

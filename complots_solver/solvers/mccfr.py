@@ -1512,14 +1512,9 @@ class MCCFRSolver:
         capacity beyond is unwritten memory (and a loaded table grows again).
         """
         rows, used = self.num_infostates, self.num_slots
-        cut = {"row_info": rows, "row_key": rows, "pool_action": used, "regret": used}
-        cut["strategy_sum"] = used
-        if self.baseline.shape[0] > 0:
-            cut["baseline"] = used
-        return {
-            name: getattr(self, name)[: cut[name]] if name in cut else getattr(self, name)
-            for name in TABLE_ARRAYS
-        }
+        cut = {"row_info": rows, "row_key": rows, "pool_action": used, "regret": used,
+               "strategy_sum": used, "baseline": used}  # fmt: skip
+        return {name: getattr(self, name)[: cut.get(name)] for name in TABLE_ARRAYS}
 
     def load_table(self, table: dict[str, np.ndarray], copy: bool = True) -> None:
         """Replace the table arrays and counters (copied unless ``copy`` is False)."""

@@ -366,8 +366,10 @@ class MCCFRWorker:
         """
         s = self.solver
         if self.published.shape[0] < s.regret.shape[0]:  # the pool grew
+            # only the used part is copied: the rest of both is unwritten (see mccfr "Storage")
             grown = np.zeros(s.regret.shape[0])
-            grown[: self.published.shape[0]] = self.published
+            used = min(self.published.shape[0], s.num_slots)
+            grown[:used] = self.published[:used]
             self.published = grown
         _publish(s.row_info, s.regret, self.published, s.touched_rows())
         self.published_rows = s.num_infostates
