@@ -3,15 +3,49 @@
 Usage: python scripts/bench_mccfr.py [--seconds 10] [--key perfect|markov|compact] [--case TEXT]
 
 OpenSpiel's solvers run on the registered Python game ``complots`` (every node
-calls back into Python). OpenSpiel does not count node visits, so its node
-visits per second are estimated as its iterations per second times our node
-visits per iteration (the same sampling scheme: equal in expectation once
-both strategies are similar). Every solver runs untimed for a fifth of the
-budget first (steady-state speeds); then ours on one core, ours on two workers
-and OpenSpiel take turns in 5 rounds of a fifth of the budget each, so that a
-change in the machine's speed hits all three alike. The ratios are those of
-the totals; the lowest and highest round's ratios show the spread.
-Goal (issue 4): ours >= 1000x OpenSpiel.
+calls back into Python). Every solver runs untimed for a fifth of the budget
+first (steady-state speeds); then ours on one core, ours on two workers and
+OpenSpiel take turns in 5 rounds of a fifth of the budget each, so that a
+change in the machine's speed hits all three alike.
+
+The speed-up is measured two ways:
+
+- *Equal time* (columns "ratio" and "ratio 2w"): each solver runs for the
+  same seconds. Ours then does several hundred times more iterations than
+  OpenSpiel, so its table is that much larger and each of its iterations
+  costs more (cache misses, table growth), while OpenSpiel's small table
+  stays in cache: the two do different work. The ratios are those of the
+  totals over the rounds; the lowest and highest round's ratios show the
+  spread.
+- *Equal work* (columns "ours =work it/s" and "ratio =work", one core): ours
+  does the same iterations as OpenSpiel, from a fresh table. OpenSpiel did W
+  untimed warm-up iterations and T timed ones (column "work W+T"); a fresh
+  solver of ours runs W iterations untimed, then T timed. That is the usual
+  definition of a speed-up: the ratio of the times taken by the same
+  computation. Ours repeats this with seeds 1, 2, ... (OpenSpiel's seed is 1)
+  until its timed total reaches a round's length and at least 3 repetitions,
+  and its rate is the total timed iterations over the total timed seconds.
+  The two libraries sample chance and actions with their own generators, so
+  the work is equal in expectation, not game by game; and where OpenSpiel
+  does only a few iterations (about 0.3 per second on the draft ES case, so
+  3-4 timed iterations in a 10-s budget) its rate, and so this ratio, has a
+  wide spread. These runs come after the rounds, not interleaved with them;
+  the numba code is compiled and warm by then, so they start at full speed.
+
+Goal (issue 4): ours >= 1000x OpenSpiel, read on both measures: "ratio" (one
+core) and "ratio 2w" (two workers) at equal time, "ratio =work" (one core) at
+equal work.
+
+OpenSpiel does not count node visits, so its node visits per second (column
+"visits/s (est)", and the ceiling below) are estimated as its iterations per
+second times our node visits per iteration at equal time (the same sampling
+scheme: equal in expectation once both strategies are similar). At equal
+work, our visits per iteration are measured on tables of the same age as
+OpenSpiel's, so they are the better estimate of OpenSpiel's visits per
+iteration; but a visits ratio at equal work built on that estimate (our
+visits per second over OpenSpiel's iterations per second times our visits per
+iteration) equals the "ratio =work" of iterations by construction, so it is
+not printed.
 
 Cases: external sampling on ladder-2 (influence 1, 3 turns) and on the full
 draft deck with a 4-turn cap; outcome sampling on the full draft game (200
@@ -21,11 +55,13 @@ so one iteration's cost grows about 4x per turn of the cap.
 
 Columns: ours on one core and with two workers (``ParallelMCCFR``, split by
 iterations for ES and "shared" for OS, wall-clock iterations per second),
-OpenSpiel's C++ solver (one thread), the two ratios, and a *ceiling*: the
-rate at which the rules core alone steps uniformly random games (``rules.simulate``: legal actions, chance sampling and
+OpenSpiel's C++ solver (one thread), the two equal-time ratios, and a
+*ceiling*: the rate at which the rules core alone steps uniformly random
+games (``rules.simulate``: legal actions, chance sampling and
 ``apply_action`` only, no key, no table) divided by OpenSpiel's node visits
 per second. No MCCFR over this rules core can beat that ratio on one core,
-whatever its own overhead.
+whatever its own overhead. Then the equal-work columns: OpenSpiel's W+T,
+our equal-work iterations per second, and their ratio to OpenSpiel's.
 """
 
 from __future__ import annotations
@@ -55,6 +91,7 @@ SHORT_DRAFT_TURNS = 4
 EPOCHS = 20  # two-worker runs synchronise about this many times per budget
 ROUNDS = 5  # the budget is measured in this many interleaved rounds per solver
 PROBE_GAMES = 200  # random games that estimate the rules core's speed before timing it
+EQUAL_WORK_REPEATS = 3  # equal work: at least this many fresh solvers of ours
 
 
 @dataclass(frozen=True)
@@ -113,9 +150,15 @@ def time_loop(step: Callable[[], int], seconds: float) -> tuple[int, float]:
 class Timed:
     """A solver under test: ``step()`` runs a batch and returns its iterations."""
 
-    def __init__(self, step: Callable[[], int], visits: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self,
+        step: Callable[[], int],
+        visits: Callable[[], int] | None = None,
+        warmup: int = 0,
+    ) -> None:
         self.step = step
         self.visits = visits
+        self.warmup = warmup  # untimed iterations run before the rounds (where counted)
         self.iterations = 0
         self.seconds = 0.0
         self.node_visits = 0
@@ -202,9 +245,30 @@ def openspiel_solver(case: Case, seconds: float) -> Timed:
         solver.run_iteration()
         return 1
 
-    step()
-    time_loop(step, seconds * WARMUP_SHARE)
-    return Timed(step)
+    warmup = step()
+    warmup += time_loop(step, seconds * WARMUP_SHARE)[0]
+    return Timed(step, warmup=warmup)
+
+
+def ours_equal_work(case: Case, key: str, warmup: int, iterations: int, seconds: float) -> Rate:
+    """Fresh solvers of ours: ``warmup`` iterations untimed, then ``iterations`` timed, repeated.
+
+    Seeds SEED, SEED + 1, ... until the timed total reaches ``seconds`` and at
+    least EQUAL_WORK_REPEATS solvers have run; the totals over all of them.
+    """
+    done = visits = repeats = 0
+    spent = 0.0
+    while spent < seconds or repeats < EQUAL_WORK_REPEATS:
+        solver = MCCFRSolver(case.config, algorithm=case.algorithm, key=key, seed=SEED + repeats)
+        solver.run(warmup)
+        visits0 = solver.node_visits
+        start = time.perf_counter()
+        solver.run(iterations)
+        spent += time.perf_counter() - start
+        visits += solver.node_visits - visits0
+        done += iterations
+        repeats += 1
+    return Rate(done, spent, visits)
 
 
 def bench_core(case: Case, seconds: float) -> float:
@@ -234,7 +298,8 @@ def main() -> None:
     header = (
         f"{'case':36s} {'ours it/s':>10s} {'visits/s':>10s} {'2 workers it/s':>15s} "
         f"{'OpenSpiel it/s':>15s} {'visits/s (est)':>15s} {'ratio':>16s} {'ratio 2w':>16s} "
-        f"{'core steps/s':>13s} {'ceiling':>8s}"
+        f"{'core steps/s':>13s} {'ceiling':>8s} {'work W+T':>9s} {'ours =work it/s':>16s} "
+        f"{'ratio =work':>12s}"
     )
     print(header)
     round_seconds = args.seconds / ROUNDS
@@ -257,6 +322,9 @@ def main() -> None:
             pair.close()
         theirs.node_visits = int(theirs.iterations * ours.node_visits / ours.iterations)
         mine, both, other = ours.rate, two.rate, theirs.rate
+        work = ours_equal_work(case, args.key, theirs.warmup, theirs.iterations, round_seconds)
+        ratio_work = work.iterations_per_second / other.iterations_per_second
+        work_done = f"{theirs.warmup}+{theirs.iterations}"
         core_rate = bench_core(case, args.seconds / 2)
         ratio = mine.iterations_per_second / other.iterations_per_second
         ratio2 = both.iterations_per_second / other.iterations_per_second
@@ -267,7 +335,8 @@ def main() -> None:
             f"{case.label:36s} {mine.iterations_per_second:10.1f} {mine.visits_per_second:10.0f} "
             f"{both.iterations_per_second:15.1f} {other.iterations_per_second:15.2f} "
             f"{other.visits_per_second:15.0f} {ratio:5.0f}x {spread:>10s} "
-            f"{ratio2:5.0f}x {spread2:>10s} {core_rate:13.0f} {ceiling:7.0f}x",
+            f"{ratio2:5.0f}x {spread2:>10s} {core_rate:13.0f} {ceiling:7.0f}x "
+            f"{work_done:>9s} {work.iterations_per_second:16.1f} {ratio_work:11.0f}x",
             flush=True,
         )
 
