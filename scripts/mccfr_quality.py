@@ -277,7 +277,14 @@ def cmd_speedup(args: argparse.Namespace) -> None:
     if args.capacity:
         kwargs["capacity"] = args.capacity
     one = MCCFRSolver(config, **kwargs)
-    two = ParallelMCCFR(config, workers=2, sync_iterations=args.sync, split=args.split, **kwargs)
+    two = ParallelMCCFR(
+        config,
+        workers=2,
+        sync_iterations=args.sync,
+        split=args.split,
+        round_epochs=args.round_epochs,
+        **kwargs,
+    )
     per_round = two.epoch_iterations * args.epochs_per_round
     for _ in range(args.warm):  # compile, and a table past its first growths
         one.run(per_round)
@@ -297,7 +304,7 @@ def cmd_speedup(args: argparse.Namespace) -> None:
     rounds = len(ratios)
     print(
         f"{args.game} {args.algorithm.upper()} key {args.key}, split {args.split}, sync "
-        f"{args.sync}, capacity {args.capacity or 'grown'}: {rounds} rounds of {per_round:,} "
+        f"{args.sync}, round epochs {args.round_epochs}, capacity {args.capacity or 'grown'}: {rounds} rounds of {per_round:,} "
         f"iterations each"
     )
     print(f"1 core:    {rounds * per_round / t_one:12,.0f} it/s, {one.num_infostates:,} infostates")
@@ -349,14 +356,26 @@ def cmd_parallel_sampled(args: argparse.Namespace) -> None:
     if args.capacity:
         kwargs["capacity"] = args.capacity
     policies = {}
-    if args.against_sync:  # two workers at another epoch length instead of one core
-        contenders = ((f"2 workers, sync {args.against_sync:,}", 2, args.against_sync),)
+
+    def two_workers(sync: int, rounds: int) -> tuple[str, int, int, int]:
+        label = f"2 workers, sync {sync:,}" + (f", rounds of {rounds}" if rounds > 1 else "")
+        return label, 2, sync, rounds
+
+    if args.against_sync:  # two workers at another setting instead of one core
+        contenders = (two_workers(args.against_sync, args.against_round_epochs),)
     else:
-        contenders = (("1 core", 1, args.sync),)
-    contenders += ((f"2 workers, sync {args.sync:,}", 2, args.sync),)
-    for label, workers, sync in contenders:
+        contenders = (("1 core", 1, args.sync, 1),)
+    contenders += (two_workers(args.sync, args.round_epochs),)
+    for label, workers, sync, rounds in contenders:
         split = args.split if workers > 1 else "seats"
-        solver = ParallelMCCFR(config, workers=workers, sync_iterations=sync, split=split, **kwargs)
+        solver = ParallelMCCFR(
+            config,
+            workers=workers,
+            sync_iterations=sync,
+            split=split,
+            round_epochs=rounds,
+            **kwargs,
+        )
         solver.run(solver.epoch_iterations)  # compile and warm up (counted in the iterations)
         t0 = time.perf_counter()
         while time.perf_counter() - t0 < args.seconds:
@@ -458,6 +477,7 @@ def main() -> None:
     p.add_argument("--split", default="seats", choices=list(SPLITS))
     p.add_argument("--capacity", type=int, default=0, help="pre-sized table slots (0: grown)")
     p.add_argument("--epochs-per-round", type=int, default=2)
+    p.add_argument("--round-epochs", type=int, default=1, help="pipelined rounds (split shared)")
     p.add_argument("--warm", type=int, default=3, help="rounds before measuring")
     p.set_defaults(func=cmd_speedup)
     p = sub.add_parser("parallel-quality")
@@ -482,6 +502,8 @@ def main() -> None:
     p.add_argument(
         "--against-sync", type=int, default=0, help="two workers at this sync instead of one core"
     )
+    p.add_argument("--round-epochs", type=int, default=1, help="pipelined rounds (split shared)")
+    p.add_argument("--against-round-epochs", type=int, default=1, help="... for --against-sync")
     p.set_defaults(func=cmd_parallel_sampled)
     p = sub.add_parser("growth")
     p.add_argument("game")

@@ -224,6 +224,14 @@ MCCFR_CHECKPOINT_SECONDS = 300.0
     "but reads the other worker's table instead of copying it (shared: os-mccfr, 2 workers; "
     "same results as seats, less memory, no exchange)",
 )
+@click.option(
+    "--round-epochs",
+    type=int,
+    default=None,
+    help="MCCFR, split shared: pipelined rounds of N epochs (default 1). Within a round a "
+    "worker may run one epoch ahead of the other instead of waiting at every epoch's end; "
+    "the other seat's strategy then lags by one epoch more. Results depend on N, not on timing",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="MCCFR: random seed")
 @click.option(
     "--averaging",
@@ -274,6 +282,7 @@ def solve(
     ray_address: str | None,
     capacity: int | None,
     split: str | None,
+    round_epochs: int | None,
     seed: int,
     averaging: str,
     epsilon: float | None,
@@ -316,6 +325,7 @@ def solve(
             ray_address=ray_address,
             capacity=capacity or 0,
             split=split or "seats",
+            round_epochs=1 if round_epochs is None else round_epochs,
             seed=seed,
             averaging=averaging,
             epsilon=epsilon,
@@ -339,6 +349,7 @@ def solve(
         "--ray": ray_address is not None,
         "--capacity": capacity is not None,
         "--split": split is not None,
+        "--round-epochs": round_epochs is not None,
         "--epsilon": epsilon is not None,
         "--exact": exact,
         "--averaging": averaging != "simple",

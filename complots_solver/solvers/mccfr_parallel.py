@@ -75,6 +75,22 @@ hashing. The strategy sums never travel. ``master`` merges the two tables
 a copy of each worker's regrets. DCFR discounting changes every row, so it
 would have to republish the whole table: refused.
 
+*Rounds* (split "shared", ``round_epochs = R > 1``) let a worker that is
+faster in one epoch run on instead of waiting at every epoch's end. Epoch
+``e`` of a round reads the other worker's seats as they were at the end of
+epoch ``e - 2`` (epochs 0 and 1: at the round's start), never later, so a
+worker may run one epoch ahead of the other, and the workers meet only at the
+end of the round. At the end of each epoch a worker *snapshots* the regrets
+of the rows it touched (with their pool positions and its index, which holds
+every row the snapshot counts); before its epoch ``e`` the other worker
+writes the snapshot of epoch ``e - 2`` into the owner's published copy, which
+the owner never reads and only the reader writes during a round. The iterates
+depend only on ``R`` and ``sync_iterations``, not on timing, and a round ends
+with the same tables and views as ``R = 1`` would (deterministic and
+resumable at round ends). The cost: the other seats' strategy lags by one
+epoch more in epochs 2 to ``R - 1``, and a snapshot is copied twice (out and
+in) where publishing copies once.
+
 Every epoch ends when its slowest worker does. ``balance`` reports each
 worker's time in the walk over the slowest one's: on the 2-vCPU benchmark VM
 two workers with equal work often differ by up to 2x in one epoch (the cores'
@@ -82,6 +98,7 @@ speeds change), which no static split can absorb (``reports/mccfr-runs.md``).
 """
 
 import json
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -168,6 +185,46 @@ def _publish(row_info, regret, published, rows):
         st = row_info[rows[i], RI_START]
         for j in range(row_info[rows[i], RI_LEN]):
             published[st + j] = regret[st + j]
+
+
+@njit(cache=True, nogil=True)
+def _snapshot(row_info, regret, rows):
+    """The regrets of the given rows and their pool positions: (starts, lengths, values)."""
+    n = rows.shape[0]
+    total = 0
+    for i in range(n):
+        total += row_info[rows[i], RI_LEN]
+    starts = np.empty(n, dtype=np.int64)
+    lengths = np.empty(n, dtype=np.int64)
+    values = np.empty(total)
+    o = 0
+    for i in range(n):
+        if i + PUBLISH_AHEAD_INFO < n:  # as in _publish
+            prefetch(row_info, rows[i + PUBLISH_AHEAD_INFO])
+        if i + PUBLISH_AHEAD_POOL < n:
+            prefetch(regret, row_info[rows[i + PUBLISH_AHEAD_POOL], RI_START])
+        st = row_info[rows[i], RI_START]
+        k = row_info[rows[i], RI_LEN]
+        starts[i] = st
+        lengths[i] = k
+        for j in range(k):
+            values[o + j] = regret[st + j]
+        o += k
+    return starts, lengths, values
+
+
+@njit(cache=True, nogil=True)
+def _apply_snapshot(published, starts, lengths, values):
+    """Write a snapshot's regrets into a published copy at their pool positions."""
+    n = starts.shape[0]
+    o = 0
+    for i in range(n):
+        if i + PUBLISH_AHEAD_POOL < n:
+            prefetch(published, starts[i + PUBLISH_AHEAD_POOL])
+        st = starts[i]
+        for j in range(lengths[i]):
+            published[st + j] = values[o + j]
+        o += lengths[i]
 
 
 @njit(cache=True, nogil=True)
@@ -325,6 +382,41 @@ def ownership(players: int, workers: int, algorithm: str) -> list[tuple[list[int
     return out
 
 
+class _Relay:
+    """The snapshots two workers of a pipelined round hand each other, by epoch (threads)."""
+
+    def __init__(self, workers: int) -> None:
+        self._cond = threading.Condition()
+        self._boxes: list[dict[int, dict[str, Any]]] = [{} for _ in range(workers)]
+        self._failed = False
+
+    def post(self, worker: int, epoch: int, snapshot: dict[str, Any]) -> None:
+        """Hand over ``worker``'s snapshot of its ``epoch``."""
+        with self._cond:
+            self._boxes[worker][epoch] = snapshot
+            self._cond.notify_all()
+
+    def take(self, worker: int, epoch: int) -> dict[str, Any]:
+        """Wait for ``worker``'s snapshot of its ``epoch`` and take it."""
+        with self._cond:
+            self._cond.wait_for(lambda: epoch in self._boxes[worker] or self._failed)
+            if self._failed:
+                raise RuntimeError("the other worker of the round failed")
+            return self._boxes[worker].pop(epoch)
+
+    def fail(self) -> None:
+        """Wake a waiting worker with an error: its peer stopped."""
+        with self._cond:
+            self._failed = True
+            self._cond.notify_all()
+
+    def remaining(self, worker: int) -> list[dict[str, Any]]:
+        """``worker``'s snapshots nobody took, oldest first."""
+        with self._cond:
+            box = self._boxes[worker]
+            return [box.pop(e) for e in sorted(box)]
+
+
 class MCCFRWorker:
     """One worker: a full table of its own, a generator and its seats (a thread's or Ray actor's)."""
 
@@ -359,20 +451,81 @@ class MCCFRWorker:
             self.published_rows = self.solver.num_infostates
             self.solver.touched[0] = 0  # the published copy is whole
 
+    def _fit_published(self, capacity: int, used: int) -> None:
+        """Grow the published copy to the pool's ``capacity`` (``used`` slots in use)."""
+        if self.published.shape[0] < capacity:
+            # only the used part is copied: the rest of both is unwritten (see mccfr "Storage")
+            grown = np.zeros(capacity)
+            used = min(self.published.shape[0], used)
+            grown[:used] = self.published[:used]
+            self.published = grown
+
     def publish(self) -> tuple[np.ndarray, np.ndarray, int]:
         """Split "shared": copy the touched rows' regrets to the published copy; return the view.
 
         The view is (index, published regrets, visible rows) for the other worker.
         """
         s = self.solver
-        if self.published.shape[0] < s.regret.shape[0]:  # the pool grew
-            # only the used part is copied: the rest of both is unwritten (see mccfr "Storage")
-            grown = np.zeros(s.regret.shape[0])
-            used = min(self.published.shape[0], s.num_slots)
-            grown[:used] = self.published[:used]
-            self.published = grown
+        self._fit_published(s.regret.shape[0], s.num_slots)
         _publish(s.row_info, s.regret, self.published, s.touched_rows())
         self.published_rows = s.num_infostates
+        return s.slots, self.published, self.published_rows
+
+    def snapshot(self) -> dict[str, Any]:
+        """Split "shared", rounds: the regrets of the rows the last epoch touched, and the index.
+
+        The other worker writes them into this worker's published copy
+        (:meth:`receive`) when it is ready to read them; meanwhile this worker
+        walks on, changing its live regrets but never reading that copy.
+        """
+        s = self.solver
+        starts, lengths, values = _snapshot(s.row_info, s.regret, s.touched[1 : s.touched[0] + 1])
+        return {
+            "starts": starts,
+            "lengths": lengths,
+            "values": values,
+            "slots": s.slots,  # the index as it is now: it holds every row below "rows"
+            "rows": s.num_infostates,
+            "capacity": s.regret.shape[0],
+            "used": s.num_slots,
+        }
+
+    def receive(self, snapshot: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, int]:
+        """Write one of this worker's snapshots into its published copy; return the view it gives."""
+        self._fit_published(snapshot["capacity"], snapshot["used"])
+        _apply_snapshot(self.published, snapshot["starts"], snapshot["lengths"], snapshot["values"])
+        self.published_rows = snapshot["rows"]
+        return snapshot["slots"], self.published, self.published_rows
+
+    def run_round(
+        self, peer: "MCCFRWorker", relay: "_Relay", stamp: int, epochs: int, iterations: int
+    ) -> dict[str, Any]:
+        """Split "shared": run a round of ``epochs`` epochs, pipelined with ``peer`` (see ParallelMCCFR).
+
+        Epochs 0 and 1 read the peer's view from the round's start; epoch
+        ``i >= 2`` first writes the peer's snapshot of its epoch ``i - 2``
+        into the peer's published copy and reads that. Returns the round's
+        visits, conflicts and seconds in the walk.
+        """
+        totals: dict[str, Any] = {"visits": 0, "conflicts": 0, "seconds": 0.0}
+        try:
+            for i in range(epochs):
+                if i >= 2:
+                    self.share_with(peer.receive(relay.take(peer.index, i - 2)))
+                stats = self.run_epoch(stamp + i * iterations, iterations)
+                for name in totals:
+                    totals[name] += stats[name]
+                relay.post(self.index, i, self.snapshot())
+        except BaseException:
+            relay.fail()  # the peer would wait for this worker's snapshots forever
+            raise
+        return totals
+
+    def finish_round(self, relay: "_Relay") -> tuple[np.ndarray, np.ndarray, int]:
+        """After a round: write this worker's snapshots the peer did not read; return the view."""
+        for snapshot in relay.remaining(self.index):
+            self.receive(snapshot)
+        s = self.solver
         return s.slots, self.published, self.published_rows
 
     def share_with(self, view: tuple[np.ndarray, np.ndarray, int]) -> None:
@@ -470,6 +623,7 @@ class ParallelMCCFR:
         sync_iterations: int = DEFAULT_SYNC_ITERATIONS,
         ray_address: str | None = None,
         split: str = SPLIT_SEATS,
+        round_epochs: int = 1,
         **solver_kwargs: Any,
     ) -> None:
         if split not in SPLITS:
@@ -482,11 +636,16 @@ class ParallelMCCFR:
             raise ValueError(f"workers must be >= 1, got {workers}")
         if sync_iterations < 1:
             raise ValueError(f"sync_iterations must be >= 1, got {sync_iterations}")
+        if round_epochs < 1 or (round_epochs > 1 and split != SPLIT_SHARED):
+            raise ValueError(
+                f"round_epochs must be >= 1, and 1 unless split is 'shared', got {round_epochs}"
+            )
         self.config = config
         self.workers = workers
         self.sync_iterations = sync_iterations
         self.ray_address = ray_address
         self.split = split
+        self.round_epochs = round_epochs
         self._master = MCCFRSolver(config, **solver_kwargs)
         if split == SPLIT_ITERATIONS and (
             self._master.discount is not None
@@ -613,7 +772,7 @@ class ParallelMCCFR:
         """Iterations per call of :meth:`step` (one epoch, or any count with one worker)."""
         if self.split == SPLIT_ITERATIONS and self.workers > 1:
             return self.sync_iterations * self.workers
-        return self.sync_iterations
+        return self.sync_iterations * self.round_epochs
 
     def step(self, iterations: int | None = None) -> int:
         """Run one epoch (or ``iterations`` with one worker); return the iterations done."""
@@ -625,6 +784,8 @@ class ParallelMCCFR:
             self._visits = self._master.node_visits
             self._conflicts = self._master.key_conflicts
         stamp = self._master.iteration + 1  # unique per epoch (iterations only grow)
+        if self.round_epochs > 1:
+            return self._round(stamp)
         packets = self._call_all("run_epoch", [(stamp, self.sync_iterations, stamp)] * self.workers)
         for packet in packets:
             self._visits += int(packet["visits"])
@@ -652,6 +813,24 @@ class ParallelMCCFR:
                 for w in range(self.workers)
             ]
         self._call_all("apply", [(e,) for e in exchange])
+        self._master.counters[CT_ITER] += self.epoch_iterations
+        self._fresh = False
+        return self.epoch_iterations
+
+    def _round(self, stamp: int) -> int:
+        """Split "shared": one pipelined round of ``round_epochs`` epochs (module docstring)."""
+        relay = _Relay(self.workers)
+        peers = [self._workers[1 - w] for w in range(self.workers)]
+        args = [(peers[w], relay, stamp, self.round_epochs, self.sync_iterations) for w in range(2)]
+        totals = self._call_all("run_round", args)
+        for total in totals:
+            self._visits += int(total["visits"])
+            self._conflicts += int(total["conflicts"])
+        walks = [float(total["seconds"]) for total in totals]
+        self.walk_seconds += sum(walks)
+        self.slowest_walk_seconds += max(walks)
+        views = self._call_all("finish_round", [(relay,)] * self.workers)
+        self._call_all("share_with", [(views[1 - w],) for w in range(self.workers)])
         self._master.counters[CT_ITER] += self.epoch_iterations
         self._fresh = False
         return self.epoch_iterations
@@ -719,6 +898,8 @@ class ParallelMCCFR:
         }
         if self.split != SPLIT_SEATS:  # older checkpoints (seats only) stay loadable
             settings["split"] = self.split
+        if self.round_epochs != 1:  # ... and those from before rounds
+            settings["round_epochs"] = self.round_epochs
         return settings
 
     def nbytes(self) -> int:

@@ -86,6 +86,7 @@ class MCCFRSettings:
     exact: bool = False
     ray_address: str | None = None
     split: str = SPLIT_SEATS  # several workers: share out seats, or whole iterations
+    round_epochs: int = 1  # split "shared": epochs per pipelined round (ParallelMCCFR)
     regret_floor: bool = False
     baseline: float = 0.0  # os: decay of learned action baselines (VR-MCCFR); 0 = none
     discount_interval: int | None = None  # DCFR discounting every this many iterations
@@ -141,6 +142,11 @@ class MCCFRSettings:
             raise ValueError(
                 "split 'shared' runs os-mccfr on exactly 2 workers as threads, without "
                 "--ray, --discount-interval or --baseline"
+            )
+        if self.round_epochs < 1 or (self.round_epochs > 1 and self.split != SPLIT_SHARED):
+            raise ValueError(
+                f"round_epochs must be >= 1, and 1 unless split is 'shared', got "
+                f"{self.round_epochs}"
             )
         if self.capacity < 0:
             raise ValueError(
@@ -219,6 +225,7 @@ class MCCFRRun:
             sync_iterations=settings.sync_iterations,
             ray_address=settings.ray_address,
             split=settings.split,
+            round_epochs=settings.round_epochs,
             **settings.solver_kwargs(),
         )
         self.log: list[tuple[float, ...]] = []
@@ -344,6 +351,7 @@ class MCCFRRun:
                 if self.settings.workers > 1
                 else None,
                 "split": self.settings.split if self.settings.workers > 1 else None,
+                "round_epochs": self.settings.round_epochs if self.settings.workers > 1 else None,
             },
             "key_scheme": {"name": self.settings.key, "version": KEY_SCHEME_VERSION},
             "iterations": master.iteration,

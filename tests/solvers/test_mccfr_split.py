@@ -5,6 +5,7 @@ Determinism and bit-exact resume for both splits: tests/solvers/test_mccfr_files
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -250,3 +251,164 @@ def test_shared_split_refuses_what_it_cannot_run(options: dict, message: str) ->
     kwargs = {"workers": 2, **options}
     with pytest.raises(ValueError, match=message):
         ParallelMCCFR(config, split="shared", **kwargs)
+
+
+def _shared(config: GameConfig, **kwargs: object) -> ParallelMCCFR:
+    """Two workers, split "shared", outcome sampling, sync ``SYNC``."""
+    return ParallelMCCFR(
+        config, workers=2, sync_iterations=SYNC, split="shared", algorithm="os", **kwargs
+    )
+
+
+def test_two_epoch_rounds_equal_epochs_twice_as_long() -> None:
+    """In a round of 2 both epochs read the round's start: one epoch of 2 x sync does the same."""
+    config = GameConfig.from_params(TINY)
+    rounds = _shared(config, round_epochs=2, seed=4, capacity=1)
+    rounds.run(12 * SYNC)
+    rounds.close()
+    long = ParallelMCCFR(
+        config, workers=2, sync_iterations=2 * SYNC, split="shared", algorithm="os", seed=4
+    )
+    long.run(12 * SYNC)
+    long.close()
+    assert rounds.master.iteration == long.master.iteration == 12 * SYNC
+    assert rounds.master.num_infostates > 0
+    assert _equal_by_key(rounds.master, long.master)
+
+
+def _watched_round_run(monkeypatch: pytest.MonkeyPatch, slow: int) -> tuple[MCCFRSolver, int]:
+    """Rounds of 4 with worker ``slow`` slowed down, checking what epochs 2 and 3 read.
+
+    Returns the merged table and how many epochs were checked.
+    """
+    from complots_solver.solvers import mccfr_parallel
+
+    run_epoch = mccfr_parallel.MCCFRWorker.run_epoch
+    snapshot = mccfr_parallel.MCCFRWorker.snapshot
+    ends: dict[tuple[int, int], np.ndarray] = {}  # (worker, stamp) -> regrets at the epoch's end
+    epochs: dict[int, list[int]] = {0: [], 1: []}  # each worker's stamps so far
+    checked = []
+
+    def watched_epoch(self, stamp: int, iterations: int, first: int = 1):  # noqa: ANN001, ANN202
+        i = len(epochs[self.index])
+        if i % 4 >= 2:  # within a round of 4: the peer's epoch i - 2 is what it reads
+            expected = ends[(1 - self.index, epochs[self.index][i - 2])]
+            view = self.solver._other_regret
+            assert np.array_equal(view[: expected.shape[0]], expected)
+            checked.append(i)
+        epochs[self.index].append(stamp)
+        if self.index == slow:
+            time.sleep(0.002)
+        return run_epoch(self, stamp, iterations, first)
+
+    def recorded(self):  # noqa: ANN001, ANN202
+        s = self.solver
+        ends[(self.index, epochs[self.index][-1])] = s.regret[: s.num_slots].copy()
+        return snapshot(self)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(mccfr_parallel.MCCFRWorker, "run_epoch", watched_epoch)
+        patch.setattr(mccfr_parallel.MCCFRWorker, "snapshot", recorded)
+        solver = _shared(GameConfig.from_params(TINY), round_epochs=4, seed=6)
+        solver.run(12 * SYNC)
+        solver.close()
+    return solver.master, len(checked)
+
+
+def test_round_epochs_read_the_other_workers_regrets_from_two_epochs_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a worker reads in epoch i >= 2 is exactly its peer's regrets at the end of epoch i - 2.
+
+    Worker 0 is slowed down in one run and worker 1 in another: the iterates
+    do not depend on which worker runs ahead.
+    """
+    first, checked0 = _watched_round_run(monkeypatch, 0)
+    second, checked1 = _watched_round_run(monkeypatch, 1)
+    assert checked0 == checked1 == 2 * 3 * 2  # two workers, three rounds, epochs 2 and 3
+    assert first.num_infostates > 0
+    assert _equal_by_key(first, second)
+    config = GameConfig.from_params(TINY)
+    plain = _shared(config, round_epochs=4, seed=6)
+    plain.run(12 * SYNC)
+    plain.close()
+    assert _equal_by_key(plain.master, first)
+    every_epoch = _shared(config, seed=6)
+    every_epoch.run(12 * SYNC)
+    every_epoch.close()
+    assert not _equal_by_key(every_epoch.master, first)  # epochs 2 and 3 read older regrets
+
+
+def test_a_round_ends_with_every_published_copy_whole() -> None:
+    config = GameConfig.from_params(TINY)
+    solver = _shared(config, round_epochs=3, seed=2, capacity=1)
+    solver.run(9 * SYNC)
+    for worker in solver._workers:
+        s = worker.solver
+        assert worker.published_rows == s.num_infostates > 0
+        assert np.array_equal(worker.published[: s.num_slots], s.regret[: s.num_slots])
+    solver.close()
+
+
+def test_rounds_resume_exactly_and_refuse_other_settings() -> None:
+    config = GameConfig.from_params(TINY)
+    straight = _shared(config, round_epochs=3, seed=8)
+    straight.run(12 * SYNC)
+    half = _shared(config, round_epochs=3, seed=8)
+    half.run(6 * SYNC)
+    state = half.get_state()
+    resumed = _shared(config, round_epochs=3, seed=8)
+    resumed.set_state(state)
+    resumed.run(6 * SYNC)
+    assert _equal_by_key(resumed.master, straight.master)
+    other = _shared(config, seed=8)
+    with pytest.raises(ValueError, match="parallel settings"):
+        other.set_state(state)
+    for solver in (straight, half, resumed, other):
+        solver.close()
+
+
+def test_a_failing_worker_stops_its_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The peer of a worker that raises is woken with an error instead of waiting forever."""
+    from complots_solver.solvers import mccfr_parallel
+
+    run_epoch = mccfr_parallel.MCCFRWorker.run_epoch
+
+    def failing(self, stamp: int, iterations: int, first: int = 1):  # noqa: ANN001, ANN202
+        if self.index == 1:
+            raise MemoryError("worker 1 ran out")
+        return run_epoch(self, stamp, iterations, first)
+
+    monkeypatch.setattr(mccfr_parallel.MCCFRWorker, "run_epoch", failing)
+    solver = _shared(GameConfig.from_params(TINY), round_epochs=4, seed=1)
+    with pytest.raises((MemoryError, RuntimeError)):
+        solver.step()
+    monkeypatch.undo()
+    solver._pool.shutdown()
+
+
+@pytest.mark.parametrize("options", [{"round_epochs": 0}, {"round_epochs": 2, "split": "seats"}])
+def test_round_epochs_must_be_positive_and_split_shared(options: dict) -> None:
+    kwargs = {"workers": 2, "split": "shared", "algorithm": "os", **options}
+    with pytest.raises(ValueError, match="round_epochs must be >= 1"):
+        ParallelMCCFR(GameConfig.from_params(TINY), **kwargs)
+
+
+def test_cli_round_epochs_reach_the_run_and_are_checked(tmp_path: Path) -> None:
+    out = tmp_path / "rounds"
+    common = ("ladder-1-ambassador", "--key", "perfect", "--workers", "2", "--algorithm")
+    res = run_cli(
+        "solve", *common, "os-mccfr", "--split", "shared", "--round-epochs", "2",
+        "--sync-iterations", "100", "-n", "300", "--out", str(out),
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    meta = load_keyed_strategy(out).meta
+    assert meta["parameters"]["round_epochs"] == 2
+    assert meta["iterations"] == 400  # whole rounds of 2 epochs of 100 iterations
+    for bad in (
+        ("--split", "seats", "--round-epochs", "2"),
+        ("--split", "shared", "--round-epochs", "0"),
+    ):
+        res = run_cli("solve", *common, "os-mccfr", *bad, "-n", "10", "--out", str(tmp_path / "x"))
+        assert res.returncode == 2
+        assert "round_epochs must be >= 1" in res.stderr and "Traceback" not in res.stderr
