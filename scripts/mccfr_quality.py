@@ -5,9 +5,10 @@ Usage:
   python scripts/mccfr_quality.py markov [--seconds 30]
   python scripts/mccfr_quality.py bound DIR|uniform:GAME [--train-seconds 60 | --train-iterations N] [--games 20000]
   python scripts/mccfr_quality.py bots DIR [--bots honest,bluffer,counter] [--games 500]
-  python scripts/mccfr_quality.py speedup GAME [--seconds 20] [--sync 1000] [--split seats] [--capacity N]
+  python scripts/mccfr_quality.py speedup GAME [--seconds 20] [--sync 1000] [--split seats] [--capacity N] [--round-epochs R]
   python scripts/mccfr_quality.py parallel-quality GAME [--syncs 100,1000] [--splits seats,iterations]
-  python scripts/mccfr_quality.py parallel-sampled GAME [--seconds 120] [--sync 10000] [--against-sync N]
+  python scripts/mccfr_quality.py parallel-sampled GAME [--seconds 120 | --iterations N] [--sync 10000] [--round-epochs R]
+      [--against-sync N] [--against-round-epochs R] [--no-bounds]
   python scripts/mccfr_quality.py growth GAME [--seconds 100] [--algorithm os] [--chunk 10000]
 
 ``openspiel``: exact exploitability (compiled tree + exact best response)
@@ -43,10 +44,12 @@ it, and while the table is young they weigh far more than in a long run.
 
 ``parallel-sampled``: on a game too large for the exact tree, one core and two
 workers (outcome sampling, ``--split``) each train for ``--seconds`` of
-wall time (``--against-sync N``: two workers at sync N instead of one core);
-then their strategies play each other in both seatings, and each
-gets a sampled best-response lower bound (responders trained a fixed number
-of iterations, so both bounds are comparable).
+wall time, or for ``--iterations`` (``--against-sync N``: two workers at sync N
+instead of one core; ``--round-epochs`` and ``--against-round-epochs``:
+pipelined rounds of split "shared"); then their strategies play each other
+in both seatings, and each gets a sampled best-response lower bound
+(responders trained a fixed number of iterations, so both bounds are
+comparable; ``--no-bounds`` skips them).
 
 ``growth``: one core runs GAME in chunks of ``--chunk`` iterations for
 ``--seconds``; every chunk in which the table grew is listed with its time
@@ -378,12 +381,15 @@ def cmd_parallel_sampled(args: argparse.Namespace) -> None:
         )
         solver.run(solver.epoch_iterations)  # compile and warm up (counted in the iterations)
         t0 = time.perf_counter()
-        while time.perf_counter() - t0 < args.seconds:
+        if args.iterations:  # equal work instead of equal time
+            solver.run(args.iterations - solver.master.iteration)
+        while time.perf_counter() - t0 < args.seconds and not args.iterations:
             solver.step()
+        spent = time.perf_counter() - t0
         solver.close()
         policies[label] = solver.master.policy_table()
         print(
-            f"{label}: {solver.master.iteration:,} iterations in {args.seconds:g} s, "
+            f"{label}: {solver.master.iteration:,} iterations in {spent:.1f} s, "
             f"{solver.master.num_infostates:,} infostates",
             flush=True,
         )
@@ -397,6 +403,8 @@ def cmd_parallel_sampled(args: argparse.Namespace) -> None:
         f"{edge:+.4f} per game (95% CI {edge - Z95 * err:+.4f} to {edge + Z95 * err:+.4f})"
     )
     for label, policy in policies.items():
+        if args.no_bounds:
+            break
         bound = best_response_bound(
             config, policy, 0.0, args.br_games, train_iterations=args.br_iterations
         )
@@ -504,6 +512,8 @@ def main() -> None:
     )
     p.add_argument("--round-epochs", type=int, default=1, help="pipelined rounds (split shared)")
     p.add_argument("--against-round-epochs", type=int, default=1, help="... for --against-sync")
+    p.add_argument("--iterations", type=int, default=0, help="train this many, not --seconds")
+    p.add_argument("--no-bounds", action="store_true", help="head to head only")
     p.set_defaults(func=cmd_parallel_sampled)
     p = sub.add_parser("growth")
     p.add_argument("game")

@@ -842,6 +842,8 @@ class ParallelMCCFR:
         1.0 when every worker of every epoch took as long as the slowest; the
         rest of the wall time the workers wait at the epoch's end. Equal work
         per worker does not make it 1.0 when the cores run at different speeds.
+        With rounds (``round_epochs > 1``) the sums are per round, where the
+        workers meet.
         """
         if self.slowest_walk_seconds == 0.0:
             return 1.0
