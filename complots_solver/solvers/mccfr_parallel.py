@@ -545,6 +545,10 @@ class MCCFRWorker:
         """This worker's table (all agree between epochs; split "shared": its own seats' rows)."""
         return self.solver.table()
 
+    def num_infostates(self) -> int:
+        """Rows in this worker's table."""
+        return self.solver.num_infostates
+
     def run_epoch(self, stamp: int, iterations: int, first: int = 1) -> dict[str, Any]:
         """Run a batch stamping the rows it touches; return them as a packet.
 
@@ -744,6 +748,27 @@ class ParallelMCCFR:
             for w, a in zip(self._workers, args, strict=True)
         ]
         return [job.result() for job in jobs]
+
+    @property
+    def iteration(self) -> int:
+        """Iterations done (cheap: no merge of the workers' tables)."""
+        return self._master.iteration
+
+    @property
+    def node_visits(self) -> int:
+        """Node visits so far (cheap: no merge of the workers' tables)."""
+        return self._master.node_visits if self._fresh else self._visits
+
+    @property
+    def num_infostates(self) -> int:
+        """Information states in the table (cheap: no merge of the workers' tables)."""
+        if self._fresh:
+            return self._master.num_infostates
+        if self.split == SPLIT_SHARED:  # each worker holds only its own seats' rows
+            return sum(self._call_all("num_infostates", [()] * self.workers))
+        if self._ray is not None:
+            return int(self._ray.get(self._workers[0].num_infostates.remote()))
+        return self._workers[0].num_infostates()
 
     @property
     def master(self) -> MCCFRSolver:

@@ -238,7 +238,7 @@ class MCCFRRun:
     @property
     def iteration(self) -> int:
         """Iterations done so far (all sessions)."""
-        return self.solver.master.iteration
+        return self.solver.iteration
 
     def _load_checkpoint(self) -> None:
         with np.load(self.out_dir / CHECKPOINT_FILE) as npz:
@@ -289,19 +289,13 @@ class MCCFRRun:
                 spent = time.perf_counter() - start
                 self.elapsed += spent
                 rate = done / max(spent, 1e-9)
-                master = self.solver.master
-                self.log.append(
-                    (self.iteration, self.elapsed, master.node_visits, master.num_infostates)
-                )
+                # the solver's own counts: its master would merge the workers' tables
+                visits, infostates = self.solver.node_visits, self.solver.num_infostates
+                self.log.append((self.iteration, self.elapsed, visits, infostates))
                 if progress:
                     progress(
                         MCCFRProgress(
-                            self.iteration,
-                            target,
-                            self.elapsed,
-                            rate,
-                            master.num_infostates,
-                            master.node_visits,
+                            self.iteration, target, self.elapsed, rate, infostates, visits
                         )
                     )
                 if time.perf_counter() - last_ckpt >= s.checkpoint_seconds:

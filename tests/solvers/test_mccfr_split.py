@@ -412,3 +412,48 @@ def test_cli_round_epochs_reach_the_run_and_are_checked(tmp_path: Path) -> None:
         res = run_cli("solve", *common, "os-mccfr", *bad, "-n", "10", "--out", str(tmp_path / "x"))
         assert res.returncode == 2
         assert "round_epochs must be >= 1" in res.stderr and "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("split", ["seats", "iterations", "shared"])
+def test_cheap_counts_equal_the_merged_tables(split: str) -> None:
+    """iteration, node_visits and num_infostates are read without merging, and agree with it."""
+    solver = ParallelMCCFR(
+        GameConfig.from_params(TINY), workers=2, sync_iterations=SYNC, split=split,
+        algorithm="os", seed=3,
+    )  # fmt: skip
+    for _ in range(3):
+        solver.step()
+        cheap = (solver.iteration, solver.node_visits, solver.num_infostates)
+        assert not solver._fresh  # nothing above merged the tables
+        merged = solver.master
+        assert cheap == (merged.iteration, merged.node_visits, merged.num_infostates)
+        assert cheap[1] > 0 and cheap[2] > 0
+    solver.close()
+
+
+def test_a_run_merges_the_shared_tables_only_to_checkpoint_and_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The progress log and bar use the cheap counts: a merge copies the whole table."""
+    from complots_solver.solvers.mccfr_run import MCCFRRun, MCCFRSettings
+
+    merges = []
+    merge = ParallelMCCFR.master.fget
+
+    def counted(self: ParallelMCCFR) -> MCCFRSolver:
+        merges.append(self._fresh)
+        return merge(self)
+
+    monkeypatch.setattr(ParallelMCCFR, "master", property(counted))
+    settings = MCCFRSettings(
+        algorithm="os", key="perfect", iterations=20 * SYNC, workers=2, sync_iterations=SYNC,
+        split="shared", round_epochs=2,
+    )  # fmt: skip
+    config = GameConfig.from_params(TINY)
+    run = MCCFRRun(tmp_path / "run", config, settings)
+    saved = run.run()
+    assert run.iteration == 20 * SYNC
+    assert merges.count(False) == 1  # the final checkpoint's; saving finds the merge fresh
+    assert len(run.log) == 10  # one line per round of 2 epochs
+    assert run.log[-1][3] == saved.meta["information_states"]["total"]
+    assert run.log[-1][2] == saved.meta["node_visits"]
