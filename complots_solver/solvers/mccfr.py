@@ -1262,15 +1262,8 @@ class MCCFRSolver:
         self._other_slots = empty_slots(MIN_CAPACITY)  # share_with: another worker's table
         self._other_regret = np.zeros(0)
         self.rng = np.random.default_rng(seed)
-        cap = _capacity(capacity)
-        self.slots = empty_slots(cap)
-        self.row_info = np.zeros((cap // MAX_LOAD_DEN, RI_WIDTH), dtype=np.int64)
-        self.row_key = np.zeros(cap // MAX_LOAD_DEN, dtype=np.int64)
-        self.pool_action = np.zeros(cap, dtype=np.int32)
-        self.regret = np.zeros(cap)
-        self.strategy_sum = np.zeros(cap)
+        self._allocate(_capacity(capacity))
         self.counters = np.zeros(NUM_COUNTERS, dtype=np.int64)
-        self.baseline = np.zeros(cap if baseline > 0.0 else 0)
         self._frozen_mask = 0
         self._frozen = PolicyTable.empty()
 
@@ -1515,6 +1508,26 @@ class MCCFRSolver:
         cut = {"row_info": rows, "row_key": rows, "pool_action": used, "regret": used,
                "strategy_sum": used, "baseline": used}  # fmt: skip
         return {name: getattr(self, name)[: cut.get(name)] for name in TABLE_ARRAYS}
+
+    def _allocate(self, cap: int) -> None:
+        """Empty table arrays for ``cap`` slots."""
+        self.slots = empty_slots(cap)
+        self.row_info = np.zeros((cap // MAX_LOAD_DEN, RI_WIDTH), dtype=np.int64)
+        self.row_key = np.zeros(cap // MAX_LOAD_DEN, dtype=np.int64)
+        self.pool_action = np.zeros(cap, dtype=np.int32)
+        self.regret = np.zeros(cap)
+        self.strategy_sum = np.zeros(cap)
+        self.baseline = np.zeros(cap if self.baseline_decay > 0.0 else 0)
+
+    def drop_table(self) -> None:
+        """Free the table, keeping the iteration, visit and conflict counts.
+
+        A parallel run's master between merges: the workers hold the live table.
+        """
+        self._allocate(MIN_CAPACITY)
+        kept = self.counters[[CT_ITER, CT_VISITS, CT_CONFLICTS, CT_DISCOUNTS]]
+        self.counters = np.zeros(NUM_COUNTERS, dtype=np.int64)
+        self.counters[[CT_ITER, CT_VISITS, CT_CONFLICTS, CT_DISCOUNTS]] = kept
 
     def load_table(self, table: dict[str, np.ndarray], copy: bool = True) -> None:
         """Replace the table arrays and counters (copied unless ``copy`` is False)."""

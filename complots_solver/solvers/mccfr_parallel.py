@@ -679,6 +679,10 @@ class ParallelMCCFR:
         self._visits = 0
         self._conflicts = 0
         self._fresh = True  # whether _master holds worker 0's current table
+        # False while a step runs, and after a step that raised: the workers' tables
+        # may then be mid-epoch, and must not be checkpointed
+        self.consistent = True
+        self._interrupted = False  # Ctrl-C arrived while waiting for the workers
         # every worker's seconds in the walk, summed over epochs, and the slowest
         # worker's per epoch (the others wait for it): see `balance`
         self.walk_seconds = 0.0
@@ -741,13 +745,21 @@ class ParallelMCCFR:
             futures = [
                 getattr(w, method).remote(*a) for w, a in zip(self._workers, args, strict=True)
             ]
-            return self._ray.get(futures)
+            try:
+                return self._ray.get(futures)
+            except KeyboardInterrupt:  # let the workers finish; step() stops after the exchange
+                self._interrupted = True
+                return self._ray.get(futures)
         assert self._pool is not None
         jobs = [
             self._pool.submit(getattr(w, method), *a)
             for w, a in zip(self._workers, args, strict=True)
         ]
-        return [job.result() for job in jobs]
+        try:
+            return [job.result() for job in jobs]
+        except KeyboardInterrupt:  # as above: a worker thread cannot be stopped mid-epoch
+            self._interrupted = True
+            return [job.result() for job in jobs]
 
     @property
     def iteration(self) -> int:
@@ -808,7 +820,20 @@ class ParallelMCCFR:
         if self._fresh:  # counters continue from the master's
             self._visits = self._master.node_visits
             self._conflicts = self._master.key_conflicts
-        stamp = self._master.iteration + 1  # unique per epoch (iterations only grow)
+            # the workers hold the live table: a merged copy (or one referring to arrays
+            # the workers will outgrow) would only hold memory until the next merge
+            self._master.drop_table()
+            self._fresh = False
+        self.consistent = False
+        done = self._step_workers(self._master.iteration + 1)  # a stamp unique per epoch
+        self.consistent = True
+        if self._interrupted:  # the step is whole: now stop
+            self._interrupted = False
+            raise KeyboardInterrupt
+        return done
+
+    def _step_workers(self, stamp: int) -> int:
+        """One epoch (or round) of every worker, its exchange and the counters."""
         if self.round_epochs > 1:
             return self._round(stamp)
         packets = self._call_all("run_epoch", [(stamp, self.sync_iterations, stamp)] * self.workers)

@@ -302,7 +302,9 @@ class MCCFRRun:
                     self.checkpoint()
                     last_ckpt = time.perf_counter()
         finally:
-            if self._checkpointed != self.iteration:
+            # a step that raised (not Ctrl-C: steps finish first) may leave the workers'
+            # tables mid-epoch: keep the last good checkpoint rather than overwrite it
+            if self._checkpointed != self.iteration and self.solver.consistent:
                 self.checkpoint()
             self.solver.close()
         return self.save()

@@ -457,3 +457,86 @@ def test_a_run_merges_the_shared_tables_only_to_checkpoint_and_save(
     assert len(run.log) == 10  # one line per round of 2 epochs
     assert run.log[-1][3] == saved.meta["information_states"]["total"]
     assert run.log[-1][2] == saved.meta["node_visits"]
+
+
+def test_the_master_drops_its_merged_copy_while_the_workers_run() -> None:
+    solver = _shared(GameConfig.from_params(TINY), seed=3)
+    solver.run(4 * SYNC)
+    merged = solver.master
+    rows, held = merged.num_infostates, merged.regret.nbytes
+    assert rows > 0 and merged.regret.shape[0] >= merged.num_slots > 0
+    solver.step()
+    assert solver._master.num_infostates == 0  # dropped: the workers hold the table
+    assert solver._master.regret.nbytes < held
+    assert solver.iteration == 5 * SYNC  # the counts are kept
+    assert solver.master.num_infostates >= rows  # merged again on demand
+    solver.close()
+
+
+@pytest.mark.parametrize("round_epochs", [1, 3])
+def test_ctrl_c_while_the_workers_run_finishes_the_step_first(
+    round_epochs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C during an epoch stops the run after the step, whose tables are whole."""
+    import _thread
+
+    from complots_solver.solvers import mccfr_parallel
+
+    config = GameConfig.from_params(TINY)
+    straight = _shared(config, seed=9, round_epochs=round_epochs)
+    straight.run(6 * round_epochs * SYNC)
+    straight.close()
+    run_epoch = mccfr_parallel.MCCFRWorker.run_epoch
+    pressed = []
+
+    def ctrl_c(self, stamp: int, iterations: int, first: int = 1):  # noqa: ANN001, ANN202
+        if self.index == 1 and not pressed:
+            pressed.append(stamp)
+            _thread.interrupt_main()  # KeyboardInterrupt in the waiting main thread
+            time.sleep(0.05)
+        return run_epoch(self, stamp, iterations, first)
+
+    solver = _shared(config, seed=9, round_epochs=round_epochs)
+    solver.run(2 * round_epochs * SYNC)
+    with monkeypatch.context() as patch:
+        patch.setattr(mccfr_parallel.MCCFRWorker, "run_epoch", ctrl_c)
+        with pytest.raises(KeyboardInterrupt):
+            solver.step()
+    assert pressed and solver.consistent
+    assert solver.iteration == 3 * round_epochs * SYNC  # the interrupted step counted whole
+    solver.run(3 * round_epochs * SYNC)
+    solver.close()
+    assert _equal_by_key(solver.master, straight.master)
+
+
+def test_a_step_that_raises_leaves_the_solver_marked_inconsistent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run whose worker fails keeps its last good checkpoint instead of writing a torn one."""
+    from complots_solver.solvers import mccfr_parallel
+    from complots_solver.solvers.mccfr import CT_ITER
+    from complots_solver.solvers.mccfr_run import MCCFRRun, MCCFRSettings
+    from complots_solver.solvers.run import CHECKPOINT_FILE
+
+    settings = MCCFRSettings(
+        algorithm="os", key="perfect", iterations=20 * SYNC, workers=2, sync_iterations=SYNC,
+        split="shared", checkpoint_seconds=1e-9,
+    )  # fmt: skip
+    run = MCCFRRun(tmp_path / "run", GameConfig.from_params(TINY), settings)
+    run_epoch = mccfr_parallel.MCCFRWorker.run_epoch
+    calls = []
+
+    def failing(self, stamp: int, iterations: int, first: int = 1):  # noqa: ANN001, ANN202
+        calls.append(stamp)
+        if len(calls) > 6 and self.index == 0:
+            run_epoch(self, stamp, iterations, first)  # its table changed, then it fails
+            raise MemoryError("worker 0 ran out")
+        return run_epoch(self, stamp, iterations, first)
+
+    monkeypatch.setattr(mccfr_parallel.MCCFRWorker, "run_epoch", failing)
+    with pytest.raises(MemoryError):
+        run.run()
+    assert not run.solver.consistent
+    with np.load(tmp_path / "run" / CHECKPOINT_FILE) as npz:
+        saved_iteration = int(npz["solver_counters"][CT_ITER])
+    assert saved_iteration == run.iteration == 3 * SYNC  # the last whole step's
