@@ -825,29 +825,31 @@ class ParallelMCCFR:
             self._master.drop_table()
             self._fresh = False
         self.consistent = False
-        done = self._step_workers(self._master.iteration + 1)  # a stamp unique per epoch
+        self._step_workers(self._master.iteration + 1)  # a stamp unique per epoch
+        self._master.counters[CT_ITER] += self.epoch_iterations
         self.consistent = True
         if self._interrupted:  # the step is whole: now stop
             self._interrupted = False
             raise KeyboardInterrupt
-        return done
+        return self.epoch_iterations
 
-    def _step_workers(self, stamp: int) -> int:
-        """One epoch (or round) of every worker, its exchange and the counters."""
+    def _step_workers(self, stamp: int) -> None:
+        """One epoch (or round) of every worker and its exchange."""
         if self.round_epochs > 1:
-            return self._round(stamp)
+            relay = _Relay(self.workers)
+            args = [
+                (self._workers[1 - w], relay, stamp, self.round_epochs, self.sync_iterations)
+                for w in range(self.workers)
+            ]
+            self._count(self._call_all("run_round", args))
+            views = self._call_all("finish_round", [(relay,)] * self.workers)
+            self._call_all("share_with", [(views[1 - w],) for w in range(self.workers)])
+            return
         packets = self._call_all("run_epoch", [(stamp, self.sync_iterations, stamp)] * self.workers)
-        for packet in packets:
-            self._visits += int(packet["visits"])
-            self._conflicts += int(packet["conflicts"])
-        walks = [float(packet["seconds"]) for packet in packets]
-        self.walk_seconds += sum(walks)
-        self.slowest_walk_seconds += max(walks)
+        self._count(packets)
         if self.split == SPLIT_SHARED:
             self._share()
-            self._master.counters[CT_ITER] += self.epoch_iterations
-            self._fresh = False
-            return self.epoch_iterations
+            return
         if self.split == SPLIT_ITERATIONS:
             every = [(packet, 0, 0) for packet in packets]  # deltas, in worker order
             exchange = [every] * self.workers
@@ -863,27 +865,15 @@ class ParallelMCCFR:
                 for w in range(self.workers)
             ]
         self._call_all("apply", [(e,) for e in exchange])
-        self._master.counters[CT_ITER] += self.epoch_iterations
-        self._fresh = False
-        return self.epoch_iterations
 
-    def _round(self, stamp: int) -> int:
-        """Split "shared": one pipelined round of ``round_epochs`` epochs (module docstring)."""
-        relay = _Relay(self.workers)
-        peers = [self._workers[1 - w] for w in range(self.workers)]
-        args = [(peers[w], relay, stamp, self.round_epochs, self.sync_iterations) for w in range(2)]
-        totals = self._call_all("run_round", args)
-        for total in totals:
-            self._visits += int(total["visits"])
-            self._conflicts += int(total["conflicts"])
-        walks = [float(total["seconds"]) for total in totals]
+    def _count(self, stats: list[dict[str, Any]]) -> None:
+        """Add the workers' visits, conflicts and walk seconds of an epoch (or round)."""
+        for s in stats:
+            self._visits += int(s["visits"])
+            self._conflicts += int(s["conflicts"])
+        walks = [float(s["seconds"]) for s in stats]
         self.walk_seconds += sum(walks)
         self.slowest_walk_seconds += max(walks)
-        views = self._call_all("finish_round", [(relay,)] * self.workers)
-        self._call_all("share_with", [(views[1 - w],) for w in range(self.workers)])
-        self._master.counters[CT_ITER] += self.epoch_iterations
-        self._fresh = False
-        return self.epoch_iterations
 
     @property
     def balance(self) -> float:
