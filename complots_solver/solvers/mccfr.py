@@ -1520,7 +1520,7 @@ class MCCFRSolver:
         self.baseline = np.zeros(cap if self.baseline_decay > 0.0 else 0)
 
     def drop_table(self) -> None:
-        """Free the table, keeping the iteration, visit and conflict counts.
+        """Free the table, keeping the iteration, visit, conflict and discount counts.
 
         A parallel run's master between merges: the workers hold the live table.
         """
