@@ -732,11 +732,11 @@ class ParallelMCCFR:
         self._call_all("load", [(self._master.table(),)] * self.workers)
         self._share()
 
-    def _share(self) -> None:
-        """Split "shared": every worker publishes its touched rows, then reads the other's view."""
+    def _share(self, method: str = "publish", args: tuple[Any, ...] = ()) -> None:
+        """Split "shared": every worker publishes (``method``), then reads the other's view."""
         if self.split != SPLIT_SHARED:
             return
-        views = self._call_all("publish", [()] * self.workers)
+        views = self._call_all(method, [args] * self.workers)
         self._call_all("share_with", [(views[1 - w],) for w in range(self.workers)])
 
     def _call_all(self, method: str, args: list[tuple[Any, ...]]) -> list[Any]:
@@ -842,8 +842,7 @@ class ParallelMCCFR:
                 for w in range(self.workers)
             ]
             self._count(self._call_all("run_round", args))
-            views = self._call_all("finish_round", [(relay,)] * self.workers)
-            self._call_all("share_with", [(views[1 - w],) for w in range(self.workers)])
+            self._share("finish_round", (relay,))
             return
         packets = self._call_all("run_epoch", [(stamp, self.sync_iterations, stamp)] * self.workers)
         self._count(packets)
