@@ -18,6 +18,7 @@ from complots_solver.browse.sampled import (
     SampledBrowser,
     mean_ci,
 )
+from complots_solver.rules.text import signed  # one number format for every report
 
 __all__ = [
     "CI_COLUMNS",
@@ -31,4 +32,5 @@ __all__ = [
     "StrategyBrowser",
     "load_run",
     "mean_ci",
+    "signed",
 ]

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from complots_solver.browse import PROB_CI, StrategyBrowser
+from complots_solver.browse import PROB_CI, StrategyBrowser, signed
 from complots_solver.reports import figures
 from complots_solver.reports.document import FigureSpec, Report, Section
 from complots_solver.reports.tables import (
@@ -262,7 +262,7 @@ def _sampled_summary(a: StrategyBrowser, b: StrategyBrowser) -> list[str]:
         )
 
     def who(v: float, c: float, label: str) -> str:
-        text = f"With the {label}, seat 0 expects {v:+.4f} ± {c:.4f} (95% CI)"
+        text = f"With the {label}, seat 0 expects {signed(v)} ± {c:.4f} (95% CI)"
         if abs(v) > c:
             return text + f": the strategy favours seat {0 if v > 0 else 1}."
         return text + ": not significantly different from an even game."
@@ -281,8 +281,8 @@ def _sampled_summary(a: StrategyBrowser, b: StrategyBrowser) -> list[str]:
             "which line-up favours seat 0 more."
         )
     lines.append(
-        f"Switching from the {la} to the {lb} changes seat 0's value by {diff:+.4f} ± "
-        f"{half:.4f} (95% CI: {diff - half:+.4f} to {diff + half:+.4f}). {verdict} These "
+        f"Switching from the {la} to the {lb} changes seat 0's value by {signed(diff)} ± "
+        f"{half:.4f} (95% CI: {signed(diff - half)} to {signed(diff + half)}). {verdict} These "
         "are the values of the two solved strategy profiles as sampled, not of the game's "
         "equilibrium: the strategies' exploitability (above) limits how far they speak "
         "for optimal play."
@@ -321,8 +321,8 @@ def summary(a: StrategyBrowser, b: StrategyBrowser) -> list[str]:
         return f"favours seat {0 if v > 0 else 1} by {abs(v):.4f}"
 
     lines.append(
-        f"With the {la}, the game {who(va, ba)}: seat 0 expects {va:+.4f}. With the {lb}, "
-        f"it {who(vb, bb)}: seat 0 expects {vb:+.4f}."
+        f"With the {la}, the game {who(va, ba)}: seat 0 expects {signed(va)}. With the {lb}, "
+        f"it {who(vb, bb)}: seat 0 expects {signed(vb)}."
     )
     if ba and bb:
         lo = bb[0][0] - ba[0][1]
@@ -336,8 +336,8 @@ def summary(a: StrategyBrowser, b: StrategyBrowser) -> list[str]:
             verdict = "Which line-up favours seat 0 more cannot be told at this precision"
         lines.append(
             f"{verdict}: switching from the {la} to the {lb} changes seat 0's value by "
-            f"{diff:+.4f}, and the change in equilibrium value is certainly between "
-            f"{lo:+.5f} and {hi:+.5f}. This uncertainty comes only from the two strategies' "
+            f"{signed(diff)}, and the change in equilibrium value is certainly between "
+            f"{signed(lo, 5)} and {signed(hi, 5)}. This uncertainty comes only from the two strategies' "
             "exploitability (exact best responses); no number in this report is sampled."
         )
     return lines

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 from matplotlib.figure import Figure
 
-from complots_solver.browse import StrategyBrowser
+from complots_solver.browse import StrategyBrowser, signed
 from complots_solver.reports import figures
 from complots_solver.reports.tables import StrategyTable, all_tables, exploitability_text
 
@@ -98,9 +98,9 @@ def format_cell(column: str, value: object, probability: bool = False) -> str:
         if probability:
             return f"{v:.3f}"
         if column in ("value", "advantage", "difference") or column.startswith(("value", "Δ")):
-            return f"{v:+.4f}"
+            return signed(v)
         if "equilibrium" in column:
-            return f"{v:+.5f}"
+            return signed(v, 5)
         return f"{v:.4g}" if abs(v) < 1e4 else f"{v:,.0f}"
     return str(value)
 
@@ -132,7 +132,7 @@ def _sampled_summary(b: StrategyBrowser) -> list[str]:
         f"{run['miss_share']:.2%} of the decisions met an information state the strategy "
         "table lacks; those are played uniformly at random.",
         f"Playing this strategy, seat 0 (who moves first, with 1 coin) wins on average "
-        f"{v0:+.4f} ± {c0:.4f} and seat 1 {v1:+.4f} ± {c1:.4f} (+1 a win, -1 a loss, 0 a "
+        f"{signed(v0)} ± {c0:.4f} and seat 1 {signed(v1)} ± {c1:.4f} (+1 a win, -1 a loss, 0 a "
         "draw; 95% CI). "
         + (
             f"The difference from 0 is significant: the strategy favours seat {0 if v0 > 0 else 1}."
@@ -164,14 +164,14 @@ def _summary(b: StrategyBrowser) -> list[str]:
         f"({run['lineup']} line-up) by {run['algorithm']} after {run['iterations']} "
         f"iterations, from the run directory {run['run_dir']}. Its exploitability "
         f"(exact best response on the full tree) is {run['exploitability']:.3g}.",
-        f"Playing this strategy, seat 0 (who moves first, with 1 coin) expects {v0:+.4f} "
-        f"and seat 1 {v1:+.4f} (+1 a win, -1 a loss, 0 a draw).",
+        f"Playing this strategy, seat 0 (who moves first, with 1 coin) expects {signed(v0)} "
+        f"and seat 1 {signed(v1)} (+1 a win, -1 a loss, 0 a draw).",
     ]
     if bounds:
         lo, hi = bounds[0]
         lines.append(
-            f"The game's equilibrium value for seat 0 is certainly between {lo:+.5f} and "
-            f"{hi:+.5f}; a width of {hi - lo:.2g} (the NashConv) is the only uncertainty: "
+            f"The game's equilibrium value for seat 0 is certainly between {signed(lo, 5)} and "
+            f"{signed(hi, 5)}; a width of {hi - lo:.2g} (the NashConv) is the only uncertainty: "
             "every number here is computed exactly on the game tree, none is sampled."
         )
     lines.append(

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from complots_solver.browse import CI_COLUMNS, REACH_CI, StrategyBrowser, mean_ci
+from complots_solver.browse import CI_COLUMNS, REACH_CI, StrategyBrowser, mean_ci, signed
 
 EXACT = "exact"
 SAMPLED = "sampled"
@@ -618,8 +618,8 @@ def _sampled_key_figures(b: StrategyBrowser) -> StrategyTable:
         ("information key", str(run.get("key_scheme"))),
         ("information states in the strategy table", f"{run['infosets']:,}"),
         ("exploitability", exploitability_text(b)),
-        ("value of seat 0", f"{values[0]:+.4f} ± {cis[0]:.4f} (95% CI)"),
-        ("value of seat 1", f"{values[1]:+.4f} ± {cis[1]:.4f} (95% CI)"),
+        ("value of seat 0", f"{signed(values[0])} ± {cis[0]:.4f} (95% CI)"),
+        ("value of seat 1", f"{signed(values[1])} ± {cis[1]:.4f} (95% CI)"),
         (
             f"share of games reaching the turn cap ({b.config.max_turns} turns, a draw)",
             f"{b.turn_cap_share():.4f} ± {cap_ci if cap_ci is not None else float('nan'):.4f}",
@@ -644,8 +644,8 @@ def key_figures(b: StrategyBrowser) -> StrategyTable:
         ("line-up", run["lineup"]),
         ("solver", f"{run['algorithm']}, {run['iterations']} iterations"),
         ("exploitability", _fmt(run["exploitability"], ".3g")),
-        ("value of seat 0", f"{v0:+.5f}"),
-        ("value of seat 1", f"{-v0:+.5f}"),
+        ("value of seat 0", f"{signed(v0, 5)}"),
+        ("value of seat 1", f"{signed(-v0, 5)}"),
         (
             f"share of games reaching the turn cap ({b.config.max_turns} turns, a draw)",
             f"{b.turn_cap_share():.4f}",

@@ -190,3 +190,9 @@ def token_to_string(cfg: GameConfig, token: int) -> str:
     elif kind == TokenKind.CHALLENGE_FALSE:
         text += " (bluff caught)"
     return text
+
+
+def signed(value: float, digits: int = 4) -> str:
+    """'+0.0125' or '-0.0084'; a value that rounds to zero is '+0.0000', never '-0.0000'."""
+    text = f"{float(value):+.{digits}f}"
+    return "+" + text[1:] if float(text) == 0 else text
