@@ -7,6 +7,7 @@ game string (``complots(players=3,lineup=inquisitor)``).
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import tomllib
@@ -31,10 +32,34 @@ class Preset:
     params: dict[str, Any]
     ladder: int | None = None
     path: Path | None = field(default=None, compare=False)
+    recommended: str | None = None  # "solve" or "play": a first game to try for that
+    exact_seconds: float | None = None  # measured exact solve to 1e-3, tree build included
+    exact_peak_gb: float | None = None  # peak memory of that solve, when it matters
 
     def config(self, **overrides: Any) -> GameConfig:
         """The resolved configuration, with optional parameter overrides."""
         return GameConfig.from_params({**self.params, **overrides})
+
+    def solve_hint(self) -> str:
+        """Whether the preset solves exactly and roughly how long (reports/exact-ladder.md)."""
+        config = self.config()
+        if config.players > 2:
+            return f"not exactly solvable ({config.players} players); sampled methods (MCCFR)"
+        if self.ladder is None:
+            return "not exactly solvable (full game); sampled methods (MCCFR)"
+        if self.exact_seconds is None:
+            return "exact in principle (not measured; larger than the Complots 1 rung)"
+        memory = f", {self.exact_peak_gb:g} GB peak" if self.exact_peak_gb else ""
+        return f"exact to 1e-3 in {duration_text(self.exact_seconds)}{memory}"
+
+
+def duration_text(seconds: float) -> str:
+    """'under 1 s', 'about 40 s', 'about 19 min': a rough duration for people."""
+    if seconds < 1:
+        return "under 1 s"
+    if seconds < 90:
+        return f"about {seconds:.0f} s"
+    return f"about {seconds / 60:.0f} min"
 
 
 def games_dir() -> Path:
@@ -59,6 +84,9 @@ def load_presets(directory: Path | None = None) -> dict[str, Preset]:
             params=params,
             ladder=data.get("ladder"),
             path=path,
+            recommended=data.get("recommended"),
+            exact_seconds=data.get("exact_seconds"),
+            exact_peak_gb=data.get("exact_peak_gb"),
         )
     return presets
 
@@ -97,6 +125,18 @@ def resolve_game(spec: str) -> tuple[GameConfig, str | None]:
         return GameConfig.from_params(overrides), None
     presets = load_presets()
     if name not in presets:
-        allowed = ", ".join([GAME_NAME + "(...)", *presets])
-        raise ValueError(f"unknown game or preset {name!r}; allowed: {allowed}")
+        raise ValueError(f"unknown game or preset {name!r}; {_suggest(name, presets)}")
     return presets[name].config(**overrides), name
+
+
+def _suggest(name: str, presets: dict[str, Preset]) -> str:
+    """'did you mean draft-inquisitor?' for a near miss, else where the names are listed."""
+    close = difflib.get_close_matches(name, [*presets, GAME_NAME], n=1, cutoff=0.6)
+    listed = (
+        f"'complots presets' lists all {len(presets)}, "
+        f"or give a game string like {GAME_NAME}(players=3)"
+    )
+    if close:
+        guess = f"{GAME_NAME}(...)" if close[0] == GAME_NAME else close[0]
+        return f"did you mean {guess}? ({listed})"
+    return listed
