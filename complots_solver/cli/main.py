@@ -9,6 +9,7 @@ code 2 and one line on stderr.
 from __future__ import annotations
 
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from complots_solver.rules.enums import Variant
 from complots_solver.rules.layout import MAX_CHANCE_OUTCOMES
 from complots_solver.rules.presets import load_presets, resolve_game
 from complots_solver.rules.simulate import simulate
+from complots_solver.rules.text import signed
 
 USAGE_ERROR = 2
 INTERRUPTED = 130  # 128 + SIGINT, the shell's convention
@@ -37,34 +39,102 @@ def _game_arg(spec: str) -> tuple[GameConfig, str | None]:
         raise click.BadParameter(str(exc), param_hint="GAME") from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def say(text: str, bold: bool = False) -> None:
+    """Print one line unwrapped, so that game strings survive copy and paste."""
+    console.print(text, soft_wrap=True, style="bold" if bold else None, markup=False)
+
+
+class FileSystemError(click.ClickException):
+    """A file or folder that cannot be created, read or written: one line, exit code 2."""
+
+    exit_code = USAGE_ERROR
+
+
+class ComplotsGroup(click.Group):
+    """The command group; any command's OSError becomes one line naming the path."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the command, turning file-system errors into FileSystemError."""
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            where = exc.filename if exc.filename is not None else "a file"
+            reason = exc.strerror or str(exc)
+            raise FileSystemError(f"file system error on {where}: {reason}") from None
+
+
+def writable_folder(path: Path, option: str, target: Path | None = None) -> None:
+    """Create folder ``path`` now, before any long work, or stop naming ``option``.
+
+    ``target`` is the file the command will write there, named in the message.
+    """
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        where = f"{target} (folder {path})" if target is not None else str(path)
+        raise click.BadParameter(
+            f"cannot create or write {where}: {exc.strerror or exc}", param_hint=option
+        ) from None
+
+
+@click.group(cls=ComplotsGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="complots-solver")
 def cli() -> None:
-    """Solve and analyse the bluffing card game Complots (Coup)."""
+    """Solve and analyse the bluffing card game Complots (Coup).
+
+    New here? 'complots presets' marks a first game to solve and one to play.
+    The rules as implemented are in docs/rules.md.
+    """
 
 
-@cli.command()
+FIRST_STEPS = {
+    "solve": ("recommended first game to solve", "complots solve {name} -e 1e-3 --out runs/{name}"),
+    "play": ("recommended first game to play", "complots play {name} --against counter"),
+}
+
+
+@cli.command(short_help="List the named games, with how each can be solved.")
 def presets() -> None:
-    """List the named game configurations in games/presets."""
-    table = Table(title="Presets (games/presets/*.toml)")
-    table.add_column("name")
-    table.add_column("game string")
-    table.add_column("description")
-    for name, preset in load_presets().items():
-        table.add_row(name, preset.config().game_string(), preset.description)
-    console.print(table)
+    """List the named game configurations in games/presets.
+
+    Each preset shows its game string (whole, to copy), its description and
+    whether it solves exactly, with the time measured in reports/exact-ladder.md.
+    """
+    found = load_presets()
+    say("Start here:", bold=True)
+    for name, preset in found.items():
+        if preset.recommended:
+            label, command = FIRST_STEPS[preset.recommended]
+            say(f"  {label}: {command.format(name=name)}")
+    say("")
+    for name, preset in found.items():
+        mark = f"  * {FIRST_STEPS[preset.recommended][0]}" if preset.recommended else ""
+        say(f"{name}{mark}", bold=True)
+        say(f"  {preset.config().game_string()}")
+        say(f"  {preset.description}")
+        say(f"  solving: {preset.solve_hint()}")
+    say(
+        "Times are for one core once compiled; the first command after an install "
+        "compiles for about a minute."
+    )
 
 
-@cli.command()
+@cli.command(short_help="Show a game's rules variant, parameters and sizes.")
 @click.argument("game")
 def info(game: str) -> None:
     """Print the rules variant, every parameter and size figures of GAME."""
     config, preset = _game_arg(game)
     variant = "2-player draft" if config.variant == Variant.DRAFT else "deal"
-    console.print(f"[bold]{config.game_string()}[/bold]")
+    say(config.game_string(), bold=True)
     if preset:
-        console.print(f"preset: {preset} ({load_presets()[preset].description})")
-    console.print(
+        found = load_presets()[preset]
+        say(f"preset: {preset} ({found.description})")
+        say(f"solving: {found.solve_hint()}")
+    elif config.players > 2:
+        say(f"solving: not exactly solvable ({config.players} players); sampled methods (MCCFR)")
+    say(
         f"rules: {config.rules_name()}, variant {variant}, "
         f"{config.players} players, {config.influence} influence"
     )
@@ -85,12 +155,18 @@ def info(game: str) -> None:
     console.print(sizes)
 
 
-@cli.command(name="simulate")
-@click.argument("game", default="draft-ambassador")
+DEFAULT_SIMULATE_GAME = "draft-ambassador"
+
+
+@cli.command(name="simulate", short_help="Play random games: speed, length, win rates.")
+@click.argument("game", default=DEFAULT_SIMULATE_GAME)
 @click.option("--games", "-n", default=100_000, show_default=True, help="random games to play")
 @click.option("--seed", default=0, show_default=True, help="seed of the random generator")
 def simulate_cmd(game: str, games: int, seed: int) -> None:
-    """Play random games of GAME: speed, length, turn-cap share, seat win rates."""
+    """Play random games of GAME: speed, length, turn-cap share, seat win rates.
+
+    GAME defaults to draft-ambassador (the 2-player game with the Ambassador).
+    """
     config, _ = _game_arg(game)
     if games < 1:
         raise click.BadParameter(f"must be >= 1, got {games}", param_hint="--games")
@@ -107,9 +183,8 @@ def simulate_cmd(game: str, games: int, seed: int) -> None:
             result = simulate(config, games, seed, progress=lambda k: bar.advance(task, k))
     else:
         result = simulate(config, games, seed)
-    console.print(
-        f"[bold]{config.game_string()}[/bold]: {games:,} uniformly random games, seed {seed}"
-    )
+    say(config.game_string(), bold=True)
+    say(f"{games:,} uniformly random games, seed {seed}")
     console.print(
         f"speed: {result.games_per_second:,.0f} games/s, {result.moves_per_second:,.0f} moves/s "
         f"(compiled core, one core)"
@@ -135,7 +210,7 @@ EXACT_CHECKPOINT_SECONDS = 60.0
 MCCFR_CHECKPOINT_SECONDS = 300.0
 
 
-@cli.command()
+@cli.command(short_help="Solve a game exactly or by Monte Carlo CFR.")
 @click.argument("game")
 @click.option(
     "--algorithm",
@@ -376,12 +451,17 @@ def solve(
         gamma=gamma,
     )
     settings.validate()
+    _check_out(Path(out_dir), resume)
     start = time.perf_counter()
     run = SolveRun(Path(out_dir), config, settings, preset=preset, resume=resume, force=force)
-    console.print(f"[bold]{config.game_string()}[/bold]")
-    console.print(f"tree: {run.tree.summary()} (compiled in {time.perf_counter() - start:.1f} s)")
+    built = time.perf_counter() - start
+    say(config.game_string(), bold=True)
+    summary = run.tree.summary().removeprefix(config.game_string() + ": ")
+    say(f"tree: {summary} (built in {built:.1f} s)")
     if resume:
-        console.print(f"resuming at iteration {run.solver.iteration}")
+        say(f"resuming at iteration {run.solver.iteration}")
+    iterating_before = run.elapsed
+    loop_start = time.perf_counter()
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -405,11 +485,23 @@ def solve(
 
         strategy = _run_interruptible(run, report, lambda: run.solver.iteration)
     meta = strategy.meta
-    console.print(
-        f"{meta['iterations']} iterations in {meta['wall_time_seconds']:.1f} s: exploitability "
-        f"{meta['exploitability']:.3g} (exact), game value for seat 0 {meta['game_value']:+.4f}"
+    loop = time.perf_counter() - loop_start
+    iterating = meta["wall_time_seconds"] - iterating_before
+    say(
+        f"{meta['iterations']} iterations: exploitability {meta['exploitability']:.3g} (exact), "
+        f"game value for seat 0 {signed(meta['game_value'])}"
     )
-    console.print(f"strategy written to {out_dir}/strategy.npz and meta.json")
+    say(
+        f"time: {time.perf_counter() - start:.1f} s in all: tree build {built:.1f} s, "
+        f"iterations {iterating:.1f} s, exact evaluations and saving {loop - iterating:.1f} s"
+    )
+    say(f"strategy written to {out_dir}/strategy.npz and meta.json")
+
+
+def _check_out(out_dir: Path, resume: bool) -> None:
+    """A run folder that cannot be made stops the command before the long work."""
+    if not (resume and not out_dir.exists()):  # resuming a missing run: the run says so
+        writable_folder(out_dir, "--out")
 
 
 def _run_interruptible(run, report, iteration):
@@ -443,15 +535,17 @@ def _solve_mccfr(
         options["sync_iterations"] = DEFAULT_SYNC_ITERATIONS
     settings = MCCFRSettings(algorithm=algorithm, **options)  # type: ignore[arg-type]
     settings.validate()
+    _check_out(out_dir, resume)
+    start = time.perf_counter()
     run = MCCFRRun(out_dir, config, settings, preset=preset, resume=resume, force=force)
-    console.print(f"[bold]{config.game_string()}[/bold]")
+    say(config.game_string(), bold=True)
     backend = f"Ray ({settings.ray_address})" if settings.ray_address else "threads"
-    console.print(
+    say(
         f"{algorithm}-mccfr, key {settings.key}, seed {settings.seed}, "
         f"{settings.workers} worker(s) ({backend})"
     )
     if resume:
-        console.print(f"resuming at iteration {run.iteration:,}")
+        say(f"resuming at iteration {run.iteration:,}")
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -491,11 +585,15 @@ def _solve_mccfr(
         f"{meta['peak_rss_bytes'] / 2**20:,.0f} MiB"
     )
     if meta["exploitability"] is not None:
-        console.print(f"exploitability {meta['exploitability']:.4g} (exact)")
-    console.print(f"strategy written to {out_dir}/strategy.npz and meta.json")
+        say(f"exploitability {meta['exploitability']:.4g} (exact)")
+    say(
+        f"time: {time.perf_counter() - start:.1f} s in all (the rest: setting up, "
+        "checkpoints, saving and any exact evaluation)"
+    )
+    say(f"strategy written to {out_dir}/strategy.npz and meta.json")
 
 
-@cli.command()
+@cli.command(short_help="Tournament between bots: win rates and ratings.")
 @click.argument("game")
 @click.option(
     "--bots",
@@ -515,14 +613,22 @@ def evaluate(
     game: str, bots: str, games: int, seed: int, workers: int, csv_path: str | None
 ) -> None:
     """Round-robin tournament between bots on GAME: win rates, 95% intervals, ratings."""
+    from complots_solver.play.bots import parse_bot_spec
     from complots_solver.play.tournament import run_tournament, seatings
 
     config, _ = _game_arg(game)
     names = [b.strip() for b in bots.split(",") if b.strip()]
+    for name in names:  # before the progress bar, which would leave a blank line
+        try:
+            parse_bot_spec(name)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--bots") from None
     if games < 1:
         raise click.BadParameter(f"must be >= 1, got {games}", param_hint="--games")
     if workers < 1:
         raise click.BadParameter(f"must be >= 1, got {workers}", param_hint="--workers")
+    if csv_path:
+        writable_folder(Path(csv_path).parent, "--csv", Path(csv_path))
     total = len(seatings(names, config.players)) * games
     with Progress(
         TextColumn("playing"),
@@ -538,9 +644,10 @@ def evaluate(
             config, names, games, seed, workers, progress=lambda k: bar.advance(task, k)
         )
         seconds = time.perf_counter() - start
-    console.print(
-        f"[bold]{config.game_string()}[/bold]: {total:,} games ({games} per seating, "
-        f"{len(result.seatings)} seatings), seed {seed}, {seconds:.1f} s on {workers} worker(s)"
+    say(config.game_string(), bold=True)
+    say(
+        f"{total:,} games ({games} per seating, {len(result.seatings)} seatings), "
+        f"seed {seed}, {seconds:.1f} s on {workers} worker(s)"
     )
     standings = Table(title="Standings (95% Wilson intervals; draws = turn cap)")
     for col in ("bot", "games", "wins", "draws", "losses", "win rate", "95% CI", "BT rating"):
@@ -554,7 +661,7 @@ def evaluate(
             f"{row.losses:,}",
             f"{row.win_rate:.3f}",
             f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
-            f"{row.bt_rating:+.0f}",
+            signed(row.bt_rating, 0),
         )
     console.print(standings)
     h2h = Table(title="Head to head (row bot's win rate against the column bot)")
@@ -602,7 +709,7 @@ def evaluate(
         console.print(f"results written to {csv_path}")
 
 
-@cli.command()
+@cli.command(short_help="Play a game in the terminal against a bot or strategy.")
 @click.argument("game")
 @click.option(
     "--against",

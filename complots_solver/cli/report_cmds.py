@@ -19,6 +19,15 @@ def _formats(text: str) -> list[str]:
         raise click.BadParameter(str(exc), param_hint="--format") from None
 
 
+def _check_outputs(out: Path, csv_dir: Path | None) -> None:
+    """Output folders that cannot be made stop the command before the tables are computed."""
+    from complots_solver.cli.main import writable_folder
+
+    writable_folder(out.parent, "--out", out)
+    if csv_dir is not None:
+        writable_folder(csv_dir, "--csv")
+
+
 def _sampling_options(command: Callable[..., None]) -> Callable[..., None]:
     """The --games and --seed options of commands that read keyed (MCCFR) runs by sampling."""
     command = click.option(
@@ -35,7 +44,7 @@ def _sampling_options(command: Callable[..., None]) -> Callable[..., None]:
     )(command)
 
 
-@click.command()
+@click.command(short_help="Strategy report of a solved run (HTML, PDF).")
 @click.argument("run_dir", type=RUN_DIR)
 @click.option("--format", "fmt", default="html,pdf", show_default=True, help="html, pdf or both")
 @click.option(
@@ -66,12 +75,13 @@ def report(
     """
     from complots_solver.reports.api import write_report
 
+    _check_outputs(out, csv_dir)
     paths = write_report(run_dir, out, _formats(fmt), csv_dir, games, seed)
     for kind, path in paths.items():
         click.echo(f"{kind}: {path}")
 
 
-@click.command()
+@click.command(short_help="Side-by-side report of two solved runs.")
 @click.argument("run_a", type=RUN_DIR)
 @click.argument("run_b", type=RUN_DIR)
 @click.option("--format", "fmt", default="html,pdf", show_default=True, help="html, pdf or both")
@@ -103,6 +113,7 @@ def compare(
     """
     from complots_solver.reports.api import write_comparison
 
+    _check_outputs(out, csv_dir)
     paths = write_comparison(run_a, run_b, out, _formats(fmt), csv_dir, games, seed)
     for kind, path in paths.items():
         click.echo(f"{kind}: {path}")
