@@ -726,7 +726,11 @@ def evaluate(
     "--seed", type=int, default=None, help="seed for the deal and the bots (default: random)"
 )
 def play(game: str, against: str, seat: int, show_strategy: bool, seed: int | None) -> None:
-    """Play GAME in the terminal against a bot or a solved strategy."""
+    """Play GAME in the terminal against a bot or a solved strategy.
+
+    Type a move's number or name (a character name works: 'captain'); 'q', end
+    of input or Ctrl-C leave the game with the standing so far.
+    """
     from complots_solver.play.bots import parse_bot_spec
     from complots_solver.play.terminal import play_session
 
@@ -744,10 +748,18 @@ def play(game: str, against: str, seat: int, show_strategy: bool, seed: int | No
         against,
         seat,
         seed,
-        prompt=lambda text: click.prompt(text, type=str, prompt_suffix=": "),
+        prompt=_ask,
         echo=click.echo,
         show_strategy=show_strategy,
     )
+
+
+def _ask(text: str) -> str:
+    """One answer from the person; end of input or Ctrl-C ends the game quietly (EOFError)."""
+    try:
+        return click.prompt(text, type=str, prompt_suffix=": ")
+    except click.exceptions.Abort:
+        raise EOFError from None
 
 
 # Reports (complots_solver.reports, layer 5): report and compare live in their own module.

@@ -9,6 +9,8 @@ import sys
 from click.testing import CliRunner
 
 from complots_solver.cli.main import cli
+from complots_solver.play.terminal import play_session
+from complots_solver.rules.presets import resolve_game
 from tests.play.conftest import STRATEGY_GAME
 
 ALWAYS_FIRST = "1\n" * 5000  # enough answers for any game at the 200-turn cap
@@ -38,7 +40,7 @@ def test_play_to_the_end_with_bad_input_and_hints():
     assert "advice: Pick" in out
     assert "  1. Pick Duchess" in out  # numbered, readable legal actions
     assert "P1 (counter) strategy:" in out
-    assert "your hand:" in out and "face up [" in out and "last:" in out
+    assert "your hand:" in out and "face up [" in out
     assert "Game over:" in out
 
 
@@ -75,6 +77,79 @@ def test_play_against_a_strategy_shows_its_probabilities(strategy_dir):
     assert res.exit_code == 0, res.output
     assert f"P1 (policy:{strategy_dir}) strategy:" in res.output
     assert "Game over:" in res.output
+
+
+def _play(*args: str, script: str) -> str:
+    """Output of `complots play ARGS` fed ``script`` (CliRunner: exit code 0 asserted)."""
+    res = CliRunner().invoke(cli, ["play", *args], input=script)
+    assert res.exit_code == 0, res.output
+    assert res.exception is None
+    return res.output
+
+
+def test_scripted_game_names_claims_narrates_challenges_and_plays_forced_moves():
+    """A scripted game: the prompt names the claim, a lost challenge is explained, and
+    revealing one's last card is played automatically."""
+    # pick Duchess, Income, accept Tax, Income, challenge the Assassin, reveal the Duchess,
+    # accept the assassination; the last card's reveal is forced
+    out = _play(
+        "draft-inquisitor", "--against", "counter", "--seed", "3", script="1\n1\n1\n1\n2\n1\n1\n"
+    )
+    assert "three piles" in out and "the four cards not picked leave the game" in out
+    assert "P1 claims the Duchess (Tax): challenge or accept?" in out
+    assert (
+        "P1 claims the Assassin against you (Assassinate you): challenge or accept? "
+        "(if you accept, you may then counter as the Countess)" in out
+    )
+    assert "1. Pass (accept)" in out
+    assert "You challenge P1's Assassin: P1 had the Assassin" in out
+    assert "you lose a card" in out
+    assert "P1 announces Assassinate you: counter as Countess, or accept?" in out
+    assert "only Reveal Countess is possible, played for you." in out
+    assert "You turn Countess face up and you are out of the game" in out
+    assert "Game over: P1 (counter) wins." in out
+    assert "1 coin," in out and "1 coins" not in out
+
+
+def test_play_prints_the_table_only_when_it_changed():
+    """A 6-player game: the table is shown only before the person's decisions, never twice
+    the same in a row, and the other seats' passes share a line."""
+    out = _play("complots-ambassador-6", "--against", "counter", "--seed", "2", script=ALWAYS_FIRST)
+    lines = out.splitlines()
+    ends = [i for i, line in enumerate(lines) if line.startswith("  your hand:")]
+    boards = ["\n".join(lines[i - 6 : i + 1]) for i in ends]
+    assert all(a != b for a, b in zip(boards, boards[1:], strict=False))
+    assert len(boards) <= out.count("Choose 1-") + 1
+    assert "> P2, P3, P4, P5 pass" in lines
+
+
+def test_play_ends_quietly_at_end_of_input():
+    """End of input leaves the game: exit code 0, the standing so far, no 'Aborted!'."""
+    out = _play("draft-inquisitor", "--against", "counter", "--seed", "3", script="1\n1\n")
+    assert "Game left at turn 2. So far: you: 2 cards, 2 coins; P1: 2 cards, 2 coins." in out
+    assert "Aborted" not in out and "Game over" not in out
+
+
+def test_ctrl_c_at_a_prompt_ends_with_the_standing():
+    """Ctrl-C at a prompt (KeyboardInterrupt) returns None after saying the standing."""
+    config, _ = resolve_game("draft-ambassador")
+    said: list[str] = []
+
+    def interrupt(text: str) -> str:
+        raise KeyboardInterrupt
+
+    assert play_session(config, "random", 0, 1, interrupt, said.append) is None
+    assert said[-1].startswith("Game left at turn 1. So far: you: 1 card, 1 coin; P1:")
+
+
+def test_a_character_name_picks_the_move_that_names_it():
+    """'captain' picks 'Pick Captain'; 'inc' is Income; an ambiguous word asks for the number."""
+    out = _play(
+        "draft-inquisitor", "--against", "counter", "--seed", "3", script="captain\nP1\ninc\n"
+    )
+    assert "> P0 Pick Captain" in out
+    assert "'P1' could be Steal from P1, Examine P1: type the number." in out
+    assert "> P0 Income" in out
 
 
 def test_play_quit_and_errors():
