@@ -34,7 +34,7 @@ PLAYTHROUGHS: dict[str, tuple[str, int]] = {
     "p2_deal": ("complots(players=2,variant=deal)", 3),
     "p2_influence1": ("complots(players=2,influence=1)", 4),
     "p2_influence1_inquisitor": ("complots(players=2,influence=1,lineup=inquisitor)", 5),
-    # Complots 2 (RULES.md 7): a Sorciere set dealt, and the Expert set at 3 players
+    # Complots 2 (docs/rules.md section 7): a Sorciere set dealt, and the Expert set at 3 players
     "p2_c2_catechumene": (
         "complots(players=2,variant=deal,characters=bourreau+espion+justicier+sorciere+ursuline)",
         6,

@@ -163,7 +163,7 @@ COMPLOTS2_SETS = {
 
 
 def complots2_configs() -> list[dict[str, Any]]:
-    """Every booklet line-up (RULES.md 7) at 4 players, plus 2-player drafts, other
+    """Every booklet line-up (docs/rules.md section 7) at 4 players, plus 2-player drafts, other
     player counts and one influence."""
     out: list[dict[str, Any]] = [{"players": 4, "characters": c} for c in COMPLOTS2_SETS.values()]
     for name in ("catechumene", "expert", "finances", "tractations"):

@@ -89,7 +89,7 @@ def game_info(config: GameConfig) -> pyspiel.GameInfo:
 
 
 class ComplotsGame(pyspiel.Game):
-    """The Complots game for OpenSpiel (RULES.md sections 1-6)."""
+    """The Complots game for OpenSpiel (docs/rules.md sections 1-6)."""
 
     def __init__(self, params: dict | None = None) -> None:
         config = GameConfig.from_params(params)
@@ -232,7 +232,7 @@ def _pending(cfg: GameConfig, s: np.ndarray) -> str:
 
 
 class ComplotsObserver:
-    """Observer built from named pieces, following RULES.md section 6.
+    """Observer built from named pieces, following docs/rules.md section 6.
 
     Perfect recall (information states): the current view plus the viewer's
     token history. Otherwise (observations): the current view only. Private

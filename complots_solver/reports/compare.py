@@ -1,6 +1,6 @@
 """Side-by-side comparison of two solved character sets of the same game.
 
-Typically Ambassador vs Inquisitor, or any two Complots 2 sets (RULES.md 7). A
+Typically Ambassador vs Inquisitor, or any two Complots 2 sets (docs/rules.md section 7). A
 clan whose character differs between the runs gets one shared row label such
 as 'Ambassador / Inquisitor'.
 """

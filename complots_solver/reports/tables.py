@@ -152,7 +152,7 @@ def _move_order(b: StrategyBrowser) -> list[str]:
         "Steal",
         "Exchange",
         "Examine",
-        # Complots 2 powers (RULES.md 7)
+        # Complots 2 powers (docs/rules.md section 7)
         "Illusion",
         "Donate",
         "Execute",

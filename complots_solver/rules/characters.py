@@ -1,7 +1,7 @@
-"""The fifteen characters of Complots and Complots 2, as data (RULES.md 1, 3 and 7).
+"""The fifteen characters of Complots and Complots 2, as data (docs/rules.md sections 1, 3 and 7).
 
 One table says, for each character, its clan, names, the action kinds its power
-gives, their cost, and whether the power is *inferred* (RULES.md 7: the card
+gives, their cost, and whether the power is *inferred* (docs/rules.md section 7: the card
 texts of Complots 2 are not in our sources). Counter powers belong to clans and
 are defined once, in :data:`CLAN_COUNTERS`. The effect of each power lives in
 one hook of :mod:`complots_solver.rules.core` (``_power_*``), so a power can be
@@ -29,7 +29,7 @@ class CharacterInfo:
     aliases: tuple[str, ...]
     actions: tuple[ActionKind, ...]  # action kinds its power gives (none: passive)
     cost: int  # coins needed to use the power
-    inferred: bool  # power inferred (RULES.md 7) rather than from a rulebook
+    inferred: bool  # power inferred (docs/rules.md section 7) rather than from a rulebook
     power: str  # one-line power text
     complots2: bool  # a Complots 2 character
 
@@ -223,7 +223,7 @@ CHARACTERS: dict[Character, CharacterInfo] = {
     )
 }
 
-# ---- counter powers, one per clan (RULES.md 4 and 7) --------------------------
+# ---- counter powers, one per clan (docs/rules.md sections 4 and 7) -------------
 # Clan -> the action kinds its counter power stops. Collectors counter Foreign
 # Aid (anyone may counter); the others counter only as the target.
 CLAN_COUNTERS: dict[Clan, tuple[ActionKind, ...]] = {

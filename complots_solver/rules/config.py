@@ -76,7 +76,7 @@ def parse_character(name: str) -> Character:
 
 
 FORCED_COUP_COINS = 10  # D-1
-WITCH_COINS = 5  # a Sorciere claim's gain (RULES.md 7)
+WITCH_COINS = 5  # a Sorciere claim's gain (docs/rules.md section 7)
 DEFAULT_MAX_TURNS = 200  # D-11 default; README gives the measured share of capped games
 
 # Parameter name -> default as OpenSpiel sees it. "auto" / 0 / -1 mean "from
@@ -102,7 +102,8 @@ PARAM_HELP = {
     "coins": "coins in the game (treasury plus hands); 54 in the box",
     "start_coins": "starting coins of every seat; -1 = 2 each, 1 for seat 0 with 2 players",
     "max_turns": "turn cap: a game with this many turns done and no winner is a draw (D-11)",
-    "characters": "five characters, one per clan, joined by '+' (Complots 2, RULES.md 7), e.g. "
+    "characters": "five characters, one per clan, joined by '+' (Complots 2, docs/rules.md "
+    "section 7), e.g. "
     "bourreau+espion+justicier+sorciere+ursuline; empty = the line-up's Complots 1 five; "
     "overrides lineup",
 }

@@ -5,7 +5,7 @@ the simulators and the solvers all step games through it. A state is an
 ``int32`` array laid out by :mod:`complots_solver.rules.layout`; ``cfg`` is the
 configuration array built by :class:`complots_solver.rules.config.GameConfig`.
 
-Decisions of ``../shared/RULES.md`` are marked ``D-n`` where they act.
+Decisions of ``docs/rules.md`` are marked ``D-n`` where they act.
 Functions named ``_x`` mutate ``s`` in place; the public functions are
 ``initial_state``, ``legal_actions``, ``chance_outcomes``, ``apply_action``,
 ``returns``, ``observation_token`` and ``random_playouts``.
@@ -131,7 +131,7 @@ INCOME_GAIN = 1
 FOREIGN_AID_GAIN = 2
 TAX_GAIN = 3
 STEAL_AMOUNT = 2
-# Complots 2 amounts (RULES.md 7, inferred powers)
+# Complots 2 amounts (docs/rules.md section 7, inferred powers)
 EXECUTE_PAYMENT = 3  # Bourreau pays the target
 BLACKMAIL_AMOUNT = 3  # Maitre-Chanteur: paid by the target, or to the target on a refusal
 JUSTICE_TAKE = 3  # Justicier takes from the richest opponent ...
@@ -430,7 +430,7 @@ def _reveal(s, cfg, p, c):
     return REVEAL_GOES_ON
 
 
-# ---- Complots 2 passive powers (RULES.md 7, inferred) ---------------------------
+# ---- Complots 2 passive powers (docs/rules.md section 7, inferred) --------------
 @hot
 def _undertaker_open(s, cfg, dead):
     """Croque-Mort: the eliminated player's coins wait (in their hands) for claims (D-C2-8)."""
@@ -533,7 +533,7 @@ def _claim_unchallenged(s, cfg):
         _undertaker_next(s, cfg, s[S_CLAIMANT])
 
 
-# ---- Complots 2 action powers (RULES.md 7, inferred): one hook each ------------
+# ---- Complots 2 action powers (docs/rules.md section 7, inferred): one hook each ---
 @hot
 def _power_execute(s, cfg, actor, target):
     """Bourreau: pay 3 to the target, who loses 1 influence."""
@@ -763,14 +763,14 @@ def _claim_stands(s, cfg):
 
 @hot
 def _countered(s, cfg):
-    """A counter stood: the action fails (with the Assassins' payment, RULES.md 7)."""
+    """A counter stood: the action fails (with the Assassins' payment, docs/rules.md section 7)."""
     kind = s[S_ACT]
     actor = s[S_ACTOR]
     if kind == ActionKind.TITHE:
         _tithe_next(s, cfg)  # this opponent keeps their coin
         return
     if (kind == ActionKind.EXECUTE or kind == ActionKind.BLACKMAIL) and is_alive(s, actor):
-        # Booklet example 2 / RULES.md 7: the 3 coins still go to the target.
+        # Booklet example 2 / docs/rules.md section 7: the 3 coins still go to the target.
         _pay_to(s, actor, s[S_TARGET], EXECUTE_PAYMENT)
     _end_turn(s, cfg)
 
@@ -1298,7 +1298,7 @@ def returns_into(s, cfg, out):
         out[p] = return_of(s, cfg, p)
 
 
-# ---- what each player sees (RULES.md section 6) ------------------------------
+# ---- what each player sees (docs/rules.md section 6) -----------------
 @inline
 def _token(kind, stage, who, value):
     # Complots 2 stages (>= STAGE_SLOTS) set kind + KIND_SLOTS: Complots 1 tokens keep their values.

@@ -30,7 +30,7 @@ class Character(IntEnum):
 
 
 class Clan(IntEnum):
-    """A card kind in a game: one character per clan (RULES.md 1 and 7).
+    """A card kind in a game: one character per clan (docs/rules.md sections 1 and 7).
 
     The engine counts cards by clan; the line-up says which character stands
     for each clan. In Complots 1 only the Negotiator clan varies (Ambassador
@@ -72,7 +72,7 @@ class ActionKind(IntEnum):
     STEAL = 5
     EXCHANGE = 6
     EXAMINE = 7
-    # Complots 2 powers (RULES.md 7), appended so Complots 1 values never move.
+    # Complots 2 powers (docs/rules.md section 7), appended so Complots 1 values never move.
     EXECUTE = 8  # Bourreau
     BLACKMAIL = 9  # Maitre-Chanteur
     JUSTICE = 10  # Justicier
@@ -103,7 +103,7 @@ class Stage(IntEnum):
     EXAMINE_DECIDE = 12  # the Inquisitor returns the card or forces a swap
     EXAMINE_DRAW = 13  # chance: the swapped target draws a replacement
     TERMINAL = 14
-    # Complots 2 stages (RULES.md 7), appended so Complots 1 values never move.
+    # Complots 2 stages (docs/rules.md section 7), appended so Complots 1 values never move.
     JUSTICE_GIVE = 15  # the Justicier picks the poorest player among ties
     BLACKMAIL_CHOICE = 16  # the Maitre-Chanteur's target pays 3 or refuses
     SPY_AGAIN = 17  # the Espion stops or pays 1 coin to draw again

@@ -1,6 +1,6 @@
-"""Complots 2 (RULES.md 7): the booklet's examples 1-5, each power and each window.
+"""Complots 2 (docs/rules.md section 7): the booklet's examples 1-5, each power and each window.
 
-Expected values are worked out by hand from the booklet text and RULES.md 7
+Expected values are worked out by hand from the booklet text and docs/rules.md section 7
 (the inferred powers), not read off the code. Games use the deal variant so
 that hands can be chosen; `start_coins` gives everyone the same coins.
 """

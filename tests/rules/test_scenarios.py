@@ -1,7 +1,7 @@
 """Scripted games: the rulebook's worked examples, each decision D-1..D-13 and the
 basic actions, driven by action strings through the pyspiel API.
 
-Every expected value below is worked out by hand from RULES.md and the rulebook.
+Every expected value below is worked out by hand from docs/rules.md and the rulebook.
 Deal-variant Courts start with `copies` of each character minus the dealt cards.
 """
 

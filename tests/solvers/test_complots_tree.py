@@ -42,7 +42,7 @@ MATCH_CONFIGS = {
         "max_turns": 1,
         "lineup": "inquisitor",
     },
-    # Complots 2 (RULES.md 7): Sorciere windows, Espion redraws, Maitre-Chanteur choices...
+    # Complots 2 (docs/rules.md section 7): Sorciere windows, Espion redraws, Maitre-Chanteur...
     "c2-catechumene-deal-1-copy": {
         "variant": "deal",
         "copies": 1,
