@@ -77,9 +77,9 @@ import complots_solver.openspiel  # noqa: F401  (registers the game)
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.presets import resolve_game
 from complots_solver.rules.simulate import simulate
-from complots_solver.solvers.infokeys import KEYS
-from complots_solver.solvers.mccfr import MCCFRSolver
-from complots_solver.solvers.mccfr_parallel import ParallelMCCFR
+from complots_solver.solvers.mccfr.infokeys import KEYS
+from complots_solver.solvers.mccfr.parallel.solver import ParallelMCCFR
+from complots_solver.solvers.mccfr.solver import MCCFRSolver
 
 SEED = 1
 WARMUP_ITERATIONS = 10  # compiles the numba code and fills the table a little

@@ -33,10 +33,10 @@ from open_spiel.python.algorithms import cfr as python_cfr
 
 import complots_solver.openspiel  # noqa: F401  (registers "complots")
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.best_response import exploitability
-from complots_solver.solvers.cfr import TreeSolver
-from complots_solver.solvers.complots_tree import compile_complots_tree
-from complots_solver.solvers.tree import NUM_PLAYERS, Tree, compile_openspiel_tree
+from complots_solver.solvers.exact.best_response import exploitability
+from complots_solver.solvers.exact.cfr import TreeSolver
+from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.exact.tree import NUM_PLAYERS, Tree, compile_openspiel_tree
 
 COMPLOTS_BENCH = resolve_game("ladder-1-ambassador")[0].game_string()
 DEFAULT_GAMES = ("leduc_poker", COMPLOTS_BENCH)

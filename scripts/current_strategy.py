@@ -18,11 +18,9 @@ from pathlib import Path
 import numpy as np
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.mccfr import TABLE_ARRAYS, MCCFRSolver
-from complots_solver.solvers.mccfr_policy import keyed_strategy
-from complots_solver.solvers.strategy_file import save_keyed_strategy
-
-CHECKPOINT_PREFIX = "solver_"  # how MCCFRRun names the solver's arrays in checkpoint.npz
+from complots_solver.solvers.common.rundir import CHECKPOINT_FILE, CONFIG_FILE, solver_state
+from complots_solver.solvers.common.strategy_file import keyed_strategy, save_keyed_strategy
+from complots_solver.solvers.mccfr.solver import TABLE_ARRAYS, MCCFRSolver
 
 
 def main() -> None:
@@ -32,19 +30,20 @@ def main() -> None:
     parser.add_argument("out")
     args = parser.parse_args()
     run, out = Path(args.run), Path(args.out)
-    record = json.loads((run / "config.json").read_text())
+    record = json.loads((run / CONFIG_FILE).read_text())
     solver = MCCFRSolver(
         GameConfig.from_params(record["params"]),
         algorithm=record["solver"]["algorithm"],
         key=record["solver"]["key"],
     )
-    with np.load(run / "checkpoint.npz") as npz:
-        names = [n for n in TABLE_ARRAYS if CHECKPOINT_PREFIX + n in npz.files]
-        solver.load_table({n: npz[CHECKPOINT_PREFIX + n] for n in names}, copy=False)
+    with np.load(run / CHECKPOINT_FILE) as npz:
+        state = solver_state(npz)
+    solver.load_table({n: state[n] for n in TABLE_ARRAYS if n in state}, copy=False)
+    del state
     meta = json.loads((run / "meta.json").read_text())
     meta["strategy_kind"] = "current (regret matching on the last checkpoint), not the average"
     out.mkdir(parents=True, exist_ok=True)
-    shutil.copy(run / "config.json", out / "config.json")
+    shutil.copy(run / CONFIG_FILE, out / CONFIG_FILE)
     save_keyed_strategy(out, keyed_strategy(solver.current_table(), meta))
     print(f"{solver.num_infostates:,} rows written to {out}")
 

@@ -18,8 +18,8 @@ Parts:
     Self-play by seat of the exact ladder strategies (CFR+, tree-aligned):
     rungs ``--resolve-rungs`` re-made with ``complots solve`` into
     ``--ladder-eval``, the other rungs read from ``--ladder-runs``. Each is
-    turned into a perfect-key table (:mod:`complots_solver.solvers.exact_keyed`)
-    and sampled in numba (:func:`~complots_solver.solvers.mccfr_eval.play_games`);
+    turned into a perfect-key table (:mod:`complots_solver.solvers.policies.exact_keyed`)
+    and sampled in numba (:func:`~complots_solver.solvers.mccfr.evaluate.play_games`);
     seat 0's sampled expected utility is checked against the exact game value of
     ``reports/exact-ladder.json``. Rungs outside ``--sample-rungs`` report the
     exact value of the profile (meta.json) only.
@@ -72,7 +72,7 @@ from complots_solver.play.tournament import (
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.presets import resolve_game
 from complots_solver.rules.simulate import wilson_interval
-from complots_solver.solvers.strategy_file import read_meta
+from complots_solver.solvers.common.strategy_file import read_meta
 
 ROOT = Path(__file__).resolve().parent.parent
 PRESETS = ROOT / "games" / "presets"
@@ -301,7 +301,7 @@ def strategy_meta(directory: Path) -> dict[str, Any]:
 
 def keyed_self_play(config: GameConfig, table: Any, games: int, seed: int = SEED) -> dict:
     """``games`` numba self-play games of one policy table in every seat, summarised by seat."""
-    from complots_solver.solvers.mccfr_eval import play_games
+    from complots_solver.solvers.mccfr.evaluate import play_games
 
     start = time.perf_counter()
     stats = play_games(config, [table] * config.players, games, seed=seed)
@@ -330,9 +330,9 @@ def exact_rung(
     preset: str, directory: Path, exact_value: float, games: int | None, sample: bool
 ) -> dict:
     """One exact ladder row: the strategy's profile value, and self-play if ``sample``."""
-    from complots_solver.solvers.complots_tree import compile_complots_tree
-    from complots_solver.solvers.exact_keyed import exact_policy_table
-    from complots_solver.solvers.strategy_file import load_strategy
+    from complots_solver.solvers.common.strategy_file import load_strategy
+    from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+    from complots_solver.solvers.policies.exact_keyed import exact_policy_table
 
     meta = strategy_meta(directory)
     entry: dict[str, Any] = {
@@ -429,20 +429,18 @@ def checkpoint_policy(directory: Path) -> tuple[GameConfig, Any, dict[str, Any]]
     For runs whose strategy file was never written (a run killed or out of
     disk space after its last checkpoint): the table is built in memory only.
     """
-    import numpy as np
-
-    from complots_solver.solvers.mccfr import MCCFRSolver
-    from complots_solver.solvers.mccfr_run import MCCFRSettings
+    from complots_solver.solvers.common.rundir import CHECKPOINT_FILE, read_checkpoint
+    from complots_solver.solvers.mccfr.run import MCCFRSettings
+    from complots_solver.solvers.mccfr.solver import MCCFRSolver
 
     record = json.loads((directory / "config.json").read_text())
     config, _ = resolve_game(record["game"])
     settings = MCCFRSettings(**{k: v for k, v in record["solver"].items() if k != "kind"})
     solver = MCCFRSolver(config, **settings.solver_kwargs())
-    with np.load(directory / "checkpoint.npz") as npz:
-        state = {k[len("solver_") :]: npz[k] for k in npz.files if k.startswith("solver_")}
-        elapsed = float(npz["elapsed"])
-    solver.set_state(state, copy=False)
-    del state
+    saved = read_checkpoint(directory / CHECKPOINT_FILE)
+    elapsed = saved.elapsed
+    solver.set_state(saved.state, copy=False)
+    del saved
     meta = {
         "algorithm": f"{settings.algorithm}-mccfr",
         "iterations": solver.iteration,
@@ -457,7 +455,7 @@ def checkpoint_policy(directory: Path) -> tuple[GameConfig, Any, dict[str, Any]]
 
 def part_keyed(args: argparse.Namespace, out: Path) -> dict:
     """Self-play by seat of every keyed MCCFR strategy that exists (else its last checkpoint)."""
-    from complots_solver.solvers.mccfr_policy import KeyedPolicy
+    from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
 
     rows, skipped = [], []
     for preset, directory, games in keyed_runs(args):

@@ -31,9 +31,9 @@ import sys
 import time
 from pathlib import Path
 
-from complots_solver.solvers.mccfr_eval import best_response_bound, play_games
-from complots_solver.solvers.mccfr_policy import KeyedPolicy
-from complots_solver.solvers.strategy_file import update_keyed_meta
+from complots_solver.solvers.common.strategy_file import update_keyed_meta
+from complots_solver.solvers.mccfr.evaluate import best_response_bound, play_games
+from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
 
 SEED = 0
 SNAPSHOT_PREFIX = "snapshot-"

@@ -76,19 +76,23 @@ import pyspiel
 
 import complots_solver.openspiel  # noqa: F401  (registers the game)
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.best_response import exploitability
-from complots_solver.solvers.mccfr import KEYS, MCCFRSolver, PolicyTable
-from complots_solver.solvers.mccfr_eval import (
+from complots_solver.solvers.common.strategy_file import update_keyed_meta
+from complots_solver.solvers.exact.best_response import exploitability
+from complots_solver.solvers.exact.run import compile_tree
+from complots_solver.solvers.exact.tree import Tree
+from complots_solver.solvers.mccfr.evaluate import (
     RESPONDER_EPSILON,
     Z95,
     best_response_bound,
     play_games,
 )
-from complots_solver.solvers.mccfr_parallel import DEFAULT_SYNC_ITERATIONS, SPLITS, ParallelMCCFR
-from complots_solver.solvers.mccfr_policy import KeyedPolicy
-from complots_solver.solvers.run import compile_tree
-from complots_solver.solvers.strategy_file import update_keyed_meta
-from complots_solver.solvers.tree import Tree
+from complots_solver.solvers.mccfr.parallel.solver import (
+    DEFAULT_SYNC_ITERATIONS,
+    SPLITS,
+    ParallelMCCFR,
+)
+from complots_solver.solvers.mccfr.solver import KEYS, MCCFRSolver, PolicyTable
+from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
 
 SEED = 0
 LADDERS = ("ladder-1", "ladder-2", "ladder-3")

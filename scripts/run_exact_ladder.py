@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from complots_solver.rules.presets import load_presets
-from complots_solver.solvers.run import SolveRun, SolveSettings, compile_tree
+from complots_solver.solvers.exact.run import SolveRun, SolveSettings, compile_tree
 
 REPORT = Path(__file__).resolve().parents[1] / "reports" / "exact-ladder.md"
 ROWS = REPORT.with_suffix(".json")

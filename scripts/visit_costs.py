@@ -33,8 +33,8 @@ from complots_solver.rules.compiled import advise_huge_pages, borrow, keep_alive
 from complots_solver.rules.enums import PlayerId, Stage
 from complots_solver.rules.layout import C_PLAYERS, MAX_CHANCE_OUTCOMES, S_CUR, S_STAGE, STATE_SIZE
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.infokeys import KEY_PERFECT, init_keys, key_of, step_keys
-from complots_solver.solvers.mccfr import (
+from complots_solver.solvers.mccfr.infokeys import KEY_PERFECT, init_keys, key_of, step_keys
+from complots_solver.solvers.mccfr.solver import (
     NO_ROW,
     SL_KEY,
     SL_ROW,

@@ -82,7 +82,11 @@ from complots_solver.rules.layout import (
 )
 from complots_solver.rules.presets import resolve_game
 from complots_solver.rules.text import action_to_string, split_token, token_to_string
-from complots_solver.solvers.strategy_file import StrategyFile, is_keyed_strategy, load_strategy
+from complots_solver.solvers.common.strategy_file import (
+    StrategyFile,
+    is_keyed_strategy,
+    load_strategy,
+)
 
 KEYED_FORMAT = "complots-keyed-strategy"  # MCCFR tables (hashed keys)
 EXACT_ORDER_PREFIX = "complots_tree.compile_complots_tree"
@@ -347,7 +351,7 @@ class StrategyBrowser:
         self.config, self.preset = resolve_game(str(self.meta["game"]))
         if self.meta.get("preset"):
             self.preset = self.meta["preset"]
-        from complots_solver.solvers.complots_tree import compile_complots_tree
+        from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 
         self.tree = compile_complots_tree(self.config, validate=False)
         self.strategy.check_matches(

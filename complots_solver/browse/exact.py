@@ -29,7 +29,7 @@ from complots_solver.rules.layout import (
     S_TURN,
     STATE_SIZE,
 )
-from complots_solver.solvers.tree import NodeKind, Tree
+from complots_solver.solvers.exact.tree import NodeKind, Tree
 
 _TERMINAL = int(NodeKind.TERMINAL)
 _CHANCE = int(NodeKind.CHANCE)

@@ -1,13 +1,13 @@
 """A sampled browser over Monte Carlo CFR ("keyed") strategy files.
 
 A keyed strategy (``complots-keyed-strategy``: rows keyed by 64-bit
-information keys, :mod:`complots_solver.solvers.infokeys`) has no compiled
+information keys, :mod:`complots_solver.solvers.mccfr.infokeys`) has no compiled
 tree to walk, so :class:`SampledBrowser` estimates what the exact
 :class:`~complots_solver.browse.browser.StrategyBrowser` computes: it plays
 ``games`` self-play games of the strategy (both seats, a seeded
 ``numpy.random.Generator``; deterministic for a seed) in numba over the rules
 core, looking each decision's key up in the table exactly as the evaluation
-games of :mod:`complots_solver.solvers.mccfr_eval` do (a state the table
+games of :mod:`complots_solver.solvers.mccfr.evaluate` do (a state the table
 lacks plays uniformly, as the policy bot does). At every decision it records
 what the player to move knows (the decoded fields of
 :mod:`complots_solver.browse.decode`, read from the true state through
@@ -77,11 +77,11 @@ from complots_solver.rules.layout import (
 )
 from complots_solver.rules.presets import resolve_game
 from complots_solver.rules.text import action_to_string
-from complots_solver.solvers.infokeys import KEYS, init_keys, step_keys
-from complots_solver.solvers.mccfr import NO_ROW, _sample
-from complots_solver.solvers.mccfr_eval import Z95, policy_probs
-from complots_solver.solvers.mccfr_policy import KeyedPolicy
-from complots_solver.solvers.strategy_file import load_keyed_strategy
+from complots_solver.solvers.common.strategy_file import load_keyed_strategy
+from complots_solver.solvers.mccfr.evaluate import Z95, policy_probs
+from complots_solver.solvers.mccfr.infokeys import KEYS, init_keys, step_keys
+from complots_solver.solvers.mccfr.solver import NO_ROW, _sample
+from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
 
 DEFAULT_GAMES = 20_000
 DEFAULT_SEED = 0

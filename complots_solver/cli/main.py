@@ -367,7 +367,7 @@ def solve(
     exact: bool,
 ) -> None:
     """Solve GAME exactly (2 players) or by Monte Carlo CFR; write the strategy to --out."""
-    from complots_solver.solvers.run import SolveRun, SolveSettings
+    from complots_solver.solvers.exact.run import SolveRun, SolveSettings
 
     config, preset = _game_arg(game)
     if algorithm in MCCFR_ALGORITHMS:
@@ -525,9 +525,9 @@ def _solve_mccfr(
     **options: object,
 ) -> None:
     """The MCCFR branch of ``solve``: progress bar, checkpoints, keyed strategy file."""
-    from complots_solver.solvers.mccfr import DEFAULT_EPSILON
-    from complots_solver.solvers.mccfr_parallel import DEFAULT_SYNC_ITERATIONS
-    from complots_solver.solvers.mccfr_run import MCCFRRun, MCCFRSettings
+    from complots_solver.solvers.mccfr.parallel.solver import DEFAULT_SYNC_ITERATIONS
+    from complots_solver.solvers.mccfr.run import MCCFRRun, MCCFRSettings
+    from complots_solver.solvers.mccfr.solver import DEFAULT_EPSILON
 
     if options["epsilon"] is None:
         options["epsilon"] = DEFAULT_EPSILON

@@ -1,14 +1,14 @@
 """A bot that plays a solved strategy file (``policy:DIR`` or ``policy:DIR:greedy``).
 
 Two kinds of strategy directory are played (:func:`load_policy_bot` tells them
-apart with :func:`~complots_solver.solvers.strategy_file.is_keyed_strategy`):
+apart with :func:`~complots_solver.solvers.common.strategy_file.is_keyed_strategy`):
 exact, tree-aligned files (:class:`PolicyBot`, below) and keyed Monte Carlo CFR
 files (:class:`KeyedPolicyBot`, which looks the state's information key up with
-:class:`~complots_solver.solvers.mccfr_policy.KeyedPolicy`; information states
+:class:`~complots_solver.solvers.policies.mccfr_policy.KeyedPolicy`; information states
 the solver never visited play uniformly and are counted in ``misses``).
 
 Exact strategy files hold one row of action probabilities per information set of
-the compiled tree (:func:`complots_solver.solvers.complots_tree.compile_complots_tree`).
+the compiled tree (:func:`complots_solver.solvers.exact.complots_tree.compile_complots_tree`).
 :class:`StrategyTable` finds the row of a live game state by walking the
 compiled tree along the state's history (a decision edge is the position of
 the action among the infoset's legal actions, a chance edge the position of the
@@ -31,9 +31,13 @@ from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.layout import MAX_CHANCE_OUTCOMES
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.mccfr_policy import KeyedPolicy
-from complots_solver.solvers.strategy_file import StrategyFile, is_keyed_strategy, load_strategy
-from complots_solver.solvers.tree import ROOT, NodeKind, Tree
+from complots_solver.solvers.common.strategy_file import (
+    StrategyFile,
+    is_keyed_strategy,
+    load_strategy,
+)
+from complots_solver.solvers.exact.tree import ROOT, NodeKind, Tree
+from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
 
 
 class StrategyTable:
@@ -56,7 +60,7 @@ class StrategyTable:
     @classmethod
     def load(cls, directory: str | Path) -> StrategyTable:
         """Load ``directory``'s strategy and compile its game's tree."""
-        from complots_solver.solvers.complots_tree import compile_complots_tree
+        from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 
         strategy = load_strategy(Path(directory))
         game = strategy.meta.get("game")

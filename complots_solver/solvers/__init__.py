@@ -1,15 +1,21 @@
-"""Game-independent exact equilibrium solving on flat-array game trees."""
+"""Equilibrium solvers, one sub-package per family.
 
-from complots_solver.solvers.best_response import (
+``common`` (atomic files, digests, run directories, strategy files), ``exact``
+(compiled trees, CFR, exact best responses), ``mccfr`` (Monte Carlo CFR for
+games too large for a tree) and ``policies`` (saved strategies made playable).
+This package re-exports the exact solver's public API.
+"""
+
+from complots_solver.solvers.exact.best_response import (
     ExploitabilityReport,
     best_response,
     exploitability,
     exploitability_report,
     game_value,
 )
-from complots_solver.solvers.cfr import ALGORITHMS, TreeSolver
-from complots_solver.solvers.policy import from_tabular_policy, to_tabular_policy
-from complots_solver.solvers.tree import NodeKind, Tree, TreeBuilder, compile_openspiel_tree
+from complots_solver.solvers.exact.cfr import ALGORITHMS, TreeSolver
+from complots_solver.solvers.exact.policy import from_tabular_policy, to_tabular_policy
+from complots_solver.solvers.exact.tree import NodeKind, Tree, TreeBuilder, compile_openspiel_tree
 
 __all__ = [
     "ALGORITHMS",

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from complots_solver.solvers.strategy_file import load_strategy
+from complots_solver.solvers.common.strategy_file import load_strategy
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.run import SolveRun, SolveSettings
+from complots_solver.solvers.exact.run import SolveRun, SolveSettings
 
 STRATEGY_GAME = "ladder-1-ambassador"
 

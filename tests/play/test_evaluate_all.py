@@ -11,8 +11,8 @@ import pytest
 
 from complots_solver.rules.presets import resolve_game
 from complots_solver.rules.simulate import wilson_interval
-from complots_solver.solvers.mccfr import MCCFRSolver
-from complots_solver.solvers.mccfr_eval import play_games
+from complots_solver.solvers.mccfr.evaluate import play_games
+from complots_solver.solvers.mccfr.solver import MCCFRSolver
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "evaluate_all.py"
 
@@ -154,8 +154,8 @@ def test_trend_rows_gain_the_snapshot_miss_share(tmp_path: Path) -> None:
 
 def test_checkpoint_policy_plays_like_the_strategy_file(tmp_path: Path) -> None:
     """A run's last checkpoint gives the table of its strategy file: same self-play games."""
-    from complots_solver.solvers.mccfr_policy import KeyedPolicy
-    from complots_solver.solvers.mccfr_run import MCCFRRun, MCCFRSettings
+    from complots_solver.solvers.mccfr.run import MCCFRRun, MCCFRSettings
+    from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
 
     config, preset = resolve_game("ladder-2-inquisitor")
     settings = MCCFRSettings(algorithm="os", key="markov", iterations=300, averaging="linear")

@@ -11,15 +11,15 @@ import pytest
 import complots_solver.openspiel  # noqa: F401  (registers "complots")
 from complots_solver.play.bots import make_bot
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.complots_tree import compile_complots_tree
-from complots_solver.solvers.exact_keyed import (
+from complots_solver.solvers.common.strategy_file import load_strategy
+from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.mccfr.evaluate import play_games
+from complots_solver.solvers.mccfr.infokeys import KEYS, key_after_history
+from complots_solver.solvers.policies.exact_keyed import (
     average_probabilities,
     exact_policy_table,
     infoset_perfect_keys,
 )
-from complots_solver.solvers.infokeys import KEYS, key_after_history
-from complots_solver.solvers.mccfr_eval import play_games
-from complots_solver.solvers.strategy_file import load_strategy
 from tests.play.conftest import STRATEGY_GAME
 
 GAMES = 40

@@ -17,14 +17,15 @@ from complots_solver.play.policy_bot import KeyedPolicyBot
 from complots_solver.play.tournament import run_tournament
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.infokeys import KEY_SCHEME_VERSION, KEYS, key_after_history
-from complots_solver.solvers.mccfr import MCCFRSolver, PolicyTable
-from complots_solver.solvers.mccfr_policy import KeyedPolicy, keyed_strategy
-from complots_solver.solvers.strategy_file import (
+from complots_solver.solvers.common.strategy_file import (
     KeyedStrategyFile,
+    keyed_strategy,
     load_keyed_strategy,
     save_keyed_strategy,
 )
+from complots_solver.solvers.mccfr.infokeys import KEY_SCHEME_VERSION, KEYS, key_after_history
+from complots_solver.solvers.mccfr.solver import MCCFRSolver, PolicyTable
+from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
 
 TINY = {"players": 2, "influence": 1, "max_turns": 2}
 ITERATIONS = 300

@@ -8,7 +8,7 @@ import pytest
 
 from complots_solver.browse import StrategyBrowser
 from complots_solver.rules.presets import load_presets
-from complots_solver.solvers.run import SolveRun, SolveSettings
+from complots_solver.solvers.exact.run import SolveRun, SolveSettings
 
 ITERATIONS = 200
 

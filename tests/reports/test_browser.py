@@ -18,7 +18,7 @@ from complots_solver.browse.decode import (
 from complots_solver.browse.exact import walk_infosets
 from complots_solver.rules.enums import NUM_CLANS
 from complots_solver.rules.layout import S_COINS, S_HIDDEN, S_REVEALED, S_STAGE, S_TURN
-from complots_solver.solvers.best_response import game_value
+from complots_solver.solvers.exact.best_response import game_value
 
 LINEUPS = ("ambassador", "inquisitor")
 

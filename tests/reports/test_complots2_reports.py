@@ -7,7 +7,7 @@ from pathlib import Path
 from complots_solver.browse import StrategyBrowser
 from complots_solver.reports.api import write_comparison, write_report
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.run import SolveRun, SolveSettings
+from complots_solver.solvers.exact.run import SolveRun, SolveSettings
 from tests.helpers import COMPLOTS2_SETS
 
 TINY = {"influence": 1, "max_turns": 1}

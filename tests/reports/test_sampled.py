@@ -25,12 +25,11 @@ from complots_solver.reports.html import render_html
 from complots_solver.reports.pdf import write_pdf
 from complots_solver.reports.tables import SAMPLED, all_tables
 from complots_solver.rules.presets import load_presets
-from complots_solver.solvers.best_response import game_value
-from complots_solver.solvers.complots_tree import compile_complots_tree
-from complots_solver.solvers.infokeys import KEY_SCHEME_VERSION
-from complots_solver.solvers.mccfr import MCCFRSolver
-from complots_solver.solvers.mccfr_policy import keyed_strategy
-from complots_solver.solvers.strategy_file import save_keyed_strategy
+from complots_solver.solvers.common.strategy_file import keyed_strategy, save_keyed_strategy
+from complots_solver.solvers.exact.best_response import game_value
+from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.mccfr.infokeys import KEY_SCHEME_VERSION
+from complots_solver.solvers.mccfr.solver import MCCFRSolver
 
 TRAIN = 3000  # ES iterations on ladder-1 (perfect key): a non-uniform strategy in ~1 s
 GAMES = 4000

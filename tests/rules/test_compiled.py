@@ -147,7 +147,8 @@ def test_inline_functions_are_compiled_into_their_caller() -> None:
 def test_the_mccfr_visit_helpers_are_inlined() -> None:
     # (a cached function keeps no LLVM text to inspect: the options are checked instead;
     # the test above checks what the option does)
-    from complots_solver.solvers import infokeys, mccfr
+    from complots_solver.solvers.mccfr import infokeys
+    from complots_solver.solvers.mccfr import solver as mccfr
 
     helpers = [
         mccfr._regret_matching, mccfr._probe, mccfr._sample, mccfr._step_child, mccfr._stamp,

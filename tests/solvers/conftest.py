@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyspiel
 import pytest
 
-from complots_solver.solvers.tree import Tree, compile_openspiel_tree
+from complots_solver.solvers.exact.tree import Tree, compile_openspiel_tree
 
 
 def pytest_configure(config: pytest.Config) -> None:

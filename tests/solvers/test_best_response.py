@@ -9,15 +9,15 @@ from open_spiel.python.algorithms import expected_game_score
 from open_spiel.python.algorithms import exploitability as openspiel_exploitability
 from open_spiel.python.algorithms.best_response import CPPBestResponsePolicy
 
-from complots_solver.solvers.best_response import (
+from complots_solver.solvers.exact.best_response import (
     best_response,
     exploitability,
     exploitability_report,
     game_value,
 )
-from complots_solver.solvers.cfr import TreeSolver, normalize_per_infoset
-from complots_solver.solvers.policy import to_tabular_policy
-from complots_solver.solvers.tree import Tree, TreeBuilder
+from complots_solver.solvers.exact.cfr import TreeSolver, normalize_per_infoset
+from complots_solver.solvers.exact.policy import to_tabular_policy
+from complots_solver.solvers.exact.tree import Tree, TreeBuilder
 
 TOLERANCE = 1e-9
 SEED = 12345

@@ -9,10 +9,10 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import cfr, discounted_cfr
 
-from complots_solver.solvers.best_response import exploitability, exploitability_report
-from complots_solver.solvers.cfr import ALGORITHMS, TreeSolver
-from complots_solver.solvers.policy import from_tabular_policy
-from complots_solver.solvers.tree import Tree
+from complots_solver.solvers.exact.best_response import exploitability, exploitability_report
+from complots_solver.solvers.exact.cfr import ALGORITHMS, TreeSolver
+from complots_solver.solvers.exact.policy import from_tabular_policy
+from complots_solver.solvers.exact.tree import Tree
 
 KUHN_VALUE = -1.0 / 18.0
 LEDUC_CFR_1000_EXPLOITABILITY = 0.0118178  # OpenSpiel CFR on Leduc, 1000 iterations

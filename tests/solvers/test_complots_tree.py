@@ -12,14 +12,14 @@ from open_spiel.python.algorithms import exploitability as openspiel_exploitabil
 
 import complots_solver.openspiel  # noqa: F401  (registers the game "complots")
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.best_response import exploitability
-from complots_solver.solvers.complots_tree import (
+from complots_solver.solvers.exact.best_response import exploitability
+from complots_solver.solvers.exact.complots_tree import (
     ComplotsTree,
     InfosetKeys,
     compile_complots_tree,
     count_tree,
 )
-from complots_solver.solvers.tree import (
+from complots_solver.solvers.exact.tree import (
     NODE_DTYPES,
     NUM_PLAYERS,
     NodeKind,
@@ -233,8 +233,8 @@ def test_rejects_more_than_two_players() -> None:
 @pytest.mark.parametrize("lineup", ["ambassador", "inquisitor"])
 def test_solved_policy_exploitability_matches_openspiel(lineup: str) -> None:
     """A non-uniform policy (CFR+ after 30 iterations) gets OpenSpiel's exploitability."""
-    from complots_solver.solvers.cfr import TreeSolver
-    from complots_solver.solvers.policy import to_tabular_policy
+    from complots_solver.solvers.exact.cfr import TreeSolver
+    from complots_solver.solvers.exact.policy import to_tabular_policy
 
     config = _config({**TINY, "lineup": lineup})
     tree = compile_complots_tree(config)

@@ -8,7 +8,7 @@ import pyspiel
 from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import Clan
-from complots_solver.solvers.infokeys import (
+from complots_solver.solvers.mccfr.infokeys import (
     CLAIM_BITS,
     KEY_MARKOV,
     KNOWN_SHIFT,

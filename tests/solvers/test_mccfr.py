@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.best_response import exploitability
-from complots_solver.solvers.mccfr import (
+from complots_solver.solvers.exact.best_response import exploitability
+from complots_solver.solvers.exact.tree import Tree
+from complots_solver.solvers.mccfr.solver import (
     RI_STAMP,
     SL_KEY,
     SL_LEN,
@@ -20,7 +21,6 @@ from complots_solver.solvers.mccfr import (
     MCCFRSolver,
     _probe,
 )
-from complots_solver.solvers.tree import Tree
 
 TINY = {"players": 2, "influence": 1, "max_turns": 2}
 THREE_PLAYERS = {"players": 3, "influence": 1, "max_turns": 2}
@@ -49,12 +49,12 @@ def tiny_config() -> GameConfig:
 def tiny_tree(tiny_config: GameConfig) -> Tree:
     """Compiled tree of the tiny game (numba compiler, OpenSpiel walk as a fallback)."""
     try:
-        from complots_solver.solvers.complots_tree import compile_complots_tree
+        from complots_solver.solvers.exact.complots_tree import compile_complots_tree
     except ImportError:  # pragma: no cover - the numba compiler is optional here
         import pyspiel
 
         import complots_solver.openspiel  # noqa: F401  (registers "complots")
-        from complots_solver.solvers.tree import compile_openspiel_tree
+        from complots_solver.solvers.exact.tree import compile_openspiel_tree
 
         return compile_openspiel_tree(pyspiel.load_game(tiny_config.game_string()))
     return compile_complots_tree(tiny_config)

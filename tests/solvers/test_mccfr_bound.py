@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.best_response import exploitability
-from complots_solver.solvers.complots_tree import compile_complots_tree
-from complots_solver.solvers.mccfr import MCCFRSolver
-from complots_solver.solvers.mccfr_eval import best_response_bound
+from complots_solver.solvers.exact.best_response import exploitability
+from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.mccfr.evaluate import best_response_bound
+from complots_solver.solvers.mccfr.solver import MCCFRSolver
 
 TINY = {"players": 2, "influence": 1, "max_turns": 2}
 RESPONDER_ITERATIONS = 3000

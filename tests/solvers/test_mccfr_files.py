@@ -13,19 +13,20 @@ import pytest
 
 import complots_solver.openspiel  # noqa: F401  (registers "complots")
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.best_response import exploitability
-from complots_solver.solvers.infokeys import KEY_SCHEME_VERSION, PERFECT_SEED, chain, mix
-from complots_solver.solvers.mccfr import TABLE_ARRAYS, MCCFRSolver
-from complots_solver.solvers.mccfr_eval import best_response_bound, play_games
-from complots_solver.solvers.mccfr_parallel import ParallelMCCFR, ownership
-from complots_solver.solvers.mccfr_policy import KeyedPolicy, keyed_strategy
-from complots_solver.solvers.strategy_file import (
+from complots_solver.solvers.common.strategy_file import (
     STRATEGY_FILE,
+    keyed_strategy,
     load_keyed_strategy,
     load_strategy,
     save_keyed_strategy,
 )
-from complots_solver.solvers.tree import Tree
+from complots_solver.solvers.exact.best_response import exploitability
+from complots_solver.solvers.exact.tree import Tree
+from complots_solver.solvers.mccfr.evaluate import best_response_bound, play_games
+from complots_solver.solvers.mccfr.infokeys import KEY_SCHEME_VERSION, PERFECT_SEED, chain, mix
+from complots_solver.solvers.mccfr.parallel.solver import ParallelMCCFR, ownership
+from complots_solver.solvers.mccfr.solver import TABLE_ARRAYS, MCCFRSolver
+from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
 
 TINY = {"players": 2, "influence": 1, "max_turns": 2}
 THREE = {"players": 3, "influence": 1, "max_turns": 2}
@@ -57,7 +58,7 @@ def tiny() -> GameConfig:
 @pytest.fixture(scope="module")
 def tiny_tree(tiny: GameConfig) -> Tree:
     """Its compiled tree."""
-    from complots_solver.solvers.complots_tree import compile_complots_tree
+    from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 
     return compile_complots_tree(tiny)
 

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.best_response import exploitability
-from complots_solver.solvers.complots_tree import compile_complots_tree
-from complots_solver.solvers.mccfr import Discount, MCCFRSolver
-from complots_solver.solvers.mccfr_parallel import ParallelMCCFR
-from complots_solver.solvers.strategy_file import load_keyed_strategy
+from complots_solver.solvers.common.strategy_file import load_keyed_strategy
+from complots_solver.solvers.exact.best_response import exploitability
+from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.mccfr.parallel.solver import ParallelMCCFR
+from complots_solver.solvers.mccfr.solver import Discount, MCCFRSolver
 from tests.solvers.test_mccfr_files import _rows, run_cli
 
 TINY = {"players": 2, "influence": 1, "max_turns": 2}
@@ -281,7 +281,7 @@ def _watched_round_run(monkeypatch: pytest.MonkeyPatch, slow: int) -> tuple[MCCF
 
     Returns the merged table and how many epochs were checked.
     """
-    from complots_solver.solvers import mccfr_parallel
+    from complots_solver.solvers.mccfr.parallel import solver as mccfr_parallel
 
     run_epoch = mccfr_parallel.MCCFRWorker.run_epoch
     snapshot = mccfr_parallel.MCCFRWorker.snapshot
@@ -370,7 +370,7 @@ def test_rounds_resume_exactly_and_refuse_other_settings() -> None:
 
 def test_a_failing_worker_stops_its_round(monkeypatch: pytest.MonkeyPatch) -> None:
     """The peer of a worker that raises is woken with an error instead of waiting forever."""
-    from complots_solver.solvers import mccfr_parallel
+    from complots_solver.solvers.mccfr.parallel import solver as mccfr_parallel
 
     run_epoch = mccfr_parallel.MCCFRWorker.run_epoch
 
@@ -435,7 +435,7 @@ def test_a_run_merges_the_shared_tables_only_to_checkpoint_and_save(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The progress log and bar use the cheap counts: a merge copies the whole table."""
-    from complots_solver.solvers.mccfr_run import MCCFRRun, MCCFRSettings
+    from complots_solver.solvers.mccfr.run import MCCFRRun, MCCFRSettings
 
     merges = []
     merge = ParallelMCCFR.master.fget
@@ -480,7 +480,7 @@ def test_ctrl_c_while_the_workers_run_finishes_the_step_first(
     """Ctrl-C during an epoch stops the run after the step, whose tables are whole."""
     import _thread
 
-    from complots_solver.solvers import mccfr_parallel
+    from complots_solver.solvers.mccfr.parallel import solver as mccfr_parallel
 
     config = GameConfig.from_params(TINY)
     straight = _shared(config, seed=9, round_epochs=round_epochs)
@@ -513,10 +513,10 @@ def test_a_step_that_raises_leaves_the_solver_marked_inconsistent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A run whose worker fails keeps its last good checkpoint instead of writing a torn one."""
-    from complots_solver.solvers import mccfr_parallel
-    from complots_solver.solvers.mccfr import CT_ITER
-    from complots_solver.solvers.mccfr_run import MCCFRRun, MCCFRSettings
-    from complots_solver.solvers.run import CHECKPOINT_FILE
+    from complots_solver.solvers.common.rundir import CHECKPOINT_FILE
+    from complots_solver.solvers.mccfr.parallel import solver as mccfr_parallel
+    from complots_solver.solvers.mccfr.run import MCCFRRun, MCCFRSettings
+    from complots_solver.solvers.mccfr.solver import CT_ITER
 
     settings = MCCFRSettings(
         algorithm="os", key="perfect", iterations=20 * SYNC, workers=2, sync_iterations=SYNC,

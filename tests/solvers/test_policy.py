@@ -7,9 +7,9 @@ import pyspiel
 import pytest
 from open_spiel.python.policy import TabularPolicy
 
-from complots_solver.solvers.cfr import normalize_per_infoset
-from complots_solver.solvers.policy import from_tabular_policy, to_tabular_policy
-from complots_solver.solvers.tree import Tree, TreeBuilder
+from complots_solver.solvers.exact.cfr import normalize_per_infoset
+from complots_solver.solvers.exact.policy import from_tabular_policy, to_tabular_policy
+from complots_solver.solvers.exact.tree import Tree, TreeBuilder
 
 
 def test_round_trip(leduc_tree: Tree, leduc_game: pyspiel.Game) -> None:

@@ -10,14 +10,14 @@ from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import NUM_CLANS, Clan, Stage
 from complots_solver.rules.layout import S_COINS, S_CUR, S_REVEALED, S_STAGE
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.infokeys import (
+from complots_solver.solvers.mccfr.infokeys import (
     KEY_COMPACT,
     KEY_MARKOV,
     KNOWN_SHIFT,
     compact_key,
     key_after_history,
 )
-from complots_solver.solvers.mccfr import MCCFRSolver
+from complots_solver.solvers.mccfr.solver import MCCFRSolver
 from tests.helpers import deal_hands, load, play
 
 PARAMS = {"players": 2, "variant": "deal"}

@@ -12,11 +12,11 @@ from open_spiel.python.algorithms import exploitability as openspiel_exploitabil
 
 import complots_solver.openspiel  # noqa: F401  (registers "complots")
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.best_response import exploitability
-from complots_solver.solvers.complots_tree import compile_complots_tree
-from complots_solver.solvers.policy import to_tabular_policy
-from complots_solver.solvers.run import SolveRun, SolveSettings
-from complots_solver.solvers.strategy_file import META_FILE, STRATEGY_FILE, load_strategy
+from complots_solver.solvers.common.strategy_file import META_FILE, STRATEGY_FILE, load_strategy
+from complots_solver.solvers.exact.best_response import exploitability
+from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.exact.policy import to_tabular_policy
+from complots_solver.solvers.exact.run import SolveRun, SolveSettings
 
 TINY = GameConfig.from_params({"influence": 1, "max_turns": 1})
 

@@ -6,8 +6,8 @@ import numpy as np
 import pyspiel
 import pytest
 
-from complots_solver.solvers.cfr import TreeSolver
-from complots_solver.solvers.tree import (
+from complots_solver.solvers.exact.cfr import TreeSolver
+from complots_solver.solvers.exact.tree import (
     NO_INFOSET,
     NO_PLAYER,
     NodeKind,

@@ -14,31 +14,28 @@ exactly the strategy an uninterrupted run produces.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.best_response import exploitability_report
-from complots_solver.solvers.cfr import ALGORITHMS, TreeSolver
-from complots_solver.solvers.strategy_file import (
-    StrategyFile,
-    atomic_write_bytes,
-    atomic_write_json,
-    atomic_write_npz,
-    save_strategy,
+from complots_solver.solvers.common.atomic import atomic_write_json
+from complots_solver.solvers.common.rundir import (
+    CHECKPOINT_FILE,
+    CONFIG_FILE,
+    Checkpoint,
+    check_run_dir,
+    read_checkpoint,
+    write_checkpoint,
+    write_csv,
 )
-from complots_solver.solvers.tree import Tree
+from complots_solver.solvers.common.strategy_file import StrategyFile, save_strategy
+from complots_solver.solvers.exact.best_response import exploitability_report
+from complots_solver.solvers.exact.cfr import ALGORITHMS, TreeSolver
+from complots_solver.solvers.exact.tree import Tree
 
-CONFIG_FILE = "config.json"
-CHECKPOINT_FILE = "checkpoint.npz"
 CONVERGENCE_FILE = "convergence.csv"
 LOG_COLUMNS = ("iteration", "seconds", "exploitability", "nash_conv", "game_value")
 # settings that may change when a run is resumed (budgets, not the algorithm)
@@ -99,48 +96,11 @@ class Progress:
     iterations_per_second: float
 
 
-def check_run_dir(
-    out_dir: Path, record: dict[str, Any], resume: bool, force: bool, resumable: tuple[str, ...]
-) -> None:
-    """Refuse to overwrite a run by accident, or to resume a different one.
-
-    With ``resume`` the directory must hold a checkpoint of the same game and
-    solver settings (budgets in ``resumable`` may change); with ``force`` any
-    previous run there is discarded; otherwise the directory must hold none.
-    """
-    ckpt = out_dir / CHECKPOINT_FILE
-    if resume and force:
-        raise ValueError("--resume and --force exclude each other")
-    if force:
-        ckpt.unlink(missing_ok=True)
-        return
-    if not resume:
-        if ckpt.is_file():
-            raise ValueError(
-                f"{out_dir} already holds a run; pass --resume, --force or another --out"
-            )
-        return
-    if not ckpt.is_file():
-        raise ValueError(f"--resume: no checkpoint in {out_dir}")
-    saved = json.loads((out_dir / CONFIG_FILE).read_text())
-    for key in ("game", "params"):
-        if saved.get(key) != record[key]:
-            raise ValueError(
-                f"--resume: {out_dir} holds a run of {saved.get('game')}, not {record['game']}"
-            )
-    for key, value in saved["solver"].items():
-        if key not in resumable and record["solver"].get(key) != value:
-            raise ValueError(
-                f"--resume: solver setting {key} was {value!r} in {out_dir}, "
-                f"now {record['solver'].get(key)!r}"
-            )
-
-
 def compile_tree(config: GameConfig) -> Tree:
     """The compiled perfect-recall tree of a 2-player configuration."""
     if config.players != 2:
         raise ValueError(f"exact solving needs players=2, got players={config.players}")
-    from complots_solver.solvers.complots_tree import compile_complots_tree
+    from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 
     return compile_complots_tree(config)
 
@@ -179,26 +139,19 @@ class SolveRun:
         atomic_write_json(self.out_dir / CONFIG_FILE, self.record)
 
     def _load_checkpoint(self) -> None:
-        with np.load(io.BytesIO((self.out_dir / CHECKPOINT_FILE).read_bytes())) as npz:
-            state = {k[len("solver_") :]: npz[k] for k in npz.files if k.startswith("solver_")}
-            self.elapsed = float(npz["elapsed"])
-            self.log = [tuple(row) for row in npz["log"]]
-        self.solver.set_state(state)
+        saved = read_checkpoint(self.out_dir / CHECKPOINT_FILE)
+        self.elapsed, self.log = saved.elapsed, saved.log
+        self.solver.set_state(saved.state)
 
     def checkpoint(self) -> None:
         """Write the solver state and the convergence log atomically."""
-        arrays = {f"solver_{k}": v for k, v in self.solver.get_state().items()}
-        arrays["elapsed"] = np.array(self.elapsed)
-        arrays["log"] = np.array(self.log, dtype=np.float64).reshape(-1, len(LOG_COLUMNS))
-        atomic_write_npz(self.out_dir / CHECKPOINT_FILE, arrays)
-        buf = io.StringIO()
-        writer = csv.writer(buf)
-        writer.writerow(LOG_COLUMNS)
-        for row in self.log:
-            writer.writerow(
-                [int(row[0]), f"{row[1]:.3f}", repr(row[2]), repr(row[3]), repr(row[4])]
-            )
-        atomic_write_bytes(self.out_dir / CONVERGENCE_FILE, buf.getvalue().encode())
+        saved = Checkpoint(self.solver.get_state(), self.elapsed, self.log)
+        write_checkpoint(self.out_dir / CHECKPOINT_FILE, saved, len(LOG_COLUMNS))
+        write_csv(
+            self.out_dir / CONVERGENCE_FILE,
+            LOG_COLUMNS,
+            ([int(r[0]), f"{r[1]:.3f}", repr(r[2]), repr(r[3]), repr(r[4])] for r in self.log),
+        )
 
     def _evaluate(self) -> float:
         report = exploitability_report(self.tree, self.solver.average_strategy())

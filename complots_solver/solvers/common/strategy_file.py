@@ -41,23 +41,20 @@ information states identified by a 64-bit key, sorted by key:
     ``iterations``, ``seed``, ``wall_time_seconds``, ``exploitability`` and
     ``exploitability_method``, ``package_version``, ``created``, ``sha256``)
     plus ``key_scheme`` (``name``: ``perfect`` or ``markov``, ``version``:
-    the key definition's version, :mod:`complots_solver.solvers.infokeys`),
+    the key definition's version, :mod:`complots_solver.solvers.mccfr.infokeys`),
     ``node_visits``, ``information_states`` (total and per player),
     ``bytes_per_infostate`` (of the solver's table), ``exploitability_bound``
     (a sampled best-response lower bound with its interval, or null) and
     ``table`` (rows, slots and a SHA-256 fingerprint of keys, players and
     layout). A state's key is recomputed from its history with the scheme
-    named here (:mod:`complots_solver.solvers.mccfr_policy`).
+    named here (:mod:`complots_solver.solvers.policies.mccfr_policy`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import io
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,6 +62,12 @@ from typing import Any
 import numpy as np
 
 from complots_solver import __version__
+from complots_solver.solvers.common.atomic import (
+    atomic_write_json,
+    atomic_write_npz,
+    atomic_write_npz_streamed,
+)
+from complots_solver.solvers.common.hashing import arrays_digest, bytes_digest
 
 FORMAT_NAME = "complots-strategy"
 FORMAT_VERSION = 1
@@ -88,67 +91,7 @@ KEYED_ARRAYS = {
     "legal_actions": np.int32,
     "average": np.float64,
 }
-HASH_BLOCK = 1 << 24  # bytes read at a time when hashing a written file
 AVERAGE_TOLERANCE = 1e-6  # rows of a keyed average strategy must sum to 1 within this
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file in the same folder and a rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def atomic_write_npz(path: Path, arrays: dict[str, np.ndarray]) -> bytes:
-    """Save arrays as an .npz atomically; return the bytes written."""
-    buf = io.BytesIO()
-    np.savez(buf, **arrays)
-    data = buf.getvalue()
-    atomic_write_bytes(path, data)
-    return data
-
-
-def atomic_write_npz_streamed(path: Path, arrays: dict[str, np.ndarray]) -> str:
-    """Save arrays as an .npz atomically, streamed to disk (no copy in memory); return its SHA-256."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, **arrays)
-            fh.flush()
-            os.fsync(fh.fileno())
-        h = hashlib.sha256()
-        with open(tmp, "rb") as fh:
-            for block in iter(lambda: fh.read(HASH_BLOCK), b""):
-                h.update(block)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return h.hexdigest()
-
-
-def atomic_write_json(path: Path, obj: Any) -> None:
-    """Write JSON atomically (indented, keys in insertion order)."""
-    atomic_write_bytes(path, (json.dumps(obj, indent=2) + "\n").encode())
-
-
-def arrays_digest(*arrays: tuple[np.ndarray, type]) -> str:
-    """SHA-256 of arrays, each converted to the given dtype (a layout-independent digest)."""
-    h = hashlib.sha256()
-    for arr, dtype in arrays:
-        h.update(np.ascontiguousarray(arr, dtype=dtype).tobytes())
-    return h.hexdigest()
 
 
 def layout_fingerprint(
@@ -217,7 +160,7 @@ def save_strategy(directory: Path, strategy: StrategyFile) -> None:
             "slots": int(slots),
             "fingerprint": strategy.fingerprint,
         },
-        "sha256": hashlib.sha256(data).hexdigest(),
+        "sha256": bytes_digest(data),
     }
     strategy.meta = meta
     atomic_write_json(directory / META_FILE, meta)
@@ -256,7 +199,7 @@ def _read_checked(
             f"{meta_path} has format_version {meta.get('format_version')}; this version reads {version}"
         )
     data = npz_path.read_bytes()
-    if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
+    if bytes_digest(data) != meta.get("sha256"):
         raise ValueError(
             f"{npz_path} is corrupt or does not belong to {meta_path.name} (sha256 mismatch)"
         )
@@ -338,6 +281,28 @@ class KeyedStrategyFile:
             sums = np.add.reduceat(self.average, off[:-1])
             if np.any(np.abs(sums - 1.0) > AVERAGE_TOLERANCE) or np.any(self.average < 0):
                 raise ValueError("keyed strategy: every row of average must be a distribution")
+
+
+def keyed_strategy(table: dict[str, np.ndarray], meta: dict[str, Any]) -> KeyedStrategyFile:
+    """A keyed strategy file from a solver's ``average_table()`` rows, sorted by key."""
+    order = np.argsort(table["key"], kind="stable")
+    offsets = table["action_offsets"]
+    lens = np.diff(offsets)[order]
+    starts = offsets[:-1][order]
+    slot_index = (
+        np.repeat(starts - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
+        + np.arange(int(lens.sum()))
+        if lens.size
+        else np.zeros(0, dtype=np.int64)
+    )
+    return KeyedStrategyFile(
+        key=table["key"][order],
+        player=table["player"][order],
+        action_offsets=np.concatenate([[0], np.cumsum(lens)]).astype(np.int64),
+        legal_actions=table["legal_actions"][slot_index],
+        average=table["average"][slot_index],
+        meta=meta,
+    )
 
 
 def save_keyed_strategy(directory: Path, strategy: KeyedStrategyFile) -> None:

@@ -4,7 +4,7 @@ Everything per node runs in numba: the game is stepped with
 ``core.apply_action`` on a stack of state rows (an explicit stack, no
 recursion; a sampled node's child steps its parent's row in place, only the
 external-sampling traverser's nodes, walked once per action, give each child a
-copy), information keys come from :mod:`complots_solver.solvers.infokeys`
+copy), information keys come from :mod:`complots_solver.solvers.mccfr.infokeys`
 and regrets live in a compiled open-addressing hash table. The walk
 (``_walk``) is a ``@hot`` function, so no array reference counting happens
 per node (:mod:`complots_solver.rules.compiled`); when the table must grow it
@@ -79,11 +79,11 @@ hash index, possibly under another key scheme) and are neither traversers nor
 updated, so the other seats learn a best response to it. The walk then keeps
 the material of both key schemes (``infokeys.KEY_BOTH``).
 
-Parallel workers and Ray: :mod:`complots_solver.solvers.mccfr_parallel`;
+Parallel workers and Ray: :mod:`complots_solver.solvers.mccfr.parallel.solver`;
 runs, checkpoints and keyed strategy files:
-:mod:`complots_solver.solvers.mccfr_run`; playing a saved table from live
-pyspiel states: :mod:`complots_solver.solvers.mccfr_policy`; sampled
-evaluation: :mod:`complots_solver.solvers.mccfr_eval`.
+:mod:`complots_solver.solvers.mccfr.run`; playing a saved table from live
+pyspiel states: :mod:`complots_solver.solvers.policies.mccfr_policy`; sampled
+evaluation: :mod:`complots_solver.solvers.mccfr.evaluate`.
 
 Randomness comes only from the ``np.random.Generator`` passed in (its bit
 generator state is saved in checkpoints), so runs are reproducible and a
@@ -110,7 +110,9 @@ from complots_solver.rules.layout import (
     S_STAGE,
     STATE_SIZE,
 )
-from complots_solver.solvers.infokeys import (
+from complots_solver.solvers.common.atomic import atomic_write_npz
+from complots_solver.solvers.exact.tree import NodeKind, Tree
+from complots_solver.solvers.mccfr.infokeys import (
     KEY_BOTH,
     KEY_PERFECT,
     KEYS,
@@ -118,8 +120,6 @@ from complots_solver.solvers.infokeys import (
     key_of,
     step_keys,
 )
-from complots_solver.solvers.strategy_file import atomic_write_npz
-from complots_solver.solvers.tree import NodeKind, Tree
 
 ALGORITHMS = ("es", "os")
 ALGO_ES = 0
@@ -1493,7 +1493,7 @@ class MCCFRSolver:
 
     def exploitability(self, tree: Tree) -> float:
         """Exact exploitability of the average strategy on a compiled 2-player tree."""
-        from complots_solver.solvers.best_response import exploitability
+        from complots_solver.solvers.exact.best_response import exploitability
 
         return exploitability(tree, self.tree_strategy(tree)[0])
 

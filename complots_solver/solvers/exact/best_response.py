@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from complots_solver.solvers.cfr import slot_base
-from complots_solver.solvers.tree import NUM_PLAYERS, NodeKind, Tree
+from complots_solver.solvers.exact.cfr import slot_base
+from complots_solver.solvers.exact.tree import NUM_PLAYERS, NodeKind, Tree
 
 TERMINAL = NodeKind.TERMINAL
 CHANCE = NodeKind.CHANCE

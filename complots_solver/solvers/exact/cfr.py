@@ -29,7 +29,13 @@ from enum import IntEnum
 import numpy as np
 from numba import njit
 
-from complots_solver.solvers.tree import NO_PLAYER, NUM_PLAYERS, NodeKind, Tree, with_terminals_last
+from complots_solver.solvers.exact.tree import (
+    NO_PLAYER,
+    NUM_PLAYERS,
+    NodeKind,
+    Tree,
+    with_terminals_last,
+)
 
 ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr")
 DCFR_DEFAULTS = {"alpha": 1.5, "beta": 0.0, "gamma": 2.0}

@@ -1,15 +1,15 @@
 """Exact (tree-aligned) strategies as keyed policy tables, for fast sampled play in numba.
 
 An exact strategy file holds one row per information set of the compiled tree
-(:func:`~complots_solver.solvers.complots_tree.compile_complots_tree`), whose
+(:func:`~complots_solver.solvers.exact.complots_tree.compile_complots_tree`), whose
 information sets are the players' perfect-recall observation sequences. The
-``perfect`` information key of :mod:`~complots_solver.solvers.infokeys` hashes
+``perfect`` information key of :mod:`~complots_solver.solvers.mccfr.infokeys` hashes
 exactly that sequence, so every tree information set has one perfect key.
 :func:`infoset_perfect_keys` computes them in one numba walk of the tree
-(:func:`~complots_solver.solvers.mccfr.tree_infoset_keys`) and
-:func:`exact_policy_table` builds a :class:`~complots_solver.solvers.mccfr.PolicyTable`
+(:func:`~complots_solver.solvers.mccfr.solver.tree_infoset_keys`) and
+:func:`exact_policy_table` builds a :class:`~complots_solver.solvers.mccfr.solver.PolicyTable`
 from the strategy's average, which
-:func:`~complots_solver.solvers.mccfr_eval.play_games` then samples without a
+:func:`~complots_solver.solvers.mccfr.evaluate.play_games` then samples without a
 Python call per decision. Both check what they rely on: every node of an
 information set gives the same key, and no two information sets share one.
 """
@@ -19,9 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.mccfr import PolicyTable, tree_infoset_keys
-from complots_solver.solvers.strategy_file import StrategyFile
-from complots_solver.solvers.tree import Tree
+from complots_solver.solvers.common.strategy_file import StrategyFile
+from complots_solver.solvers.exact.tree import Tree
+from complots_solver.solvers.mccfr.solver import PolicyTable, tree_infoset_keys
 
 
 def infoset_perfect_keys(config: GameConfig, tree: Tree) -> np.ndarray:

@@ -8,7 +8,7 @@ Files in the run directory:
   the end and on Ctrl-C;
 - ``progress.csv``: iteration, seconds, node visits, information states;
 - ``strategy.npz`` + ``meta.json``: the keyed average strategy
-  (:mod:`complots_solver.solvers.strategy_file`, keyed variant).
+  (:mod:`complots_solver.solvers.common.strategy_file`, keyed variant).
 
 Iteration chunks never change the iterates (one worker) and epochs are fixed
 by ``sync_iterations`` (several workers), so a resumed run that reaches the
@@ -17,8 +17,6 @@ same iteration count holds exactly the tables of an uninterrupted one.
 
 from __future__ import annotations
 
-import csv
-import io
 import resource
 import time
 from collections.abc import Callable
@@ -26,18 +24,24 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.infokeys import KEY_SCHEME_VERSION, KEYS
-from complots_solver.solvers.mccfr import (
-    ALGORITHMS,
-    AVERAGING,
-    DEFAULT_EPSILON,
-    Discount,
-    MCCFRSolver,
+from complots_solver.solvers.common.atomic import atomic_write_json
+from complots_solver.solvers.common.rundir import (
+    CHECKPOINT_FILE,
+    CONFIG_FILE,
+    Checkpoint,
+    check_run_dir,
+    read_checkpoint,
+    write_checkpoint,
+    write_csv,
 )
-from complots_solver.solvers.mccfr_parallel import (
+from complots_solver.solvers.common.strategy_file import (
+    KeyedStrategyFile,
+    keyed_strategy,
+    save_keyed_strategy,
+)
+from complots_solver.solvers.mccfr.infokeys import KEY_SCHEME_VERSION, KEYS
+from complots_solver.solvers.mccfr.parallel.solver import (
     DEFAULT_SYNC_ITERATIONS,
     SPLIT_ITERATIONS,
     SPLIT_SEATS,
@@ -45,14 +49,12 @@ from complots_solver.solvers.mccfr_parallel import (
     SPLITS,
     ParallelMCCFR,
 )
-from complots_solver.solvers.mccfr_policy import keyed_strategy
-from complots_solver.solvers.run import CHECKPOINT_FILE, CONFIG_FILE, check_run_dir
-from complots_solver.solvers.strategy_file import (
-    KeyedStrategyFile,
-    atomic_write_bytes,
-    atomic_write_json,
-    atomic_write_npz_streamed,
-    save_keyed_strategy,
+from complots_solver.solvers.mccfr.solver import (
+    ALGORITHMS,
+    AVERAGING,
+    DEFAULT_EPSILON,
+    Discount,
+    MCCFRSolver,
 )
 
 PROGRESS_FILE = "progress.csv"
@@ -241,26 +243,21 @@ class MCCFRRun:
         return self.solver.iteration
 
     def _load_checkpoint(self) -> None:
-        with np.load(self.out_dir / CHECKPOINT_FILE) as npz:
-            state = {k[len("solver_") :]: npz[k] for k in npz.files if k.startswith("solver_")}
-            self.elapsed = float(npz["elapsed"])
-            self.log = [tuple(row) for row in npz["log"]]
-        self.solver.set_state(state, copy=False)
+        saved = read_checkpoint(self.out_dir / CHECKPOINT_FILE)
+        self.elapsed, self.log = saved.elapsed, saved.log
+        self.solver.set_state(saved.state, copy=False)
         self._checkpointed = self.iteration
 
     def checkpoint(self) -> None:
         """Write the solver state and the progress log atomically."""
-        arrays = {f"solver_{k}": v for k, v in self.solver.get_state(copy=False).items()}
-        arrays["elapsed"] = np.array(self.elapsed)
-        arrays["log"] = np.array(self.log, dtype=np.float64).reshape(-1, len(LOG_COLUMNS))
-        atomic_write_npz_streamed(self.out_dir / CHECKPOINT_FILE, arrays)
+        saved = Checkpoint(self.solver.get_state(copy=False), self.elapsed, self.log)
+        write_checkpoint(self.out_dir / CHECKPOINT_FILE, saved, len(LOG_COLUMNS), streamed=True)
         self._checkpointed = self.iteration
-        buf = io.StringIO()
-        writer = csv.writer(buf)
-        writer.writerow(LOG_COLUMNS)
-        for row in self.log:
-            writer.writerow([int(row[0]), f"{row[1]:.3f}", int(row[2]), int(row[3])])
-        atomic_write_bytes(self.out_dir / PROGRESS_FILE, buf.getvalue().encode())
+        write_csv(
+            self.out_dir / PROGRESS_FILE,
+            LOG_COLUMNS,
+            ([int(r[0]), f"{r[1]:.3f}", int(r[2]), int(r[3])] for r in self.log),
+        )
 
     def _next_chunk(self, rate: float, target: int | None) -> int | None:
         """Iterations for the next step with one worker (None: one epoch of several workers)."""
@@ -311,8 +308,8 @@ class MCCFRRun:
 
     def exact_report(self) -> dict[str, Any]:
         """Exact exploitability of the average strategy on the compiled tree (2 players)."""
-        from complots_solver.solvers.best_response import exploitability_report
-        from complots_solver.solvers.run import compile_tree
+        from complots_solver.solvers.exact.best_response import exploitability_report
+        from complots_solver.solvers.exact.run import compile_tree
 
         tree = compile_tree(self.config)
         strategy, found, missing = self.solver.master.tree_strategy(tree)

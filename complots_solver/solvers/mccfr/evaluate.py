@@ -1,7 +1,7 @@
 """Evaluating keyed strategies where no compiled tree fits: sampled games and best-response bounds.
 
 :func:`play_games` plays games in numba where every seat follows a
-:class:`~complots_solver.solvers.mccfr.PolicyTable` (at most two distinct
+:class:`~complots_solver.solvers.mccfr.solver.PolicyTable` (at most two distinct
 tables, each with its own key scheme): mean returns per seat with standard
 errors, and the share of games ending at the turn cap.
 
@@ -38,8 +38,8 @@ from complots_solver.rules.layout import (
     S_WINNER,
     STATE_SIZE,
 )
-from complots_solver.solvers.infokeys import KEY_BOTH, init_keys, key_of, step_keys
-from complots_solver.solvers.mccfr import (
+from complots_solver.solvers.mccfr.infokeys import KEY_BOTH, init_keys, key_of, step_keys
+from complots_solver.solvers.mccfr.solver import (
     NO_ROW,
     RI_START,
     MCCFRSolver,

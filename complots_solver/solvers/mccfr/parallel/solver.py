@@ -108,7 +108,7 @@ from numba import njit
 
 from complots_solver.rules.compiled import hot, prefetch
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.mccfr import (
+from complots_solver.solvers.mccfr.solver import (
     CT_CONFLICTS,
     CT_ITER,
     CT_POOL,

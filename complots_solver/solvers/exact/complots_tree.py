@@ -4,7 +4,7 @@
 explicit stack (one state row per depth, no per-node Python) in two passes:
 the first counts internal and terminal nodes so that the second can fill
 exactly-sized arrays. Nodes are numbered like
-:func:`~complots_solver.solvers.tree.compile_openspiel_tree`: non-terminal
+:func:`~complots_solver.solvers.exact.tree.compile_openspiel_tree`: non-terminal
 nodes in DFS pre-order, then (with ``terminals_last``) the terminals in DFS
 pre-order, so both compilers give identical arrays for the same game.
 
@@ -43,7 +43,7 @@ from complots_solver.rules.layout import (
     STATE_SIZE,
     TOKEN_SPACE,
 )
-from complots_solver.solvers.tree import (
+from complots_solver.solvers.exact.tree import (
     NO_INFOSET,
     NO_PLAYER,
     NODE_DTYPES,

@@ -1,8 +1,7 @@
 """Playing a Monte Carlo CFR strategy: keyed strategy files and lookups from live game states.
 
-:func:`keyed_strategy` turns a solver's average table into a
-:class:`~complots_solver.solvers.strategy_file.KeyedStrategyFile` (rows sorted
-by key). :class:`KeyedPolicy` loads one and answers
+:class:`KeyedPolicy` loads a keyed strategy file
+(:class:`~complots_solver.solvers.common.strategy_file.KeyedStrategyFile`) and answers
 :meth:`KeyedPolicy.probabilities` for a live pyspiel ``ComplotsState``: the
 state's history is replayed through the rules core in numba to recompute the
 information key the solver used (``perfect`` or ``markov``), which is then
@@ -19,32 +18,10 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.infokeys import KEY_SCHEME_VERSION, KEYS, key_after_history
-from complots_solver.solvers.mccfr import PolicyTable
-from complots_solver.solvers.strategy_file import KeyedStrategyFile, load_keyed_strategy
-from complots_solver.solvers.tree import Tree
-
-
-def keyed_strategy(table: dict[str, np.ndarray], meta: dict[str, Any]) -> KeyedStrategyFile:
-    """A keyed strategy file from an ``average_table()`` dictionary, rows sorted by key."""
-    order = np.argsort(table["key"], kind="stable")
-    offsets = table["action_offsets"]
-    lens = np.diff(offsets)[order]
-    starts = offsets[:-1][order]
-    slot_index = (
-        np.repeat(starts - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
-        + np.arange(int(lens.sum()))
-        if lens.size
-        else np.zeros(0, dtype=np.int64)
-    )
-    return KeyedStrategyFile(
-        key=table["key"][order],
-        player=table["player"][order],
-        action_offsets=np.concatenate([[0], np.cumsum(lens)]).astype(np.int64),
-        legal_actions=table["legal_actions"][slot_index],
-        average=table["average"][slot_index],
-        meta=meta,
-    )
+from complots_solver.solvers.common.strategy_file import KeyedStrategyFile, load_keyed_strategy
+from complots_solver.solvers.exact.tree import Tree
+from complots_solver.solvers.mccfr.infokeys import KEY_SCHEME_VERSION, KEYS, key_after_history
+from complots_solver.solvers.mccfr.solver import PolicyTable
 
 
 class KeyedPolicy:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from open_spiel.python.policy import TabularPolicy
 
-from complots_solver.solvers.tree import Tree
+from complots_solver.solvers.exact.tree import Tree
 
 
 def _rows(tree: Tree, tabular_policy: TabularPolicy) -> np.ndarray:

@@ -1,0 +1,75 @@
+"""Atomic file writes: a temporary file in the same folder, flushed, synced, then renamed.
+
+A reader (or a run killed mid-write) sees either the old file or the new
+one, never a torn one; a failed write removes its temporary file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from complots_solver.solvers.common.hashing import file_digest
+
+TMP_SUFFIX = ".tmp"
+
+
+def temporary_name_prefix(path: Path) -> str:
+    """Prefix of the temporary files an atomic write of ``path`` creates (``.NAME.``)."""
+    return f".{Path(path).name}."
+
+
+@contextmanager
+def _atomic_file(path: Path) -> Iterator[tuple[IO[bytes], Path]]:
+    """A temporary file next to ``path`` to write, renamed onto ``path`` on success."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(
+        prefix=temporary_name_prefix(path), suffix=TMP_SUFFIX, dir=path.parent
+    )
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh, Path(tmp)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write `data` to `path` through a temporary file in the same folder and a rename."""
+    with _atomic_file(path) as (fh, _):
+        fh.write(data)
+
+
+def atomic_write_npz(path: Path, arrays: dict[str, np.ndarray]) -> bytes:
+    """Save arrays as an .npz atomically; return the bytes written."""
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    data = buf.getvalue()
+    atomic_write_bytes(path, data)
+    return data
+
+
+def atomic_write_npz_streamed(path: Path, arrays: dict[str, np.ndarray]) -> str:
+    """Save arrays as an .npz atomically, streamed to disk (no copy in memory); return its SHA-256."""
+    with _atomic_file(path) as (fh, tmp):
+        np.savez(fh, **arrays)
+        fh.flush()
+        digest = file_digest(tmp)
+    return digest
+
+
+def atomic_write_json(path: Path, obj: Any) -> None:
+    """Write JSON atomically (indented, keys in insertion order)."""
+    atomic_write_bytes(path, (json.dumps(obj, indent=2) + "\n").encode())

@@ -1,0 +1,117 @@
+"""The run directory every solver family shares: file names, the resume guard, checkpoints.
+
+A run directory holds ``config.json`` (the resolved game and solver settings),
+``checkpoint.npz`` (the solver's state under :data:`CHECKPOINT_PREFIX`, the
+elapsed solving time and the progress log) and the result files of its family.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from complots_solver.solvers.common.atomic import (
+    atomic_write_bytes,
+    atomic_write_npz,
+    atomic_write_npz_streamed,
+)
+
+CONFIG_FILE = "config.json"
+CHECKPOINT_FILE = "checkpoint.npz"
+CHECKPOINT_PREFIX = "solver_"  # names of the solver's own arrays in checkpoint.npz
+ELAPSED = "elapsed"
+LOG = "log"
+
+
+@dataclass
+class Checkpoint:
+    """What a checkpoint holds: the solver's state, elapsed solving seconds, the progress log."""
+
+    state: dict[str, np.ndarray]
+    elapsed: float = 0.0
+    log: list[tuple[float, ...]] = field(default_factory=list)
+
+
+def solver_state(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The solver's arrays of a checkpoint (an open .npz or a dict), without the prefix."""
+    return {
+        name[len(CHECKPOINT_PREFIX) :]: arrays[name]
+        for name in arrays
+        if name.startswith(CHECKPOINT_PREFIX)
+    }
+
+
+def write_checkpoint(
+    path: Path, checkpoint: Checkpoint, log_columns: int, streamed: bool = False
+) -> None:
+    """Write a checkpoint atomically (``streamed``: to disk without a copy in memory)."""
+    arrays = {f"{CHECKPOINT_PREFIX}{name}": arr for name, arr in checkpoint.state.items()}
+    arrays[ELAPSED] = np.array(checkpoint.elapsed)
+    arrays[LOG] = np.array(checkpoint.log, dtype=np.float64).reshape(-1, log_columns)
+    if streamed:
+        atomic_write_npz_streamed(path, arrays)
+    else:
+        atomic_write_npz(path, arrays)
+
+
+def read_checkpoint(path: Path) -> Checkpoint:
+    """Read a checkpoint written by :func:`write_checkpoint`."""
+    with np.load(path) as npz:
+        return Checkpoint(
+            state=solver_state(npz),
+            elapsed=float(npz[ELAPSED]),
+            log=[tuple(row) for row in npz[LOG]],
+        )
+
+
+def write_csv(path: Path, columns: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
+    """Write a CSV table (a header of ``columns``, then ``rows``) atomically."""
+    buf = io.StringIO()
+    writer = csv.writer(buf)
+    writer.writerow(columns)
+    writer.writerows(rows)
+    atomic_write_bytes(path, buf.getvalue().encode())
+
+
+def check_run_dir(
+    out_dir: Path, record: dict[str, Any], resume: bool, force: bool, resumable: tuple[str, ...]
+) -> None:
+    """Refuse to overwrite a run by accident, or to resume a different one.
+
+    With ``resume`` the directory must hold a checkpoint of the same game and
+    solver settings (budgets in ``resumable`` may change); with ``force`` any
+    previous run there is discarded; otherwise the directory must hold none.
+    """
+    ckpt = out_dir / CHECKPOINT_FILE
+    if resume and force:
+        raise ValueError("--resume and --force exclude each other")
+    if force:
+        ckpt.unlink(missing_ok=True)
+        return
+    if not resume:
+        if ckpt.is_file():
+            raise ValueError(
+                f"{out_dir} already holds a run; pass --resume, --force or another --out"
+            )
+        return
+    if not ckpt.is_file():
+        raise ValueError(f"--resume: no checkpoint in {out_dir}")
+    saved = json.loads((out_dir / CONFIG_FILE).read_text())
+    for key in ("game", "params"):
+        if saved.get(key) != record[key]:
+            raise ValueError(
+                f"--resume: {out_dir} holds a run of {saved.get('game')}, not {record['game']}"
+            )
+    for key, value in saved["solver"].items():
+        if key not in resumable and record["solver"].get(key) != value:
+            raise ValueError(
+                f"--resume: solver setting {key} was {value!r} in {out_dir}, "
+                f"now {record['solver'].get(key)!r}"
+            )

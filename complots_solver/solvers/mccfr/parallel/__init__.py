@@ -1,0 +1,1 @@
+"""MCCFR on several workers (threads or Ray actors) with deterministic epochs."""
