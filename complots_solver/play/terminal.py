@@ -41,6 +41,7 @@ from complots_solver.rules.layout import (
     S_REVEALED,
     S_SHOWN,
     S_STAGE,
+    S_TARGET,
     S_TREASURY,
     S_TURN,
 )
@@ -155,14 +156,14 @@ def question(state: pyspiel.State, seat: int) -> str:
         return f"P{actor} examines you as the {config.clan_name(Clan.NEGOTIATOR)}: choose the card to show"
     if stage == Stage.EXAMINE_DECIDE:
         shown = config.clan_name(int(s[S_SHOWN]))
-        return f"You were shown a {shown}: give it back or force a swap?"
+        return f"P{int(s[S_TARGET])} shows you their {shown}: give it back or force a swap?"
     if stage == Stage.BLACKMAIL_CHOICE:
         return (
             f"P{actor} blackmails you: pay 3 coins, or refuse "
             f"(P{actor} pays you 3 and you lose a card)?"
         )
     if stage == Stage.SPY_AGAIN:
-        return "Draw again for 1 coin, or stop?"
+        return "Draw again for 1 coin, or pass?"
     if stage == Stage.JUSTICE_GIVE:
         return "Choose which of the poorest players receives the coins"
     if stage == Stage.ILLUSION_CLAIM:

@@ -191,3 +191,37 @@ def test_evaluate_table_csv_and_reproducibility(tmp_path):
     assert table(first.stdout) == table(second.stdout)
     bad = run_cli("evaluate", "draft-ambassador", "--bots", "counter", "--games", "2")
     assert bad.returncode == 2 and "at least 2 bots" in bad.stderr
+
+
+def _drive(game: str, moves: list[str]):
+    """A state of GAME after ``moves`` (action names; chance takes its first outcome)."""
+    import pyspiel
+
+    import complots_solver.openspiel  # noqa: F401
+
+    state = pyspiel.load_game(resolve_game(game)[0].game_string()).new_initial_state()
+    queue = list(moves)
+    while queue or state.is_chance_node():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        name = queue.pop(0)
+        player = state.current_player()
+        by_name = {state.action_to_string(player, a): a for a in state.legal_actions()}
+        state.apply_action(by_name[name])
+    return state
+
+
+def test_questions_of_examine_and_spy_name_what_is_decided():
+    """The Inquisitor is told which card was shown; the Espion is asked to draw again or pass."""
+    from complots_solver.play.terminal import question
+
+    state = _drive(
+        "draft-inquisitor", ["Pick Duchess", "Pick Captain", "Examine P1", "Pass", "Show Captain"]
+    )
+    assert question(state, 0) == "P1 shows you their Captain: give it back or force a swap?"
+    spy = _drive("complots2-catechumene", ["Spy", "Pass", "Pass", "Pass"])
+    names = [spy.action_to_string(0, a) for a in spy.legal_actions()]
+    keep = next(n for n in names if n.startswith("Keep"))
+    spy = _drive("complots2-catechumene", ["Spy", "Pass", "Pass", "Pass", keep])
+    assert question(spy, 0) == "Draw again for 1 coin, or pass?"
