@@ -1,0 +1,400 @@
+"""Vector-form CFR and exact best response on a :class:`PublicTree`.
+
+One forward pass computes, for every hypothesis, each player's
+counterfactual reach (everybody's probability but the player's own, times
+chance and the root prior) and own reach; one backward pass computes seat
+0's value of every hypothesis and adds regrets to the updating player's
+slots. Every hypothesis of a public node is handled in the same pass, so a
+private state is never sampled: this is CFR over the whole public tree with
+all private states at once (Johanson et al. 2012's vector form, on
+hypotheses instead of independent private hands, since Court cards and
+picks tie the players' private states together).
+
+Regret matching+ with alternating updates and linear averaging (CFR+) by
+default; ``plus=False`` gives vanilla regret matching with uniform averaging.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from complots_solver.solvers.belief.hypotheses import CHANCE
+from complots_solver.solvers.belief.public_tree import PublicTree
+
+_TERMINAL = -4
+_LEAF = -5
+
+
+@njit(cache=True)
+def regret_matching(regrets, slot_action_start, out):
+    """Current strategy of every slot from its cumulative regrets."""
+    for s in range(slot_action_start.shape[0] - 1):
+        a0 = slot_action_start[s]
+        a1 = slot_action_start[s + 1]
+        total = 0.0
+        for i in range(a0, a1):
+            if regrets[i] > 0.0:
+                total += regrets[i]
+        if total > 0.0:
+            for i in range(a0, a1):
+                out[i] = regrets[i] / total if regrets[i] > 0.0 else 0.0
+        else:
+            u = 1.0 / (a1 - a0)
+            for i in range(a0, a1):
+                out[i] = u
+
+
+@njit(cache=True)
+def forward(
+    hyp_player,
+    hyp_slot,
+    edge_start,
+    edge_child,
+    edge_prob,
+    slot_action_start,
+    strategy,
+    prior,
+    players,
+    reach,
+    own,
+):
+    """reach[h, p]: counterfactual reach of p at h; own[h, p]: p's own reach."""
+    n = hyp_player.shape[0]
+    for h in range(n):
+        for p in range(players):
+            reach[h, p] = 0.0
+            own[h, p] = 0.0
+    for h in range(prior.shape[0]):
+        for p in range(players):
+            reach[h, p] = prior[h]
+            own[h, p] = 1.0
+    for h in range(n):
+        actor = hyp_player[h]
+        if actor == _TERMINAL or actor == _LEAF:
+            continue
+        e0 = edge_start[h]
+        e1 = edge_start[h + 1]
+        if actor == CHANCE:
+            for e in range(e0, e1):
+                c = edge_child[e]
+                pr = edge_prob[e]
+                for p in range(players):
+                    reach[c, p] += reach[h, p] * pr
+                    if own[h, p] > own[c, p]:
+                        own[c, p] = own[h, p]
+        else:
+            base = slot_action_start[hyp_slot[h]]
+            for e in range(e0, e1):
+                c = edge_child[e]
+                sigma = strategy[base + e - e0]
+                for p in range(players):
+                    if p == actor:
+                        reach[c, p] += reach[h, p]
+                        o = own[h, p] * sigma
+                    else:
+                        reach[c, p] += reach[h, p] * sigma
+                        o = own[h, p]
+                    if o > own[c, p]:
+                        own[c, p] = o
+
+
+@njit(cache=True)
+def backward(
+    hyp_player,
+    hyp_slot,
+    edge_start,
+    edge_child,
+    edge_prob,
+    slot_action_start,
+    strategy,
+    hyp_value,
+    reach,
+    own,
+    update,
+    regrets,
+    strat_sum,
+    weight,
+    values,
+):
+    """Seat-0 values of every hypothesis; regrets and averages of ``update``'s slots (-1: both)."""
+    n = hyp_player.shape[0]
+    for h in range(n - 1, -1, -1):
+        actor = hyp_player[h]
+        if actor == _TERMINAL or actor == _LEAF:
+            values[h] = hyp_value[h]
+            continue
+        e0 = edge_start[h]
+        e1 = edge_start[h + 1]
+        v = 0.0
+        if actor == CHANCE:
+            for e in range(e0, e1):
+                v += edge_prob[e] * values[edge_child[e]]
+            values[h] = v
+            continue
+        base = slot_action_start[hyp_slot[h]]
+        for e in range(e0, e1):
+            v += strategy[base + e - e0] * values[edge_child[e]]
+        values[h] = v
+        if update == -1 or actor == update:
+            sign = 1.0 if actor == 0 else -1.0
+            q = reach[h, actor]
+            w = weight * own[h, actor]
+            for e in range(e0, e1):
+                i = base + e - e0
+                regrets[i] += q * sign * (values[edge_child[e]] - v)
+                strat_sum[i] += w * strategy[i]
+
+
+@njit(cache=True)
+def floor_regrets(regrets, slot_player, slot_action_start, player):
+    """Regret matching+: cumulative regrets of ``player``'s slots floored at zero."""
+    for s in range(slot_player.shape[0]):
+        if slot_player[s] != player:
+            continue
+        for i in range(slot_action_start[s], slot_action_start[s + 1]):
+            if regrets[i] < 0.0:
+                regrets[i] = 0.0
+
+
+@njit(cache=True)
+def best_response_values(
+    node_player,
+    node_hyp_start,
+    hyp_slot,
+    edge_start,
+    edge_child,
+    edge_prob,
+    slot_action_start,
+    strategy,
+    hyp_value,
+    reach,
+    br,
+    values,
+    slot_value,
+    choice,
+):
+    """Seat-0 values when ``br`` best-responds to ``strategy`` (``reach`` computed for br)."""
+    sign = 1.0 if br == 0 else -1.0
+    for node in range(node_player.shape[0] - 1, -1, -1):
+        actor = node_player[node]
+        h0 = node_hyp_start[node]
+        h1 = node_hyp_start[node + 1]
+        if actor == _TERMINAL or actor == _LEAF:
+            for h in range(h0, h1):
+                values[h] = hyp_value[h]
+            continue
+        if actor == CHANCE:
+            for h in range(h0, h1):
+                v = 0.0
+                for e in range(edge_start[h], edge_start[h + 1]):
+                    v += edge_prob[e] * values[edge_child[e]]
+                values[h] = v
+            continue
+        if actor != br:
+            for h in range(h0, h1):
+                base = slot_action_start[hyp_slot[h]]
+                v = 0.0
+                for e in range(edge_start[h], edge_start[h + 1]):
+                    v += strategy[base + e - edge_start[h]] * values[edge_child[e]]
+                values[h] = v
+            continue
+        for h in range(h0, h1):
+            base = slot_action_start[hyp_slot[h]]
+            for e in range(edge_start[h], edge_start[h + 1]):
+                slot_value[base + e - edge_start[h]] = 0.0
+        for h in range(h0, h1):
+            base = slot_action_start[hyp_slot[h]]
+            q = reach[h, br]
+            for e in range(edge_start[h], edge_start[h + 1]):
+                slot_value[base + e - edge_start[h]] += q * sign * values[edge_child[e]]
+        for h in range(h0, h1):
+            s = hyp_slot[h]
+            best = slot_action_start[s]
+            for i in range(slot_action_start[s], slot_action_start[s + 1]):
+                if slot_value[i] > slot_value[best] + 1e-15:
+                    best = i
+            choice[s] = best - slot_action_start[s]
+            values[h] = values[edge_child[edge_start[h] + best - slot_action_start[s]]]
+
+
+class VectorCFR:
+    """CFR+ (or vanilla CFR) over a public tree, with optional leaf values per iteration."""
+
+    def __init__(self, tree: PublicTree, plus: bool = True) -> None:
+        self.tree = tree
+        self.plus = plus
+        slots = int(tree.slot_action_start[-1])
+        self.regrets = np.zeros(slots)
+        self.strat_sum = np.zeros(slots)
+        self.strategy = np.empty(slots)
+        self.iteration = 0
+        self._reach = np.empty((tree.num_hyps, tree.players))
+        self._own = np.empty((tree.num_hyps, tree.players))
+        self._values = np.empty(tree.num_hyps)
+        self.hyp_value = tree.hyp_value.copy()
+        regret_matching(self.regrets, tree.slot_action_start, self.strategy)
+
+    def _forward(self, strategy: np.ndarray) -> None:
+        t = self.tree
+        forward(
+            t.hyp_player,
+            t.hyp_slot,
+            t.hyp_edge_start,
+            t.edge_child,
+            t.edge_prob,
+            t.slot_action_start,
+            strategy,
+            t.prior,
+            t.players,
+            self._reach,
+            self._own,
+        )
+
+    def run(self, iterations: int, leaf_values: object | None = None) -> None:
+        """Run ``iterations`` alternating iterations; ``leaf_values(reach, strategy)`` fills leaves."""
+        t = self.tree
+        for _ in range(iterations):
+            self.iteration += 1
+            weight = float(self.iteration) if self.plus else 1.0
+            for player in range(t.players):
+                regret_matching(self.regrets, t.slot_action_start, self.strategy)
+                self._forward(self.strategy)
+                if leaf_values is not None and len(t.leaf_hyps):
+                    self.hyp_value[t.leaf_hyps] = leaf_values(self._reach, self.strategy)
+                backward(
+                    t.hyp_player,
+                    t.hyp_slot,
+                    t.hyp_edge_start,
+                    t.edge_child,
+                    t.edge_prob,
+                    t.slot_action_start,
+                    self.strategy,
+                    self.hyp_value,
+                    self._reach,
+                    self._own,
+                    player,
+                    self.regrets,
+                    self.strat_sum,
+                    weight,
+                    self._values,
+                )
+                if self.plus:
+                    floor_regrets(self.regrets, t.slot_player, t.slot_action_start, player)
+        regret_matching(self.regrets, t.slot_action_start, self.strategy)
+
+    def average_strategy(self) -> np.ndarray:
+        """Average strategy per slot action (uniform where a slot was never reached)."""
+        return normalize(self.strat_sum, self.tree.slot_action_start)
+
+
+@njit(cache=True)
+def _normalize(weights, slot_action_start, out):
+    for s in range(slot_action_start.shape[0] - 1):
+        a0 = slot_action_start[s]
+        a1 = slot_action_start[s + 1]
+        total = 0.0
+        for i in range(a0, a1):
+            total += weights[i]
+        for i in range(a0, a1):
+            out[i] = weights[i] / total if total > 0.0 else 1.0 / (a1 - a0)
+
+
+def normalize(weights: np.ndarray, slot_action_start: np.ndarray) -> np.ndarray:
+    """Per-slot normalisation of action weights (uniform where they sum to zero)."""
+    out = np.empty_like(weights)
+    _normalize(weights, slot_action_start, out)
+    return out
+
+
+def profile_values(
+    tree: PublicTree, strategy: np.ndarray, hyp_value: np.ndarray | None = None
+) -> np.ndarray:
+    """Seat-0 value of every hypothesis under ``strategy``."""
+    reach = np.empty((tree.num_hyps, tree.players))
+    own = np.empty_like(reach)
+    values = np.empty(tree.num_hyps)
+    dummy = np.zeros(len(strategy))
+    hv = tree.hyp_value if hyp_value is None else hyp_value
+    forward(
+        tree.hyp_player,
+        tree.hyp_slot,
+        tree.hyp_edge_start,
+        tree.edge_child,
+        tree.edge_prob,
+        tree.slot_action_start,
+        strategy,
+        tree.prior,
+        tree.players,
+        reach,
+        own,
+    )
+    backward(
+        tree.hyp_player,
+        tree.hyp_slot,
+        tree.hyp_edge_start,
+        tree.edge_child,
+        tree.edge_prob,
+        tree.slot_action_start,
+        strategy,
+        hv,
+        reach,
+        own,
+        -2,
+        dummy,
+        dummy,
+        0.0,
+        values,
+    )
+    return values
+
+
+def best_response(
+    tree: PublicTree, strategy: np.ndarray, br: int, hyp_value: np.ndarray | None = None
+) -> tuple[float, np.ndarray]:
+    """Value for ``br`` of its best response to ``strategy``, and its choice per slot."""
+    reach = np.empty((tree.num_hyps, tree.players))
+    own = np.empty_like(reach)
+    forward(
+        tree.hyp_player,
+        tree.hyp_slot,
+        tree.hyp_edge_start,
+        tree.edge_child,
+        tree.edge_prob,
+        tree.slot_action_start,
+        strategy,
+        tree.prior,
+        tree.players,
+        reach,
+        own,
+    )
+    values = np.empty(tree.num_hyps)
+    slot_value = np.empty(len(strategy))
+    choice = np.full(tree.num_slots, -1, dtype=np.int64)
+    hv = tree.hyp_value if hyp_value is None else hyp_value
+    best_response_values(
+        tree.node_player,
+        tree.node_hyp_start,
+        tree.hyp_slot,
+        tree.hyp_edge_start,
+        tree.edge_child,
+        tree.edge_prob,
+        tree.slot_action_start,
+        strategy,
+        hv,
+        reach,
+        br,
+        values,
+        slot_value,
+        choice,
+    )
+    root = len(tree.prior)
+    sign = 1.0 if br == 0 else -1.0
+    return float(sign * np.dot(tree.prior, values[:root])), choice
+
+
+def exploitability(tree: PublicTree, strategy: np.ndarray) -> float:
+    """NashConv / 2 of ``strategy`` on the tree (exact for a whole-game, perfect-recall tree)."""
+    if tree.players != 2:
+        raise ValueError("players: exploitability is defined here for 2 players")
+    return 0.5 * (best_response(tree, strategy, 0)[0] + best_response(tree, strategy, 1)[0])
