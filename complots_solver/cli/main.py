@@ -451,6 +451,9 @@ def solve(
         gamma=gamma,
     )
     settings.validate()
+    from complots_solver.solvers.exact.estimate import check_exact_fits
+
+    check_exact_fits(config, preset or config.game_string())
     _check_out(Path(out_dir), resume)
     start = time.perf_counter()
     run = SolveRun(Path(out_dir), config, settings, preset=preset, resume=resume, force=force)
