@@ -134,6 +134,11 @@ def info(game: str) -> None:
         say(f"solving: {found.solve_hint()}")
     elif config.players > 2:
         say(f"solving: not exactly solvable ({config.players} players); sampled methods (MCCFR)")
+    else:
+        say(
+            "solving: exact only if its tree fits in memory (complots solve estimates it "
+            "first); otherwise sampled methods (MCCFR)"
+        )
     say(
         f"rules: {config.rules_name()}, variant {variant}, "
         f"{config.players} players, {config.influence} influence"

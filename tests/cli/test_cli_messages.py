@@ -167,6 +167,10 @@ def test_solve_hints():
     assert "not measured" in presets["ladder-3-c2-expert"].solve_hint()
     info = run_cli("info", "ladder-3-inquisitor").stdout
     assert "solving: exact to 1e-3 in about 2 min" in info
+    two = run_cli("info", "complots(players=2,max_turns=3)").stdout
+    assert "solving: exact only if its tree fits in memory" in two
+    six = run_cli("info", "complots(players=6)").stdout
+    assert "solving: not exactly solvable (6 players)" in six
 
 
 def test_preset_descriptions_do_not_contradict_themselves():
