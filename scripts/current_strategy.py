@@ -20,7 +20,8 @@ import numpy as np
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.rundir import CHECKPOINT_FILE, CONFIG_FILE, solver_state
 from complots_solver.solvers.common.strategy_file import keyed_strategy, save_keyed_strategy
-from complots_solver.solvers.mccfr.solver import TABLE_ARRAYS, MCCFRSolver
+from complots_solver.solvers.mccfr.solver import MCCFRSolver
+from complots_solver.solvers.mccfr.table import TABLE_ARRAYS
 
 
 def main() -> None:

@@ -86,12 +86,14 @@ from complots_solver.solvers.mccfr.evaluate import (
     best_response_bound,
     play_games,
 )
+from complots_solver.solvers.mccfr.infokeys import KEYS
 from complots_solver.solvers.mccfr.parallel.solver import (
     DEFAULT_SYNC_ITERATIONS,
     SPLITS,
     ParallelMCCFR,
 )
-from complots_solver.solvers.mccfr.solver import KEYS, MCCFRSolver, PolicyTable
+from complots_solver.solvers.mccfr.policy_table import PolicyTable
+from complots_solver.solvers.mccfr.solver import MCCFRSolver
 from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
 
 SEED = 0

@@ -12,7 +12,7 @@ interleaved rounds (the benchmark VM's speed changes from second to second):
 0. the rules core: legal actions, a uniform draw, ``apply_action`` in place;
 1. + the perfect-recall keys of every seat (``infokeys.step_keys``);
 2. + a look-up (and insertion) of the mover's key in a hash index
-   (``mccfr._probe`` over a 4M-slot ``slots`` array);
+   (``mccfr.table.probe`` over a 4M-slot ``slots`` array);
 3. + regret matching over a pool row and a draw from it;
 4. + a copy of the state before each step (what an ES traverser's node does).
 
@@ -34,15 +34,15 @@ from complots_solver.rules.enums import PlayerId, Stage
 from complots_solver.rules.layout import C_PLAYERS, MAX_CHANCE_OUTCOMES, S_CUR, S_STAGE, STATE_SIZE
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.mccfr.infokeys import KEY_PERFECT, init_keys, key_of, step_keys
-from complots_solver.solvers.mccfr.solver import (
+from complots_solver.solvers.mccfr.table import (
     NO_ROW,
     SL_KEY,
     SL_ROW,
     SL_START,
-    _probe,
-    _regret_matching,
-    _sample,
     empty_slots,
+    probe,
+    regret_matching,
+    sample,
 )
 
 LEVELS = ("rules core", "+ perfect keys", "+ hash look-up", "+ regret matching", "+ state copy")
@@ -87,15 +87,15 @@ def _walk(cfg, games, rng, level, slots, regret):
                 k = core.legal_actions_into(s, cfg, acts)
                 if level >= 2:
                     key = key_of(s, cfg, KEY_PERFECT, hashes[hash_row], memory[hash_row])
-                    i = _probe(slots, key)
+                    i = probe(slots, key)
                     if slots[i, SL_ROW] == NO_ROW and (rows + 1) * ROW_WIDTH <= regret.shape[0]:
                         slots[i, SL_KEY] = key
                         slots[i, SL_ROW] = rows
                         slots[i, SL_START] = rows * ROW_WIDTH
                         rows += 1
                     if level >= 3:
-                        _regret_matching(regret, slots[i, SL_START], k, sigma)
-                        j = _sample(sigma, k, rng)
+                        regret_matching(regret, slots[i, SL_START], k, sigma)
+                        j = sample(sigma, k, rng)
                     else:
                         j = int(rng.random() * k)
                 else:

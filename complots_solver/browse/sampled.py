@@ -80,7 +80,7 @@ from complots_solver.rules.text import action_to_string
 from complots_solver.solvers.common.strategy_file import load_keyed_strategy
 from complots_solver.solvers.mccfr.evaluate import Z95, policy_probs
 from complots_solver.solvers.mccfr.infokeys import KEYS, init_keys, step_keys
-from complots_solver.solvers.mccfr.solver import NO_ROW, _sample
+from complots_solver.solvers.mccfr.table import NO_ROW, sample
 from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
 
 DEFAULT_GAMES = 20_000
@@ -170,7 +170,7 @@ def _record_games(
                 if r_at >= max_records or sl_at + k > max_slots:
                     return -1
                 key, r = policy_probs(s, cfg, kind, slots, row_info, probs, hashes, memory, k, sig)
-                j = _sample(sig, k, rng)
+                j = sample(sig, k, rng)
                 a = acts[j]
                 rec_game[r_at] = g
                 rec_seat[r_at] = cur

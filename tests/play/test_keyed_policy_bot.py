@@ -24,7 +24,8 @@ from complots_solver.solvers.common.strategy_file import (
     save_keyed_strategy,
 )
 from complots_solver.solvers.mccfr.infokeys import KEY_SCHEME_VERSION, KEYS, key_after_history
-from complots_solver.solvers.mccfr.solver import MCCFRSolver, PolicyTable
+from complots_solver.solvers.mccfr.policy_table import PolicyTable
+from complots_solver.solvers.mccfr.solver import MCCFRSolver
 from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
 
 TINY = {"players": 2, "influence": 1, "max_turns": 2}

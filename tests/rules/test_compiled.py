@@ -147,14 +147,13 @@ def test_inline_functions_are_compiled_into_their_caller() -> None:
 def test_the_mccfr_visit_helpers_are_inlined() -> None:
     # (a cached function keeps no LLVM text to inspect: the options are checked instead;
     # the test above checks what the option does)
-    from complots_solver.solvers.mccfr import infokeys
-    from complots_solver.solvers.mccfr import solver as mccfr
+    from complots_solver.solvers.mccfr import infokeys, table, walk
 
     helpers = [
-        mccfr._regret_matching, mccfr._probe, mccfr._sample, mccfr._step_child, mccfr._stamp,
+        table.regret_matching, table.probe, table.sample, walk._step_child, table.stamp_row,
         infokeys.step_keys, infokeys.key_of, core.observation_token, core.copy_state,
         core.legal_actions_into, core.apply_action, core.sample_chance, core.return_of,
     ]  # fmt: skip
     for f in helpers:
         assert f.targetoptions.get("inline") == "always", f.__name__
-    assert mccfr._walk.targetoptions.get("inline") != "always"  # the walk itself is called
+    assert walk._walk.targetoptions.get("inline") != "always"  # the walk itself is called

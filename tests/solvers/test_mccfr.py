@@ -10,16 +10,15 @@ import pytest
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.exact.best_response import exploitability
 from complots_solver.solvers.exact.tree import Tree
-from complots_solver.solvers.mccfr.solver import (
+from complots_solver.solvers.mccfr.solver import Discount, MCCFRSolver
+from complots_solver.solvers.mccfr.table import (
     RI_STAMP,
     SL_KEY,
     SL_LEN,
     SL_ROW,
     SL_START,
     TABLE_ARRAYS,
-    Discount,
-    MCCFRSolver,
-    _probe,
+    probe,
 )
 
 TINY = {"players": 2, "influence": 1, "max_turns": 2}
@@ -135,7 +134,7 @@ def test_checkpoint_of_the_older_slot_layout_resumes(
     rows = resumed.num_infostates
     assert rows > 0 and resumed.slots.shape == slots.shape
     for r in range(rows):  # every row is indexed again, with its pool start and length
-        entry = resumed.slots[_probe(resumed.slots, resumed.row_key[r])]
+        entry = resumed.slots[probe(resumed.slots, resumed.row_key[r])]
         assert entry[SL_ROW] == r and entry[SL_KEY] == resumed.row_key[r]
         assert (entry[SL_START], entry[SL_LEN]) == tuple(resumed.row_info[r, :2])
     resumed.run(SHORT_RUN)

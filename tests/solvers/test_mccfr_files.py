@@ -24,8 +24,10 @@ from complots_solver.solvers.exact.best_response import exploitability
 from complots_solver.solvers.exact.tree import Tree
 from complots_solver.solvers.mccfr.evaluate import best_response_bound, play_games
 from complots_solver.solvers.mccfr.infokeys import KEY_SCHEME_VERSION, PERFECT_SEED, chain, mix
-from complots_solver.solvers.mccfr.parallel.solver import ParallelMCCFR, ownership
-from complots_solver.solvers.mccfr.solver import TABLE_ARRAYS, MCCFRSolver
+from complots_solver.solvers.mccfr.parallel.solver import ParallelMCCFR
+from complots_solver.solvers.mccfr.parallel.workers import ownership
+from complots_solver.solvers.mccfr.solver import MCCFRSolver
+from complots_solver.solvers.mccfr.table import TABLE_ARRAYS
 from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
 
 TINY = {"players": 2, "influence": 1, "max_turns": 2}

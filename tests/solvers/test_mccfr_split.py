@@ -281,10 +281,10 @@ def _watched_round_run(monkeypatch: pytest.MonkeyPatch, slow: int) -> tuple[MCCF
 
     Returns the merged table and how many epochs were checked.
     """
-    from complots_solver.solvers.mccfr.parallel import solver as mccfr_parallel
+    from complots_solver.solvers.mccfr.parallel import workers
 
-    run_epoch = mccfr_parallel.MCCFRWorker.run_epoch
-    snapshot = mccfr_parallel.MCCFRWorker.snapshot
+    run_epoch = workers.MCCFRWorker.run_epoch
+    snapshot = workers.MCCFRWorker.snapshot
     ends: dict[tuple[int, int], np.ndarray] = {}  # (worker, stamp) -> regrets at the epoch's end
     epochs: dict[int, list[int]] = {0: [], 1: []}  # each worker's stamps so far
     checked = []
@@ -307,8 +307,8 @@ def _watched_round_run(monkeypatch: pytest.MonkeyPatch, slow: int) -> tuple[MCCF
         return snapshot(self)
 
     with monkeypatch.context() as patch:
-        patch.setattr(mccfr_parallel.MCCFRWorker, "run_epoch", watched_epoch)
-        patch.setattr(mccfr_parallel.MCCFRWorker, "snapshot", recorded)
+        patch.setattr(workers.MCCFRWorker, "run_epoch", watched_epoch)
+        patch.setattr(workers.MCCFRWorker, "snapshot", recorded)
         solver = _shared(GameConfig.from_params(TINY), round_epochs=4, seed=6)
         solver.run(12 * SYNC)
         solver.close()
@@ -370,16 +370,16 @@ def test_rounds_resume_exactly_and_refuse_other_settings() -> None:
 
 def test_a_failing_worker_stops_its_round(monkeypatch: pytest.MonkeyPatch) -> None:
     """The peer of a worker that raises is woken with an error instead of waiting forever."""
-    from complots_solver.solvers.mccfr.parallel import solver as mccfr_parallel
+    from complots_solver.solvers.mccfr.parallel import workers
 
-    run_epoch = mccfr_parallel.MCCFRWorker.run_epoch
+    run_epoch = workers.MCCFRWorker.run_epoch
 
     def failing(self, stamp: int, iterations: int, first: int = 1):  # noqa: ANN001, ANN202
         if self.index == 1:
             raise MemoryError("worker 1 ran out")
         return run_epoch(self, stamp, iterations, first)
 
-    monkeypatch.setattr(mccfr_parallel.MCCFRWorker, "run_epoch", failing)
+    monkeypatch.setattr(workers.MCCFRWorker, "run_epoch", failing)
     solver = _shared(GameConfig.from_params(TINY), round_epochs=4, seed=1)
     with pytest.raises((MemoryError, RuntimeError)):
         solver.step()
@@ -480,13 +480,13 @@ def test_ctrl_c_while_the_workers_run_finishes_the_step_first(
     """Ctrl-C during an epoch stops the run after the step, whose tables are whole."""
     import _thread
 
-    from complots_solver.solvers.mccfr.parallel import solver as mccfr_parallel
+    from complots_solver.solvers.mccfr.parallel import workers
 
     config = GameConfig.from_params(TINY)
     straight = _shared(config, seed=9, round_epochs=round_epochs)
     straight.run(6 * round_epochs * SYNC)
     straight.close()
-    run_epoch = mccfr_parallel.MCCFRWorker.run_epoch
+    run_epoch = workers.MCCFRWorker.run_epoch
     pressed = []
 
     def ctrl_c(self, stamp: int, iterations: int, first: int = 1):  # noqa: ANN001, ANN202
@@ -499,7 +499,7 @@ def test_ctrl_c_while_the_workers_run_finishes_the_step_first(
     solver = _shared(config, seed=9, round_epochs=round_epochs)
     solver.run(2 * round_epochs * SYNC)
     with monkeypatch.context() as patch:
-        patch.setattr(mccfr_parallel.MCCFRWorker, "run_epoch", ctrl_c)
+        patch.setattr(workers.MCCFRWorker, "run_epoch", ctrl_c)
         with pytest.raises(KeyboardInterrupt):
             solver.step()
     assert pressed and solver.consistent
@@ -514,16 +514,16 @@ def test_a_step_that_raises_leaves_the_solver_marked_inconsistent(
 ) -> None:
     """A run whose worker fails keeps its last good checkpoint instead of writing a torn one."""
     from complots_solver.solvers.common.rundir import CHECKPOINT_FILE
-    from complots_solver.solvers.mccfr.parallel import solver as mccfr_parallel
+    from complots_solver.solvers.mccfr.parallel import workers
     from complots_solver.solvers.mccfr.run import MCCFRRun, MCCFRSettings
-    from complots_solver.solvers.mccfr.solver import CT_ITER
+    from complots_solver.solvers.mccfr.table import CT_ITER
 
     settings = MCCFRSettings(
         algorithm="os", key="perfect", iterations=20 * SYNC, workers=2, sync_iterations=SYNC,
         split="shared", checkpoint_seconds=1e-9,
     )  # fmt: skip
     run = MCCFRRun(tmp_path / "run", GameConfig.from_params(TINY), settings)
-    run_epoch = mccfr_parallel.MCCFRWorker.run_epoch
+    run_epoch = workers.MCCFRWorker.run_epoch
     calls = []
 
     def failing(self, stamp: int, iterations: int, first: int = 1):  # noqa: ANN001, ANN202
@@ -533,7 +533,7 @@ def test_a_step_that_raises_leaves_the_solver_marked_inconsistent(
             raise MemoryError("worker 0 ran out")
         return run_epoch(self, stamp, iterations, first)
 
-    monkeypatch.setattr(mccfr_parallel.MCCFRWorker, "run_epoch", failing)
+    monkeypatch.setattr(workers.MCCFRWorker, "run_epoch", failing)
     with pytest.raises(MemoryError):
         run.run()
     assert not run.solver.consistent

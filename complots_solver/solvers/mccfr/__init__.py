@@ -1,6 +1,9 @@
 """Monte Carlo CFR on the numba rules core, for games too large for a compiled tree.
 
-Information keys (``infokeys``), the solver and its compiled walk
-(``solver``), parallel workers (``parallel``), resumable runs (``run``) and
-sampled evaluation with best-response bounds (``evaluate``).
+``infokeys`` (information keys), ``table`` (the hash table of regrets and
+strategy sums), ``walk`` (the compiled ES and OS iterations), ``solver``
+(``MCCFRSolver``), ``policy_table`` (fixed keyed strategies),
+``tree_keys`` (keyed tables on compiled trees), ``parallel`` (several
+workers), ``run`` (resumable runs) and ``evaluate`` (sampled play and
+best-response bounds).
 """

@@ -1,7 +1,7 @@
 """Evaluating keyed strategies where no compiled tree fits: sampled games and best-response bounds.
 
 :func:`play_games` plays games in numba where every seat follows a
-:class:`~complots_solver.solvers.mccfr.solver.PolicyTable` (at most two distinct
+:class:`~complots_solver.solvers.mccfr.policy_table.PolicyTable` (at most two distinct
 tables, each with its own key scheme): mean returns per seat with standard
 errors, and the share of games ending at the turn cap.
 
@@ -39,14 +39,9 @@ from complots_solver.rules.layout import (
     STATE_SIZE,
 )
 from complots_solver.solvers.mccfr.infokeys import KEY_BOTH, init_keys, key_of, step_keys
-from complots_solver.solvers.mccfr.solver import (
-    NO_ROW,
-    RI_START,
-    MCCFRSolver,
-    PolicyTable,
-    _lookup,
-    _sample,
-)
+from complots_solver.solvers.mccfr.policy_table import PolicyTable
+from complots_solver.solvers.mccfr.solver import MCCFRSolver
+from complots_solver.solvers.mccfr.table import NO_ROW, RI_START, lookup, sample
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 SELECTION_SHARE = 4  # games // this per candidate responder to pick one (separate games)
@@ -76,7 +71,7 @@ def policy_probs(
     lacks (row NO_ROW) plays uniformly.
     """
     key = key_of(s, cfg, kind, hashes, memory)
-    r = _lookup(slots, key, k)
+    r = lookup(slots, key, k)
     if r != NO_ROW:
         for j in range(k):
             sig[j] = probs[row_info[r, RI_START] + j]
@@ -142,7 +137,7 @@ def _play_games(
                     )  # fmt: skip
                 if r == NO_ROW:
                     misses[cur] += 1
-                a = acts[_sample(sig, k, rng)]
+                a = acts[sample(sig, k, rng)]
             step_keys(s, cfg, a, walk, hashes, memory, new_hashes, new_memory)
             core.apply_action(s, cfg, a)
             hashes[:] = new_hashes

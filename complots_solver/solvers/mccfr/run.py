@@ -41,13 +41,12 @@ from complots_solver.solvers.common.strategy_file import (
     save_keyed_strategy,
 )
 from complots_solver.solvers.mccfr.infokeys import KEY_SCHEME_VERSION, KEYS
-from complots_solver.solvers.mccfr.parallel.solver import (
-    DEFAULT_SYNC_ITERATIONS,
+from complots_solver.solvers.mccfr.parallel.solver import DEFAULT_SYNC_ITERATIONS, ParallelMCCFR
+from complots_solver.solvers.mccfr.parallel.workers import (
     SPLIT_ITERATIONS,
     SPLIT_SEATS,
     SPLIT_SHARED,
     SPLITS,
-    ParallelMCCFR,
 )
 from complots_solver.solvers.mccfr.solver import (
     ALGORITHMS,

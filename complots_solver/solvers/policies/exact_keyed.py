@@ -6,8 +6,8 @@ information sets are the players' perfect-recall observation sequences. The
 ``perfect`` information key of :mod:`~complots_solver.solvers.mccfr.infokeys` hashes
 exactly that sequence, so every tree information set has one perfect key.
 :func:`infoset_perfect_keys` computes them in one numba walk of the tree
-(:func:`~complots_solver.solvers.mccfr.solver.tree_infoset_keys`) and
-:func:`exact_policy_table` builds a :class:`~complots_solver.solvers.mccfr.solver.PolicyTable`
+(:func:`~complots_solver.solvers.mccfr.tree_keys.tree_infoset_keys`) and
+:func:`exact_policy_table` builds a :class:`~complots_solver.solvers.mccfr.policy_table.PolicyTable`
 from the strategy's average, which
 :func:`~complots_solver.solvers.mccfr.evaluate.play_games` then samples without a
 Python call per decision. Both check what they rely on: every node of an
@@ -21,7 +21,8 @@ import numpy as np
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.strategy_file import StrategyFile
 from complots_solver.solvers.exact.tree import Tree
-from complots_solver.solvers.mccfr.solver import PolicyTable, tree_infoset_keys
+from complots_solver.solvers.mccfr.policy_table import PolicyTable
+from complots_solver.solvers.mccfr.tree_keys import tree_infoset_keys
 
 
 def infoset_perfect_keys(config: GameConfig, tree: Tree) -> np.ndarray:

@@ -21,7 +21,7 @@ from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.common.strategy_file import KeyedStrategyFile, load_keyed_strategy
 from complots_solver.solvers.exact.tree import Tree
 from complots_solver.solvers.mccfr.infokeys import KEY_SCHEME_VERSION, KEYS, key_after_history
-from complots_solver.solvers.mccfr.solver import PolicyTable
+from complots_solver.solvers.mccfr.policy_table import PolicyTable
 
 
 class KeyedPolicy:
