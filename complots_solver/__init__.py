@@ -8,6 +8,11 @@ import shutil
 import time
 from pathlib import Path
 
+# The solvers batch small matrix products (value-network leaves, a few hundred rows):
+# BLAS threads cost more than they give there, and runs use processes for parallelism.
+# Set before numpy is first imported; a user's own setting wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 __version__ = "0.1.0"
 
 _PACKAGE = Path(__file__).resolve().parent

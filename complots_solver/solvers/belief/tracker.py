@@ -29,8 +29,8 @@ from complots_solver.solvers.belief.hypotheses import (
     step_buffers,
 )
 
-# policy(states, xs, actor, moves) -> probability of each row's move for its actor
-PolicyFn = Callable[[np.ndarray, np.ndarray, int, np.ndarray], np.ndarray]
+# policy(states, xs, actor, moves, knows) -> probability of each row's move for its actor
+PolicyFn = Callable[[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray], np.ndarray]
 
 
 def public_token(state: np.ndarray, action: int) -> int:
@@ -85,7 +85,11 @@ class BeliefTracker:
                 probs = 1.0 / counts[parent[rows]]
             else:
                 probs = policy(
-                    self.hyps.states[parent[rows]], self.hyps.xs[parent[rows]], actor, moves[rows]
+                    self.hyps.states[parent[rows]],
+                    self.hyps.xs[parent[rows]],
+                    actor,
+                    moves[rows],
+                    self.hyps.knows[parent[rows]],
                 )
             kids.weights = kids.weights * probs
         if self.memory == Memory.CANONICAL:

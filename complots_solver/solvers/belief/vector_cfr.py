@@ -59,15 +59,21 @@ def forward(
     reach,
     own,
 ):
-    """reach[h, p]: counterfactual reach of p at h; own[h, p]: p's own reach."""
+    """reach[h, p]: counterfactual reach of p at h; own[h, p]: p's own reach.
+
+    ``reach[h, players]`` is the joint reach (everybody's, chance and prior):
+    the unnormalised belief over the hypotheses of a public node.
+    """
     n = hyp_player.shape[0]
     for h in range(n):
-        for p in range(players):
+        for p in range(players + 1):
             reach[h, p] = 0.0
+        for p in range(players):
             own[h, p] = 0.0
     for h in range(prior.shape[0]):
-        for p in range(players):
+        for p in range(players + 1):
             reach[h, p] = prior[h]
+        for p in range(players):
             own[h, p] = 1.0
     for h in range(n):
         actor = hyp_player[h]
@@ -79,6 +85,7 @@ def forward(
             for e in range(e0, e1):
                 c = edge_child[e]
                 pr = edge_prob[e]
+                reach[c, players] += reach[h, players] * pr
                 for p in range(players):
                     reach[c, p] += reach[h, p] * pr
                     if own[h, p] > own[c, p]:
@@ -88,6 +95,7 @@ def forward(
             for e in range(e0, e1):
                 c = edge_child[e]
                 sigma = strategy[base + e - e0]
+                reach[c, players] += reach[h, players] * sigma
                 for p in range(players):
                     if p == actor:
                         reach[c, p] += reach[h, p]
@@ -229,7 +237,7 @@ class VectorCFR:
         self.strat_sum = np.zeros(slots)
         self.strategy = np.empty(slots)
         self.iteration = 0
-        self._reach = np.empty((tree.num_hyps, tree.players))
+        self._reach = np.empty((tree.num_hyps, tree.players + 1))
         self._own = np.empty((tree.num_hyps, tree.players))
         self._values = np.empty(tree.num_hyps)
         self.hyp_value = tree.hyp_value.copy()
@@ -252,7 +260,11 @@ class VectorCFR:
         )
 
     def run(self, iterations: int, leaf_values: object | None = None) -> None:
-        """Run ``iterations`` alternating iterations; ``leaf_values(reach, strategy)`` fills leaves."""
+        """Run ``iterations`` alternating iterations.
+
+        ``leaf_values(reach, own, strategy, player)`` returns the seat-0 values
+        of the leaf hypotheses for ``player``'s regret pass.
+        """
         t = self.tree
         for _ in range(iterations):
             self.iteration += 1
@@ -261,7 +273,9 @@ class VectorCFR:
                 regret_matching(self.regrets, t.slot_action_start, self.strategy)
                 self._forward(self.strategy)
                 if leaf_values is not None and len(t.leaf_hyps):
-                    self.hyp_value[t.leaf_hyps] = leaf_values(self._reach, self.strategy)
+                    self.hyp_value[t.leaf_hyps] = leaf_values(
+                        self._reach, self._own, self.strategy, player
+                    )
                 backward(
                     t.hyp_player,
                     t.hyp_slot,
@@ -311,8 +325,8 @@ def profile_values(
     tree: PublicTree, strategy: np.ndarray, hyp_value: np.ndarray | None = None
 ) -> np.ndarray:
     """Seat-0 value of every hypothesis under ``strategy``."""
-    reach = np.empty((tree.num_hyps, tree.players))
-    own = np.empty_like(reach)
+    reach = np.empty((tree.num_hyps, tree.players + 1))
+    own = np.empty((tree.num_hyps, tree.players))
     values = np.empty(tree.num_hyps)
     dummy = np.zeros(len(strategy))
     hv = tree.hyp_value if hyp_value is None else hyp_value
@@ -353,8 +367,8 @@ def best_response(
     tree: PublicTree, strategy: np.ndarray, br: int, hyp_value: np.ndarray | None = None
 ) -> tuple[float, np.ndarray]:
     """Value for ``br`` of its best response to ``strategy``, and its choice per slot."""
-    reach = np.empty((tree.num_hyps, tree.players))
-    own = np.empty_like(reach)
+    reach = np.empty((tree.num_hyps, tree.players + 1))
+    own = np.empty((tree.num_hyps, tree.players))
     forward(
         tree.hyp_player,
         tree.hyp_slot,

@@ -97,7 +97,7 @@ class _PerfectRecallPolicy:
         self.pub: tuple[int, ...] = ()
         self.private_of: dict[int, tuple[int, ...]] = {0: ()}
 
-    def __call__(self, states, xs, actor, moves):
+    def __call__(self, states, xs, actor, moves, knows):
         out = np.empty(len(moves))
         for i, (s, x, a) in enumerate(zip(states, xs, moves, strict=False)):
             out[i] = _prob(self.pub, self.private_of[int(x[actor])], int(a), _legal(s, self.cfg))

@@ -1,0 +1,117 @@
+"""Play by search: one seat follows a real game's public history and solves each turn's subgame.
+
+The agent keeps the current turn's solved :class:`.search.Subgame`, its
+position in that subgame's public tree and its own private-state id there.
+Every move of the real game (read from the full history, of which it uses
+only what its seat observes: the public token, and its own private token)
+moves it down the tree; at the next turn start the belief at that leaf under
+the solved strategy becomes the root of the next subgame. The opponent is
+assumed to play the solved strategy (the equilibrium assumption of
+ReBeL-style play); a move the belief gives no weight resets the leaf belief
+to the chance odds alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from complots_solver.rules import core
+from complots_solver.solvers.belief.hypotheses import Hypotheses
+from complots_solver.solvers.belief.public_tree import LEAF
+from complots_solver.solvers.belief.search import SearchSettings, Subgame
+from complots_solver.solvers.belief.valuenet import ValueNet
+
+
+class SearchAgent:
+    """The search player of one seat (see the module note)."""
+
+    def __init__(
+        self,
+        cfg: np.ndarray,
+        seat: int,
+        net: ValueNet | None,
+        settings: SearchSettings | None = None,
+    ) -> None:
+        self.cfg = np.ascontiguousarray(cfg, dtype=np.int32)
+        self.seat = seat
+        self.net = net
+        self.settings = settings or SearchSettings()
+        self.restart()
+
+    def restart(self) -> None:
+        """Forget the game: back to the initial state."""
+        self.state = core.initial_state(self.cfg)
+        self.seen = 0
+        self.sub = Subgame(self.cfg, Hypotheses.initial(self.cfg), self.net, self.settings)
+        self.sub.solve()
+        self.node = 0
+        self.my_x = 0
+        self.subgames = 1
+
+    def _advance(self, action: int) -> None:
+        """Move down the public tree by one real move."""
+        t = self.sub.tree
+        s = self.state
+        pub = int(core.observation_token(s, action, core.PUBLIC_VIEWER))
+        mine = int(core.observation_token(s, action, self.seat))
+        child = t.child_index[(self.node, pub)]
+        h0, h1 = int(t.node_hyp_start[self.node]), int(t.node_hyp_start[self.node + 1])
+        c0, c1 = int(t.node_hyp_start[child]), int(t.node_hyp_start[child + 1])
+        new_x = None
+        for h in range(h0, h1):
+            if int(t.hyp_x[h, self.seat]) != self.my_x:
+                continue
+            for e in range(int(t.hyp_edge_start[h]), int(t.hyp_edge_start[h + 1])):
+                c = int(t.edge_child[e])
+                if not c0 <= c < c1:
+                    continue
+                if mine != pub and int(t.edge_move[e]) != action:
+                    continue
+                new_x = int(t.hyp_x[c, self.seat])
+                break
+            if new_x is not None:
+                break
+        if new_x is None:
+            raise RuntimeError("the real move is not in the subgame's tree for this seat")
+        core.apply_action(s, self.cfg, action)
+        self.node = child
+        self.my_x = new_x
+        if int(t.node_player[child]) == LEAF:
+            self._next_subgame()
+
+    def _next_subgame(self) -> None:
+        t = self.sub.tree
+        h0, h1 = int(t.node_hyp_start[self.node]), int(t.node_hyp_start[self.node + 1])
+        mine = np.flatnonzero(t.hyp_x[h0:h1, self.seat] == self.my_x)
+        leaf = h0 + int(mine[0])
+        root, _ = self.sub.next_root(leaf)
+        ok = root.xs[:, self.seat] == self.my_x
+        if root.weights.sum() <= 0.0 or not np.any(root.weights[ok] > 0.0):
+            root.weights = np.full(len(root), 1.0 / len(root))
+        self.sub = Subgame(self.cfg, root, self.net, self.settings)
+        self.sub.solve()
+        self.node = 0
+        self.subgames += 1
+
+    def observe(self, history: Sequence[int]) -> None:
+        """Catch up with the real game's full move history (chance outcomes included)."""
+        if len(history) < self.seen:
+            raise ValueError("history: shorter than what was already seen; call restart()")
+        for a in history[self.seen :]:
+            self._advance(int(a))
+        self.seen = len(history)
+
+    def action_probabilities(self, history: Sequence[int]) -> dict[int, float]:
+        """The solved strategy's probability of each legal action of this seat, now."""
+        self.observe(history)
+        t = self.sub.tree
+        h0, h1 = int(t.node_hyp_start[self.node]), int(t.node_hyp_start[self.node + 1])
+        mine = np.flatnonzero(t.hyp_x[h0:h1, self.seat] == self.my_x)
+        if len(mine) == 0 or int(t.node_player[self.node]) != self.seat:
+            raise RuntimeError("it is not this seat's decision")
+        slot = int(t.hyp_slot[h0 + int(mine[0])])
+        a0, a1 = int(t.slot_action_start[slot]), int(t.slot_action_start[slot + 1])
+        probs = self.sub.strategy[a0:a1]
+        return {int(a): float(p) for a, p in zip(t.slot_actions[a0:a1], probs, strict=True)}

@@ -1,0 +1,314 @@
+"""A fast policy: a network distilled from solved subgames, and the decision features it reads.
+
+Search plays well but solves a subgame every turn. The policy network
+learns the solved strategies themselves: at every decision of every solved
+subgame (weighted by how likely it is reached), the features of the
+decision (the public position and pending action, the public belief over
+both hands at that moment, and the acting player's own cards and certain
+knowledge) and the solved action probabilities. Playing it is one small
+network evaluation per decision. It is a fixed strategy, so best responses
+and local best responses measure it directly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from complots_solver.rules import core
+from complots_solver.rules.enums import NUM_CLANS, Stage
+from complots_solver.rules.layout import (
+    NUM_MULTISETS,
+    S_ACT,
+    S_ACTOR,
+    S_CLAIM,
+    S_CLAIM_TRUE,
+    S_COINS,
+    S_COUNTER_CLAN,
+    S_CUR,
+    S_HIDDEN,
+    S_REVEALED,
+    S_SHOWN,
+    S_STAGE,
+    S_TARGET,
+    S_TURN,
+    STATE_SIZE,
+)
+from complots_solver.solvers.belief.features import COIN_SCALE, TURN_SCALE, hand_index
+from complots_solver.solvers.belief.hypotheses import KNOW_SIZE, update_knowledge
+from complots_solver.solvers.belief.public_tree import PublicTree
+from complots_solver.solvers.belief.valuenet import ValueNet
+
+NUM_STAGES = 21  # Stage values (Complots 2 included)
+NUM_KINDS = 15  # ActionKind values
+D_SEAT = 0
+D_STAGE = D_SEAT + 2
+D_ROLE = D_STAGE + NUM_STAGES  # actor of the turn, target of the action
+D_COINS = D_ROLE + 2
+D_ALIVE = D_COINS + 2
+D_FACEUP = D_ALIVE + 2
+D_TURN = D_FACEUP + 2 * NUM_CLANS
+D_KIND = D_TURN + 1
+D_CLAIM = D_KIND + NUM_KINDS + 1
+D_COUNTER = D_CLAIM + NUM_CLANS + 1
+D_TRUE = D_COUNTER + NUM_CLANS + 1
+D_SHOWN = D_TRUE + 3
+D_BELIEF = D_SHOWN + NUM_CLANS + 1
+D_HAND = D_BELIEF + 2 * NUM_MULTISETS
+D_KNOW = D_HAND + NUM_MULTISETS + NUM_CLANS
+NUM_DECISION_FEATURES = D_KNOW + KNOW_SIZE
+
+
+@njit(cache=True)
+def decision_features(s, marg_me, marg_opp, know, out):
+    """Features of the decision of the player to move in state ``s`` (see D_* offsets)."""
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+    me = s[S_CUR]
+    opp = 1 - me
+    out[D_SEAT + me] = 1.0
+    out[D_STAGE + s[S_STAGE]] = 1.0
+    out[D_ROLE] = 1.0 if s[S_ACTOR] == me else 0.0
+    out[D_ROLE + 1] = 1.0 if s[S_TARGET] == me else 0.0
+    out[D_COINS] = s[S_COINS + me] / COIN_SCALE
+    out[D_COINS + 1] = s[S_COINS + opp] / COIN_SCALE
+    alive_me = 0
+    alive_opp = 0
+    for c in range(NUM_CLANS):
+        alive_me += s[S_HIDDEN + me * NUM_CLANS + c]
+        alive_opp += s[S_HIDDEN + opp * NUM_CLANS + c]
+        out[D_FACEUP + c] = s[S_REVEALED + me * NUM_CLANS + c]
+        out[D_FACEUP + NUM_CLANS + c] = s[S_REVEALED + opp * NUM_CLANS + c]
+        out[D_HAND + NUM_MULTISETS + c] = s[S_HIDDEN + me * NUM_CLANS + c]
+    out[D_ALIVE] = 1.0 if alive_me >= 2 else 0.0
+    out[D_ALIVE + 1] = 1.0 if alive_opp >= 2 else 0.0
+    out[D_TURN] = s[S_TURN] / TURN_SCALE
+    kind = s[S_ACT]
+    out[D_KIND + (kind if kind >= 0 else NUM_KINDS)] = 1.0
+    claim = s[S_CLAIM]
+    out[D_CLAIM + (claim if claim >= 0 else NUM_CLANS)] = 1.0
+    counter = s[S_COUNTER_CLAN] if s[S_STAGE] == Stage.COUNTER_CHALLENGE else -1
+    out[D_COUNTER + (counter if counter >= 0 else NUM_CLANS)] = 1.0
+    out[D_TRUE + s[S_CLAIM_TRUE] + 1] = 1.0
+    shown = s[S_SHOWN]
+    out[D_SHOWN + (shown if shown >= 0 else NUM_CLANS)] = 1.0
+    for m in range(NUM_MULTISETS):
+        out[D_BELIEF + m] = marg_me[m]
+        out[D_BELIEF + NUM_MULTISETS + m] = marg_opp[m]
+    h = hand_index(s, me)
+    if h >= 0:
+        out[D_HAND + h] = 1.0
+    for k in range(KNOW_SIZE):
+        out[D_KNOW + k] = know[me, k]
+
+
+@njit(cache=True)
+def batch_features(states, knows, marg_me, marg_opp, cfg, feats, legal):
+    """decision_features and the legal-action mask of every row."""
+    moves = np.empty(legal.shape[1] + 32, dtype=np.int32)
+    for i in range(states.shape[0]):
+        decision_features(states[i], marg_me, marg_opp, knows[i], feats[i])
+        for a in range(legal.shape[1]):
+            legal[i, a] = 0.0
+        k = core.legal_actions_into(states[i], cfg, moves)
+        for j in range(k):
+            legal[i, moves[j]] = 1.0
+
+
+@njit(cache=True)
+def reconstruct(
+    hyp_player, edge_start, edge_child, edge_move, root_states, root_knows, cfg, states, knows
+):
+    """Every hypothesis's state and knowledge, replayed from the roots along the edges."""
+    players = cfg[0]
+    for h in range(root_states.shape[0]):
+        states[h] = root_states[h]
+        knows[h] = root_knows[h]
+    for h in range(hyp_player.shape[0]):
+        if hyp_player[h] == -4 or hyp_player[h] == -5:
+            continue
+        for e in range(edge_start[h], edge_start[h + 1]):
+            c = edge_child[e]
+            for i in range(STATE_SIZE):
+                states[c, i] = states[h, i]
+            knows[c] = knows[h]
+            core.apply_action(states[c], cfg, edge_move[e])
+            update_knowledge(states[h], edge_move[e], states[c], players, knows[c])
+
+
+@njit(cache=True)
+def node_marginals(states, joint, node_hyp_start, node, out_first, out_second):
+    """Hand marginals of the player to move (first) and the other (second) at one node."""
+    for m in range(out_first.shape[0]):
+        out_first[m] = 0.0
+        out_second[m] = 0.0
+    h0 = node_hyp_start[node]
+    h1 = node_hyp_start[node + 1]
+    me = states[h0, S_CUR]
+    total = 0.0
+    for h in range(h0, h1):
+        w = joint[h]
+        if w <= 0.0:
+            continue
+        total += w
+        a = hand_index(states[h], me)
+        b = hand_index(states[h], 1 - me)
+        if a >= 0:
+            out_first[a] += w
+        if b >= 0:
+            out_second[b] += w
+    if total > 0.0:
+        for m in range(out_first.shape[0]):
+            out_first[m] /= total
+            out_second[m] /= total
+    return total
+
+
+def decision_examples(
+    tree: PublicTree,
+    strategy: np.ndarray,
+    joint: np.ndarray,
+    root_states: np.ndarray,
+    root_knows: np.ndarray,
+    cfg: np.ndarray,
+    num_actions: int,
+    min_reach: float = 1e-4,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(features, action targets, legal masks, weights) of every slot reached at least ``min_reach``."""
+    n = tree.num_hyps
+    states = np.empty((n, STATE_SIZE), dtype=np.int32)
+    knows = np.empty((n, tree.players, KNOW_SIZE), dtype=np.int32)
+    reconstruct(
+        tree.hyp_player,
+        tree.hyp_edge_start,
+        tree.edge_child,
+        tree.edge_move,
+        root_states,
+        root_knows,
+        cfg,
+        states,
+        knows,
+    )
+    slot_reach = np.bincount(
+        np.maximum(tree.hyp_slot, 0), weights=joint * (tree.hyp_slot >= 0), minlength=tree.num_slots
+    )
+    mass = joint[: len(tree.prior)].sum()
+    chosen = np.flatnonzero(slot_reach > min_reach * mass)
+    feats = np.zeros((len(chosen), NUM_DECISION_FEATURES), dtype=np.float32)
+    targets = np.zeros((len(chosen), num_actions), dtype=np.float32)
+    legal = np.zeros((len(chosen), num_actions), dtype=np.float32)
+    first_hyp = np.full(tree.num_slots, -1, dtype=np.int64)
+    slots = tree.hyp_slot
+    idx = np.flatnonzero(slots >= 0)
+    first_hyp[slots[idx][::-1]] = idx[::-1]
+    marg = {}
+    m1 = np.empty(NUM_MULTISETS)
+    m2 = np.empty(NUM_MULTISETS)
+    for row, s in enumerate(chosen):
+        node = int(tree.slot_node[s])
+        if node not in marg:
+            node_marginals(states, joint, tree.node_hyp_start, node, m1, m2)
+            marg[node] = (m1.copy(), m2.copy())
+        h = int(first_hyp[s])
+        decision_features(states[h], marg[node][0], marg[node][1], knows[h], feats[row])
+        a0, a1 = int(tree.slot_action_start[s]), int(tree.slot_action_start[s + 1])
+        targets[row, tree.slot_actions[a0:a1]] = strategy[a0:a1]
+        legal[row, tree.slot_actions[a0:a1]] = 1.0
+    weights = (slot_reach[chosen] / mass).astype(np.float32)
+    return feats, targets, legal, weights
+
+
+class PolicyNet:
+    """Action logits from decision features; probabilities masked to the legal actions."""
+
+    def __init__(self, net: ValueNet) -> None:
+        self.net = net
+
+    @classmethod
+    def create(
+        cls, num_actions: int, hidden: tuple[int, ...] = (256, 256), seed: int = 0
+    ) -> PolicyNet:
+        """A fresh network for ``num_actions`` action ids."""
+        return cls(ValueNet.create([NUM_DECISION_FEATURES, *hidden, num_actions], seed=seed))
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """Raw outputs for a batch of decision features."""
+        h = np.asarray(x, dtype=np.float32)
+        net = self.net
+        for w, b in zip(net.weights[:-1], net.biases[:-1], strict=True):
+            h = np.maximum(h @ w + b, 0.0)
+        return h @ net.weights[-1] + net.biases[-1]
+
+    def probabilities(self, x: np.ndarray, legal_mask: np.ndarray) -> np.ndarray:
+        """Softmax over the legal actions of each row."""
+        z = self.logits(x)
+        z = np.where(legal_mask > 0, z, -np.inf)
+        z = z - z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def save(self, path: Path) -> None:
+        """Write the weights (npz, no pickle)."""
+        self.net.meta["kind"] = "policy"
+        self.net.save(path)
+
+    @classmethod
+    def load(cls, path: Path) -> PolicyNet:
+        """Read weights written by :meth:`save`; ValueError for anything else."""
+        net = ValueNet.load(path)
+        if net.meta.get("kind") != "policy":
+            raise ValueError(f"{path}: not a policy network")
+        return cls(net)
+
+
+class PolicyTrainer:
+    """Adam on the cross-entropy between the network's legal softmax and solved strategies."""
+
+    def __init__(self, policy: PolicyNet, lr: float = 1e-3) -> None:
+        self.policy = policy
+        self.lr = lr
+        self.t = 0
+        params = policy.net.weights + policy.net.biases
+        self.m = [np.zeros_like(p) for p in params]
+        self.v = [np.zeros_like(p) for p in params]
+
+    def step(
+        self, x: np.ndarray, target: np.ndarray, legal: np.ndarray, weight: np.ndarray
+    ) -> float:
+        """One step on a batch; returns the weighted cross-entropy."""
+        net = self.policy.net
+        acts = [np.asarray(x, dtype=np.float32)]
+        pre = []
+        for w, b in zip(net.weights[:-1], net.biases[:-1], strict=True):
+            z = acts[-1] @ w + b
+            pre.append(z)
+            acts.append(np.maximum(z, 0.0))
+        logits = acts[-1] @ net.weights[-1] + net.biases[-1]
+        z = np.where(legal > 0, logits, -1e9)
+        z = z - z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        tgt = np.maximum(target, 0.0)
+        w = weight / max(float(weight.sum()), 1e-12)
+        loss = float(-(w[:, None] * tgt * np.log(np.maximum(p, 1e-12))).sum())
+        grad = (p - tgt) * w[:, None]
+        gw, gb = [], []
+        for layer in range(len(net.weights) - 1, -1, -1):
+            gw.append(acts[layer].T @ grad)
+            gb.append(grad.sum(axis=0))
+            if layer > 0:
+                grad = (grad @ net.weights[layer].T) * (pre[layer - 1] > 0)
+        gw.reverse()
+        gb.reverse()
+        self.t += 1
+        c1 = 1.0 - 0.9**self.t
+        c2 = 1.0 - 0.999**self.t
+        for i, (param, g) in enumerate(zip(net.weights + net.biases, gw + gb, strict=True)):
+            self.m[i] = 0.9 * self.m[i] + 0.1 * g
+            self.v[i] = 0.999 * self.v[i] + 0.001 * g * g
+            param -= (self.lr * (self.m[i] / c1) / (np.sqrt(self.v[i] / c2) + 1e-8)).astype(
+                param.dtype
+            )
+        return loss

@@ -1,0 +1,291 @@
+"""Depth-limited subgame solving from a public belief state, with a value network at the leaves.
+
+A :class:`Subgame` is the public tree of one turn (from a turn start, or from
+the initial state through the deal and the draft to the end of turn 1) over
+the hypotheses of a public belief state, with CANONICAL private states. Its
+leaves are the next turn's starts; at every CFR iteration each leaf's belief
+(the joint reach of its hypotheses) is turned into features and the value
+network gives each player's value of each hand there (ReBeL, Brown et al.
+2020). After solving, the root's per-hand values are a training target, and
+the belief at any leaf under the solved strategy is the next turn's root.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from complots_solver.rules.enums import Stage
+from complots_solver.rules.layout import NUM_MULTISETS, S_CUR, S_STAGE
+from complots_solver.solvers.belief.features import (
+    NUM_FEATURES,
+    NUM_OUTPUTS,
+    group_features,
+    hand_index,
+    hand_targets,
+    spread_values,
+)
+from complots_solver.solvers.belief.hypotheses import CHANCE, TERMINAL, Hypotheses, Memory
+from complots_solver.solvers.belief.public_tree import LEAF, PublicTree, build_public_tree
+from complots_solver.solvers.belief.valuenet import ValueNet
+from complots_solver.solvers.belief.vector_cfr import (
+    VectorCFR,
+    backward,
+    forward,
+    normalize,
+)
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How a subgame is solved."""
+
+    iterations: int = 64
+    prune: float = 1e-6  # hypotheses below this share of a leaf's belief are dropped
+    epsilon: float = 0.0  # uniform mixed into the played (and believed) strategy
+
+    def validate(self) -> None:
+        """ValueError naming the first bad setting."""
+        if self.iterations < 1:
+            raise ValueError(f"iterations must be at least 1, got {self.iterations}")
+        if not 0.0 <= self.prune < 1.0:
+            raise ValueError(f"prune must be in [0, 1), got {self.prune}")
+        if not 0.0 <= self.epsilon <= 1.0:
+            raise ValueError(f"epsilon must be in [0, 1], got {self.epsilon}")
+
+
+class Subgame:
+    """One turn's public tree over a belief, solved by CFR+ with value-network leaves."""
+
+    def __init__(
+        self, cfg: np.ndarray, root: Hypotheses, net: ValueNet | None, settings: SearchSettings
+    ) -> None:
+        settings.validate()
+        self.cfg = cfg
+        self.net = net
+        self.settings = settings
+        self.root = root
+        self.tree: PublicTree = build_public_tree(cfg, root, Memory.CANONICAL, max_turns=1)
+        t = self.tree
+        leaf_nodes = np.searchsorted(t.node_hyp_start, t.leaf_hyps, side="right") - 1
+        self.leaf_node_ids, self.leaf_group = np.unique(leaf_nodes, return_inverse=True)
+        self.leaf_group = self.leaf_group.astype(np.int64)
+        self.solver = VectorCFR(t)
+        self.strategy: np.ndarray | None = None
+
+    @property
+    def num_leaf_nodes(self) -> int:
+        """Number of public leaf nodes."""
+        return len(self.leaf_node_ids)
+
+    def _leaf_outputs(self, joint: np.ndarray) -> np.ndarray:
+        t = self.tree
+        feats = np.empty((self.num_leaf_nodes, NUM_FEATURES), dtype=np.float32)
+        group_features(t.leaf_states, joint, self.leaf_group, self.num_leaf_nodes, feats)
+        if self.net is None:
+            return np.zeros((self.num_leaf_nodes, NUM_OUTPUTS), dtype=np.float32)
+        return self.net.forward(feats)
+
+    def leaf_values(
+        self, reach: np.ndarray, own: np.ndarray, strategy: np.ndarray, player: int
+    ) -> np.ndarray:
+        """Seat-0 values of the leaf hypotheses for ``player``'s pass (beliefs from ``reach``)."""
+        t = self.tree
+        outputs = self._leaf_outputs(reach[t.leaf_hyps, t.players])
+        values = np.empty(len(t.leaf_hyps))
+        spread_values(t.leaf_states, self.leaf_group, outputs, player, values)
+        return values
+
+    def solve(self) -> np.ndarray:
+        """Run the CFR iterations; the played strategy (average, mixed with epsilon)."""
+        self.solver.run(self.settings.iterations, self.leaf_values)
+        avg = self.solver.average_strategy()
+        eps = self.settings.epsilon
+        if eps > 0.0:
+            uniform = normalize(np.ones_like(avg), self.tree.slot_action_start)
+            avg = (1.0 - eps) * avg + eps * uniform
+        self.strategy = avg
+        return avg
+
+    def _reach(self, strategy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        t = self.tree
+        reach = np.empty((t.num_hyps, t.players + 1))
+        own = np.empty((t.num_hyps, t.players))
+        forward(
+            t.hyp_player,
+            t.hyp_slot,
+            t.hyp_edge_start,
+            t.edge_child,
+            t.edge_prob,
+            t.slot_action_start,
+            strategy,
+            t.prior,
+            t.players,
+            reach,
+            own,
+        )
+        return reach, own
+
+    def seat_values(self) -> np.ndarray:
+        """Seat-0 value of every hypothesis in each player's pass under the solved strategy."""
+        if self.strategy is None:
+            raise RuntimeError("solve() first")
+        t = self.tree
+        reach, own = self._reach(self.strategy)
+        out = np.empty((t.num_hyps, 2))
+        dummy = np.zeros(len(self.strategy))
+        values = np.empty(t.num_hyps)
+        for p in range(2):
+            hv = t.hyp_value.copy()
+            if len(t.leaf_hyps):
+                hv[t.leaf_hyps] = self.leaf_values(reach, own, self.strategy, p)
+            backward(
+                t.hyp_player,
+                t.hyp_slot,
+                t.hyp_edge_start,
+                t.edge_child,
+                t.edge_prob,
+                t.slot_action_start,
+                self.strategy,
+                hv,
+                reach,
+                own,
+                -2,
+                dummy,
+                dummy,
+                0.0,
+                values,
+            )
+            out[:, p] = values
+        return out
+
+    def root_example(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(features, per-hand targets, mask) at the root, or None if it is not a turn start."""
+        root = self.root
+        if int(root.states[0, S_STAGE]) != Stage.ACTION:
+            return None
+        n = len(root)
+        feats = np.empty((1, NUM_FEATURES), dtype=np.float32)
+        group_features(root.states, root.weights, np.zeros(n, np.int64), 1, feats)
+        targets = np.empty(NUM_OUTPUTS)
+        mask = np.empty(NUM_OUTPUTS)
+        hand_targets(root.states, root.weights, self.seat_values()[:n], targets, mask)
+        return feats[0], targets.astype(np.float32), mask.astype(np.float32)
+
+    def policy_examples(
+        self, num_actions: int, min_reach: float = 1e-4
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Decision examples of the solved strategy (see policy_net.decision_examples)."""
+        from complots_solver.solvers.belief.policy_net import decision_examples
+
+        if self.strategy is None:
+            raise RuntimeError("solve() first")
+        reach, _ = self._reach(self.strategy)
+        t = self.tree
+        return decision_examples(
+            t,
+            self.strategy,
+            reach[:, t.players],
+            self.root.states,
+            self.root.knows,
+            self.cfg,
+            num_actions,
+            min_reach,
+        )
+
+    def next_root(self, leaf_hyp: int) -> tuple[Hypotheses, int]:
+        """The belief at the leaf node of ``leaf_hyp`` under the solved strategy, and its row there."""
+        if self.strategy is None:
+            raise RuntimeError("solve() first")
+        t = self.tree
+        if int(t.hyp_player[leaf_hyp]) != LEAF:
+            raise ValueError(f"leaf_hyp: {leaf_hyp} is not a depth-limit leaf")
+        reach, _ = self._reach(self.strategy)
+        node = int(np.searchsorted(t.node_hyp_start, leaf_hyp, side="right") - 1)
+        h0, h1 = int(t.node_hyp_start[node]), int(t.node_hyp_start[node + 1])
+        weights = reach[h0:h1, t.players].copy()
+        total = weights.sum()
+        if total <= 0.0:  # a move the strategy never makes: chance odds alone
+            weights = np.ones(h1 - h0)
+            total = float(h1 - h0)
+        keep = weights > self.settings.prune * total
+        keep[leaf_hyp - h0] = True
+        rows = np.flatnonzero(keep)
+        pos = np.searchsorted(t.leaf_hyps, np.arange(h0, h1)[rows])
+        root = Hypotheses(
+            t.leaf_states[pos].copy(),
+            t.hyp_x[h0:h1][rows].copy(),
+            t.leaf_knows[pos].copy(),
+            weights[rows] / weights[rows].sum(),
+        )
+        return root, int(np.flatnonzero(rows == leaf_hyp - h0)[0])
+
+    def sample_path(self, start: int, rng: np.random.Generator) -> int:
+        """Play from root row ``start`` to a leaf or terminal: chance by its odds, players by the strategy."""
+        if self.strategy is None:
+            raise RuntimeError("solve() first")
+        t = self.tree
+        h = start
+        while True:
+            actor = int(t.hyp_player[h])
+            if actor in (TERMINAL, LEAF):
+                return h
+            e0, e1 = int(t.hyp_edge_start[h]), int(t.hyp_edge_start[h + 1])
+            if actor == CHANCE:
+                probs = t.edge_prob[e0:e1]
+            else:
+                base = int(t.slot_action_start[t.hyp_slot[h]])
+                probs = self.strategy[base : base + (e1 - e0)]
+            k = int(rng.choice(e1 - e0, p=probs / probs.sum()))
+            h = int(t.edge_child[e0 + k])
+
+
+def self_play_game(
+    cfg: np.ndarray,
+    net: ValueNet | None,
+    settings: SearchSettings,
+    rng: np.random.Generator,
+    outcome_weight: float = 0.0,
+    policy_actions: int = 0,
+    policy_out: list | None = None,
+) -> tuple[list, float, int]:
+    """One self-play game by subgame solving: (root examples, seat-0 result, turns).
+
+    ``outcome_weight`` blends the game's result into the targets of the two
+    hands actually held at each root (a Monte Carlo return that carries the
+    end of the game back faster than one turn per round of training).
+    With ``policy_actions`` > 0, each solved subgame's decision examples are
+    appended to ``policy_out``.
+    """
+    root = Hypotheses.initial(cfg)
+    row = 0
+    examples = []
+    truth = []
+    turns = 0
+    while True:
+        sub = Subgame(cfg, root, net, settings)
+        sub.solve()
+        if policy_actions > 0 and policy_out is not None:
+            policy_out.append(sub.policy_examples(policy_actions))
+        example = sub.root_example()
+        if example is not None:
+            s = root.states[row]
+            me = int(s[S_CUR])
+            examples.append(example)
+            truth.append((me, hand_index(s, me), hand_index(s, 1 - me)))
+        h = sub.sample_path(row, rng)
+        turns += 1
+        if int(sub.tree.hyp_player[h]) == TERMINAL:
+            result = float(sub.tree.hyp_value[h])
+            if outcome_weight > 0.0:
+                lam = outcome_weight
+                for (_, targets, mask), (me, hm, ho) in zip(examples, truth, strict=True):
+                    u_me = result if me == 0 else -result
+                    if hm >= 0 and mask[hm] > 0:
+                        targets[hm] = (1.0 - lam) * targets[hm] + lam * u_me
+                    j = NUM_MULTISETS + ho
+                    if ho >= 0 and mask[j] > 0:
+                        targets[j] = (1.0 - lam) * targets[j] - lam * u_me
+            return examples, result, turns
+        root, row = sub.next_root(h)

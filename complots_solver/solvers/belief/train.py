@@ -1,0 +1,336 @@
+"""Self-play training of the value network (ReBeL's loop), with atomic checkpoints and resume.
+
+Each round plays ``games`` self-play games by subgame solving with the
+current network (:func:`.search.self_play_game`), adds every turn-start
+root's per-hand values to a replay buffer, and takes Adam steps on the
+buffer. Game g of round r is seeded from (seed, r, g) alone, so a run gives
+the same network for a fixed seed whatever the number of workers, and a run
+resumed from a checkpoint continues exactly as if it had not stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.belief.features import NUM_FEATURES, NUM_OUTPUTS
+from complots_solver.solvers.belief.policy_net import PolicyNet
+from complots_solver.solvers.belief.search import SearchSettings, self_play_game
+from complots_solver.solvers.belief.valuenet import Adam, ValueNet
+
+CHECKPOINT = "belief-checkpoint.npz"
+NET_FILE = "value-net.npz"
+LOG_FILE = "training.csv"
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """Budget and hyper-parameters of a training run."""
+
+    games: int = 16  # self-play games per round
+    iterations: int = 64  # CFR iterations per subgame
+    epsilon: float = 0.1  # exploration in self-play
+    hidden: tuple[int, ...] = (128, 128)
+    buffer: int = 200_000  # examples kept (newest)
+    steps: int = 100  # Adam steps per round
+    batch: int = 256
+    lr: float = 1e-3
+    outcome_weight: float = 0.0  # blend of the game's result into the held hands' targets
+    seed: int = 0
+    workers: int = 1
+
+    def validate(self) -> None:
+        """ValueError naming the first bad setting."""
+        for name in ("games", "iterations", "buffer", "steps", "batch", "workers"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if not 0.0 <= self.epsilon <= 1.0:
+            raise ValueError(f"epsilon must be in [0, 1], got {self.epsilon}")
+        if not 0.0 <= self.outcome_weight <= 1.0:
+            raise ValueError(f"outcome_weight must be in [0, 1], got {self.outcome_weight}")
+        if self.lr <= 0.0:
+            raise ValueError(f"lr must be positive, got {self.lr}")
+        if not self.hidden or any(h < 1 for h in self.hidden):
+            raise ValueError(f"hidden must list positive widths, got {self.hidden}")
+
+    def search(self) -> SearchSettings:
+        """The subgame settings of self-play."""
+        return SearchSettings(iterations=self.iterations, epsilon=self.epsilon)
+
+
+def _game_seed(seed: int, round_: int, game: int) -> np.random.Generator:
+    return np.random.default_rng([seed, round_, game])
+
+
+def _play(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, int]:
+    """One self-play game in a worker: stacked (features, targets, masks), result, turns."""
+    cfg, net, search, seed, round_, game, outcome_weight = args
+    examples, result, turns = self_play_game(
+        cfg, net, search, _game_seed(seed, round_, game), outcome_weight
+    )
+    if examples:
+        feats = np.stack([e[0] for e in examples])
+        targets = np.stack([e[1] for e in examples])
+        masks = np.stack([e[2] for e in examples])
+    else:
+        feats = np.empty((0, NUM_FEATURES), np.float32)
+        targets = np.empty((0, NUM_OUTPUTS), np.float32)
+        masks = np.empty((0, NUM_OUTPUTS), np.float32)
+    return feats, targets, masks, result, turns
+
+
+@dataclass
+class TrainState:
+    """Everything a checkpoint holds."""
+
+    net: ValueNet
+    adam: Adam
+    feats: np.ndarray
+    targets: np.ndarray
+    masks: np.ndarray
+    round: int = 0
+    games: int = 0
+    examples: int = 0
+    seconds: float = 0.0
+    history: list[dict] = field(default_factory=list)
+
+
+class Trainer:
+    """A resumable training run in a directory (see the module note)."""
+
+    def __init__(
+        self, config: GameConfig, settings: TrainSettings, out: Path, resume: bool = False
+    ) -> None:
+        settings.validate()
+        if config.players != 2:
+            raise ValueError("players: the belief solver handles 2-player games")
+        self.config = config
+        self.cfg = config.to_array()
+        self.settings = settings
+        self.out = Path(out)
+        self.out.mkdir(parents=True, exist_ok=True)
+        path = self.out / CHECKPOINT
+        if resume and path.exists():
+            self.state = self._load(path)
+        else:
+            sizes = [NUM_FEATURES, *settings.hidden, NUM_OUTPUTS]
+            net = ValueNet.create(sizes, seed=settings.seed)
+            self.state = TrainState(
+                net=net,
+                adam=Adam(net, lr=settings.lr),
+                feats=np.empty((0, NUM_FEATURES), np.float32),
+                targets=np.empty((0, NUM_OUTPUTS), np.float32),
+                masks=np.empty((0, NUM_OUTPUTS), np.float32),
+            )
+
+    # ---- one round ----------------------------------------------------------------
+    def round(self, executor: ProcessPoolExecutor | None = None) -> dict:
+        """Play a round of games, train on the buffer, checkpoint; the round's figures."""
+        st = self.state
+        s = self.settings
+        start = time.perf_counter()
+        net = st.net if st.round > 0 else None  # the first round values every leaf at 0
+        jobs = [
+            (self.cfg, net, s.search(), s.seed, st.round, g, s.outcome_weight)
+            for g in range(s.games)
+        ]
+        if executor is None:
+            results = [_play(j) for j in jobs]
+        else:
+            results = list(executor.map(_play, jobs))
+        play_s = time.perf_counter() - start
+        feats = np.concatenate([st.feats] + [r[0] for r in results])[-s.buffer :]
+        targets = np.concatenate([st.targets] + [r[1] for r in results])[-s.buffer :]
+        masks = np.concatenate([st.masks] + [r[2] for r in results])[-s.buffer :]
+        st.feats, st.targets, st.masks = feats, targets, masks
+        rng = np.random.default_rng([s.seed, st.round, 1 << 20])
+        losses = []
+        for _ in range(s.steps):
+            idx = rng.integers(len(feats), size=min(s.batch, len(feats)))
+            losses.append(st.adam.step(feats[idx], targets[idx], masks[idx]))
+        new_examples = sum(len(r[0]) for r in results)
+        st.round += 1
+        st.games += s.games
+        st.examples += new_examples
+        elapsed = time.perf_counter() - start
+        st.seconds += elapsed
+        row = {
+            "round": st.round,
+            "games": st.games,
+            "examples": st.examples,
+            "buffer": len(feats),
+            "loss": float(np.mean(losses[-max(1, s.steps // 4) :])),
+            "seat0_mean": float(np.mean([r[3] for r in results])),
+            "turns_mean": float(np.mean([r[4] for r in results])),
+            "play_s": round(play_s, 2),
+            "seconds": round(st.seconds, 1),
+        }
+        st.history.append(row)
+        self._save()
+        return row
+
+    def run(
+        self, rounds: int | None = None, seconds: float | None = None, log: object | None = None
+    ) -> None:
+        """Rounds until ``rounds`` more are done or ``seconds`` more have passed."""
+        if rounds is None and seconds is None:
+            raise ValueError("give rounds or seconds")
+        start = time.perf_counter()
+        done = 0
+        executor = None
+        if self.settings.workers > 1:
+            import multiprocessing
+
+            executor = ProcessPoolExecutor(
+                self.settings.workers, mp_context=multiprocessing.get_context("fork")
+            )
+        try:
+            while (rounds is None or done < rounds) and (
+                seconds is None or time.perf_counter() - start < seconds
+            ):
+                row = self.round(executor)
+                done += 1
+                if log is not None:
+                    log(row)
+        finally:
+            if executor is not None:
+                executor.shutdown()
+
+    # ---- files ----------------------------------------------------------------------
+    def _save(self) -> None:
+        st = self.state
+        arrays: dict[str, np.ndarray] = {
+            "feats": st.feats,
+            "targets": st.targets,
+            "masks": st.masks,
+            "adam_t": np.array(st.adam.t),
+            "info": np.array(
+                json.dumps(
+                    {
+                        "round": st.round,
+                        "games": st.games,
+                        "examples": st.examples,
+                        "seconds": st.seconds,
+                        "history": st.history,
+                        "settings": asdict(self.settings),
+                        "game": self.config.game_string(),
+                    }
+                )
+            ),
+        }
+        for i, (m, v) in enumerate(zip(st.adam.m, st.adam.v, strict=True)):
+            arrays[f"adam_m{i}"] = m
+            arrays[f"adam_v{i}"] = v
+        for i, (w, b) in enumerate(zip(st.net.weights, st.net.biases, strict=True)):
+            arrays[f"net_w{i}"] = w
+            arrays[f"net_b{i}"] = b
+        st.net.meta = {"game": self.config.game_string(), "round": str(st.round)}
+        tmp = self.out / (CHECKPOINT + ".tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **arrays)
+            fh.flush()
+            os.fsync(fh.fileno())
+        tmp.replace(self.out / CHECKPOINT)
+        st.net.save(self.out / NET_FILE)  # the export; the checkpoint is what resumes
+        lines = [",".join(st.history[0].keys())] + [
+            ",".join(str(v) for v in r.values()) for r in st.history
+        ]
+        log_tmp = self.out / (LOG_FILE + ".tmp")
+        log_tmp.write_text("\n".join(lines) + "\n")
+        log_tmp.replace(self.out / LOG_FILE)
+
+    def _load(self, path: Path) -> TrainState:
+        with np.load(path, allow_pickle=False) as data:
+            info = json.loads(str(data["info"]))
+            if info["game"] != self.config.game_string():
+                raise ValueError(
+                    f"{path}: a checkpoint of {info['game']}, not {self.config.game_string()}"
+                )
+            layers = sum(1 for k in data.files if k.startswith("net_w"))
+            net = ValueNet(
+                [np.asarray(data[f"net_w{i}"]) for i in range(layers)],
+                [np.asarray(data[f"net_b{i}"]) for i in range(layers)],
+                {"game": info["game"], "round": str(info["round"])},
+            )
+            adam = Adam(net, lr=self.settings.lr)
+            adam.t = int(data["adam_t"])
+            adam.m = [np.asarray(data[f"adam_m{i}"]) for i in range(len(adam.m))]
+            adam.v = [np.asarray(data[f"adam_v{i}"]) for i in range(len(adam.v))]
+            return TrainState(
+                net=net,
+                adam=adam,
+                feats=np.asarray(data["feats"]),
+                targets=np.asarray(data["targets"]),
+                masks=np.asarray(data["masks"]),
+                round=int(info["round"]),
+                games=int(info["games"]),
+                examples=int(info["examples"]),
+                seconds=float(info["seconds"]),
+                history=list(info["history"]),
+            )
+
+
+POLICY_FILE = "policy-net.npz"
+
+
+def _play_policy(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One self-play game in a worker, returning its decision examples stacked."""
+    cfg, net, search, seed, game, num_actions = args
+    out: list = []
+    self_play_game(cfg, net, search, _game_seed(seed, 1 << 30, game), 0.0, num_actions, out)
+    return tuple(np.concatenate([o[i] for o in out]) for i in range(4))
+
+
+def distill_policy(
+    config: GameConfig,
+    net: ValueNet,
+    out: Path,
+    games: int,
+    iterations: int = 64,
+    epochs: int = 30,
+    batch: int = 512,
+    hidden: tuple[int, ...] = (256, 256),
+    seed: int = 0,
+    workers: int = 1,
+    log: object | None = None,
+) -> PolicyNet:
+    """Play ``games`` self-play games by search, fit a policy network to every solved decision."""
+    from complots_solver.solvers.belief.policy_net import PolicyNet, PolicyTrainer
+
+    if games < 1 or epochs < 1:
+        raise ValueError("games and epochs must be at least 1")
+    cfg = config.to_array()
+    num_actions = config.num_distinct_actions()
+    search = SearchSettings(iterations=iterations)
+    jobs = [(cfg, net, search, seed, g, num_actions) for g in range(games)]
+    if workers > 1:
+        import multiprocessing
+
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as ex:
+            parts = list(ex.map(_play_policy, jobs))
+    else:
+        parts = [_play_policy(j) for j in jobs]
+    feats, targets, legal, weights = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    policy = PolicyNet.create(num_actions, hidden, seed=seed)
+    trainer = PolicyTrainer(policy)
+    rng = np.random.default_rng([seed, 7])
+    # each decision weighs as often as its reach within its own subgame
+    weights = np.maximum(weights, 1e-3)
+    for epoch in range(epochs):
+        order = rng.permutation(len(feats))
+        losses = []
+        for i in range(0, len(order), batch):
+            idx = order[i : i + batch]
+            losses.append(trainer.step(feats[idx], targets[idx], legal[idx], weights[idx]))
+        if log is not None:
+            log({"epoch": epoch + 1, "examples": len(feats), "loss": float(np.mean(losses))})
+    policy.net.meta.update({"game": config.game_string(), "games": str(games)})
+    policy.save(Path(out) / POLICY_FILE)
+    return policy

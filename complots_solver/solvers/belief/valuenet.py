@@ -1,0 +1,148 @@
+"""A small value network in numpy: a multilayer perceptron, Adam training, and pickle-free files.
+
+The network maps a public belief state's features to each player's
+expected utility for each possible hand (see :mod:`.features`). Inference
+and training are plain numpy, so the default install plays and trains it;
+weights are saved with ``np.savez`` and loaded with ``allow_pickle=False``,
+so a shared file is data, never code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+FORMAT = "complots-value-net"
+VERSION = 1
+
+
+@dataclass
+class ValueNet:
+    """Weights of a tanh-output MLP with ReLU hidden layers."""
+
+    weights: list[np.ndarray]
+    biases: list[np.ndarray]
+    meta: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, sizes: list[int], seed: int = 0) -> ValueNet:
+        """He-initialised network with layer ``sizes`` (input, hidden..., output)."""
+        if len(sizes) < 2 or any(s < 1 for s in sizes):
+            raise ValueError(f"sizes must list at least two positive layer widths, got {sizes}")
+        rng = np.random.default_rng(seed)
+        weights = [
+            rng.normal(0.0, np.sqrt(2.0 / a), size=(a, b)).astype(np.float32)
+            for a, b in zip(sizes[:-1], sizes[1:], strict=True)
+        ]
+        weights[-1] *= 0.1
+        biases = [np.zeros(b, dtype=np.float32) for b in sizes[1:]]
+        return cls(weights, biases)
+
+    @property
+    def sizes(self) -> list[int]:
+        """Layer widths."""
+        return [self.weights[0].shape[0]] + [w.shape[1] for w in self.weights]
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        """Outputs for a batch of inputs (rows)."""
+        h = np.asarray(x, dtype=np.float32)
+        for w, b in zip(self.weights[:-1], self.biases[:-1], strict=True):
+            h = np.maximum(h @ w + b, 0.0)
+        return np.tanh(h @ self.weights[-1] + self.biases[-1])
+
+    def save(self, path: Path) -> None:
+        """Write the weights atomically as an ``.npz`` (no pickle)."""
+        arrays: dict[str, np.ndarray] = {
+            "format": np.array(FORMAT),
+            "version": np.array(VERSION),
+            "layers": np.array(len(self.weights)),
+        }
+        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            arrays[f"w{i}"] = w
+            arrays[f"b{i}"] = b
+        for k, v in self.meta.items():
+            arrays[f"meta_{k}"] = np.array(str(v))
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **arrays)
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> ValueNet:
+        """Read weights written by :meth:`save`; ValueError for any other file."""
+        try:
+            with np.load(Path(path), allow_pickle=False) as data:
+                if "format" not in data.files or str(data["format"]) != FORMAT:
+                    raise ValueError(f"{path}: not a {FORMAT} file")
+                if int(data["version"]) != VERSION:
+                    raise ValueError(
+                        f"{path}: {FORMAT} version {int(data['version'])}, expected {VERSION}"
+                    )
+                n = int(data["layers"])
+                weights = [np.asarray(data[f"w{i}"], dtype=np.float32) for i in range(n)]
+                biases = [np.asarray(data[f"b{i}"], dtype=np.float32) for i in range(n)]
+                meta = {k[5:]: str(data[k]) for k in data.files if k.startswith("meta_")}
+        except (OSError, KeyError, EOFError) as exc:
+            raise ValueError(f"{path}: unreadable value network ({exc})") from None
+        except ValueError as exc:
+            if "pickle" in str(exc).lower():
+                raise ValueError(
+                    f"{path}: holds pickled objects; refused (strategy files are data)"
+                ) from None
+            raise
+        for a, b in zip(weights[:-1], weights[1:], strict=True):
+            if a.shape[1] != b.shape[0]:
+                raise ValueError(f"{path}: layer shapes do not chain")
+        return cls(weights, biases, meta)
+
+
+class Adam:
+    """Adam optimiser state for a :class:`ValueNet`."""
+
+    def __init__(
+        self, net: ValueNet, lr: float = 1e-3, beta1: float = 0.9, beta2: float = 0.999
+    ) -> None:
+        self.net = net
+        self.lr = lr
+        self.beta1 = beta1
+        self.beta2 = beta2
+        self.t = 0
+        self.m = [np.zeros_like(p) for p in net.weights + net.biases]
+        self.v = [np.zeros_like(p) for p in net.weights + net.biases]
+
+    def step(self, x: np.ndarray, y: np.ndarray, mask: np.ndarray) -> float:
+        """One gradient step on masked squared error; returns the batch loss."""
+        net = self.net
+        acts = [np.asarray(x, dtype=np.float32)]
+        pre = []
+        for w, b in zip(net.weights[:-1], net.biases[:-1], strict=True):
+            z = acts[-1] @ w + b
+            pre.append(z)
+            acts.append(np.maximum(z, 0.0))
+        out = np.tanh(acts[-1] @ net.weights[-1] + net.biases[-1])
+        diff = (out - y) * mask
+        denom = max(float(mask.sum()), 1.0)
+        loss = float((diff * diff).sum() / denom)
+        grad = 2.0 * diff / denom * (1.0 - out * out)
+        gw: list[np.ndarray] = []
+        gb: list[np.ndarray] = []
+        for layer in range(len(net.weights) - 1, -1, -1):
+            gw.append(acts[layer].T @ grad)
+            gb.append(grad.sum(axis=0))
+            if layer > 0:
+                grad = (grad @ net.weights[layer].T) * (pre[layer - 1] > 0)
+        gw.reverse()
+        gb.reverse()
+        self.t += 1
+        params = net.weights + net.biases
+        grads = gw + gb
+        c1 = 1.0 - self.beta1**self.t
+        c2 = 1.0 - self.beta2**self.t
+        for i, (p, g) in enumerate(zip(params, grads, strict=True)):
+            self.m[i] = self.beta1 * self.m[i] + (1 - self.beta1) * g
+            self.v[i] = self.beta2 * self.v[i] + (1 - self.beta2) * g * g
+            p -= (self.lr * (self.m[i] / c1) / (np.sqrt(self.v[i] / c2) + 1e-8)).astype(p.dtype)
+        return loss

@@ -1,0 +1,143 @@
+"""Value networks, features, depth-limited subgames, self-play training and distillation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.belief.features import (
+    F_HANDS,
+    NUM_FEATURES,
+    NUM_OUTPUTS,
+    group_features,
+)
+from complots_solver.solvers.belief.hypotheses import Hypotheses
+from complots_solver.solvers.belief.policy_net import PolicyNet, PolicyTrainer
+from complots_solver.solvers.belief.search import SearchSettings, Subgame, self_play_game
+from complots_solver.solvers.belief.train import Trainer, TrainSettings
+from complots_solver.solvers.belief.valuenet import Adam, ValueNet
+
+
+def test_value_net_round_trip_and_refusals(tmp_path) -> None:
+    """Saved weights load identically; other files and pickles are refused with a ValueError."""
+    net = ValueNet.create([NUM_FEATURES, 16, NUM_OUTPUTS], seed=1)
+    net.meta["game"] = "complots()"
+    net.save(tmp_path / "v.npz")
+    back = ValueNet.load(tmp_path / "v.npz")
+    x = np.random.default_rng(0).random((3, NUM_FEATURES)).astype(np.float32)
+    assert np.array_equal(net.forward(x), back.forward(x))
+    assert back.meta["game"] == "complots()"
+    np.savez(tmp_path / "other.npz", a=np.zeros(3))
+    with pytest.raises(ValueError, match="not a complots-value-net"):
+        ValueNet.load(tmp_path / "other.npz")
+    evil = np.empty(1, dtype=object)
+    evil[0] = {"payload": "anything"}
+    np.savez(
+        tmp_path / "evil.npz",
+        format=np.array("complots-value-net"),
+        version=np.array(1),
+        layers=np.array(1),
+        w0=evil,
+        b0=evil,
+    )
+    with pytest.raises(ValueError, match="pickle"):
+        ValueNet.load(tmp_path / "evil.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(ValueError):
+        ValueNet.load(tmp_path / "junk.npz")
+
+
+def test_adam_fits_a_masked_target() -> None:
+    """Training drives the masked squared error down; masked-out outputs do not count."""
+    rng = np.random.default_rng(0)
+    x = rng.random((64, 8)).astype(np.float32)
+    y = np.tanh(x @ rng.normal(size=(8, 4))).astype(np.float32)
+    mask = np.ones_like(y)
+    mask[:, 3] = 0.0
+    y[:, 3] = 5.0  # unreachable by tanh: would dominate the loss if it counted
+    net = ValueNet.create([8, 32, 4], seed=0)
+    opt = Adam(net, lr=3e-3)
+    first = opt.step(x, y, mask)
+    for _ in range(400):
+        last = opt.step(x, y, mask)
+    assert last < 0.1 * first
+
+
+def test_policy_trainer_learns_a_fixed_strategy() -> None:
+    """Cross-entropy training reproduces target probabilities over the legal actions only."""
+    rng = np.random.default_rng(1)
+    x = rng.random((32, 10)).astype(np.float32)
+    legal = np.zeros((32, 6), dtype=np.float32)
+    legal[:, :3] = 1.0
+    target = np.zeros((32, 6), dtype=np.float32)
+    target[:, 0], target[:, 1] = 0.7, 0.3
+    policy = PolicyNet(ValueNet.create([10, 32, 6], seed=0))
+    trainer = PolicyTrainer(policy, lr=3e-3)
+    for _ in range(500):
+        trainer.step(x, target, legal, np.ones(32, dtype=np.float32))
+    probs = policy.probabilities(x, legal)
+    assert np.allclose(probs[:, 3:], 0.0)
+    assert np.allclose(probs[:, 0], 0.7, atol=0.05)
+    assert np.allclose(probs[:, 2], 0.0, atol=0.05)
+
+
+def test_group_features_hold_normalised_hand_marginals() -> None:
+    """The belief part of the features is a distribution over hands for each player."""
+    config, _ = resolve_game("draft-inquisitor")
+    cfg = config.to_array()
+    sub = Subgame(cfg, Hypotheses.initial(cfg), None, SearchSettings(iterations=2))
+    sub.solve()
+    root, _ = sub.next_root(int(sub.tree.leaf_hyps[0]))
+    feats = np.empty((1, NUM_FEATURES), dtype=np.float32)
+    group_features(root.states, root.weights, np.zeros(len(root), np.int64), 1, feats)
+    me = feats[0, F_HANDS : F_HANDS + 20]
+    opp = feats[0, F_HANDS + 20 : F_HANDS + 40]
+    assert me.sum() == pytest.approx(1.0, abs=1e-5)
+    assert opp.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_leaf_beliefs_are_the_posterior_under_the_solved_strategy() -> None:
+    """The next root's weights are the joint reach of its leaf node, normalised."""
+    config, _ = resolve_game("draft-ambassador")
+    cfg = config.to_array()
+    sub = Subgame(cfg, Hypotheses.initial(cfg), None, SearchSettings(iterations=4, prune=0.0))
+    sub.solve()
+    leaf = int(sub.tree.leaf_hyps[len(sub.tree.leaf_hyps) // 2])
+    root, row = sub.next_root(leaf)
+    assert root.weights.sum() == pytest.approx(1.0)
+    assert np.all(root.weights > 0)
+    assert np.array_equal(
+        root.states[row], sub.tree.leaf_states[np.searchsorted(sub.tree.leaf_hyps, leaf)]
+    )
+
+
+def test_self_play_is_deterministic_and_ends() -> None:
+    """Same seed, same game; a game ends in a terminal with a result of +-1 or 0."""
+    config, _ = resolve_game("draft-ambassador")
+    cfg = config.to_array()
+    settings = SearchSettings(iterations=8)
+    a = self_play_game(cfg, None, settings, np.random.default_rng(5))
+    b = self_play_game(cfg, None, settings, np.random.default_rng(5))
+    assert a[1] == b[1] and a[2] == b[2]
+    assert a[1] in (-1.0, 0.0, 1.0)
+    for (fa, ta, ma), (fb, tb, mb) in zip(a[0], b[0], strict=True):
+        assert np.array_equal(fa, fb) and np.array_equal(ta, tb) and np.array_equal(ma, mb)
+        assert np.all(np.abs(ta) <= 1.0 + 1e-6)
+
+
+def test_training_resumes_exactly(tmp_path) -> None:
+    """Two rounds in one go equal one round, a resume from the checkpoint, and one more."""
+    config, _ = resolve_game("draft-ambassador")
+    settings = TrainSettings(games=2, iterations=4, steps=5, batch=16, hidden=(16,))
+    straight = Trainer(config, settings, tmp_path / "a")
+    straight.run(rounds=2)
+    first = Trainer(config, settings, tmp_path / "b")
+    first.run(rounds=1)
+    resumed = Trainer(config, settings, tmp_path / "b", resume=True)
+    assert resumed.state.round == 1
+    resumed.run(rounds=1)
+    for w1, w2 in zip(straight.state.net.weights, resumed.state.net.weights, strict=True):
+        assert np.array_equal(w1, w2)
+    assert np.array_equal(straight.state.feats, resumed.state.feats)
+    assert (tmp_path / "b" / "training.csv").read_text().count("\n") == 3
