@@ -1,7 +1,25 @@
-"""Layering: each package imports only the layers below it (README, Layout).
+"""Layering: each package imports only the layers below it, and nothing imports in a cycle.
 
+Layers (README, Layout), checked over every module of every sub-package:
 rules (1) -> openspiel (2) -> solvers (3) -> browse, play (4) -> reports, cli (5).
 Reports use only the read-only browser, never solver internals.
+
+Solver families (the sub-packages of ``solvers``), lowest first:
+
+- ``common`` imports no other family: it is what they all share;
+- ``exact`` imports ``common``;
+- ``mccfr`` imports ``common`` and ``exact`` (keyed tables are measured and
+  mapped on compiled trees);
+- ``belief`` imports ``common`` and ``exact``, never ``mccfr`` (nor
+  ``policies``, which imports ``mccfr``);
+- ``policies`` (saved strategies made playable) imports ``common``,
+  ``exact`` and ``mccfr``: it sits above the solvers whose strategies it plays.
+
+``solvers/__init__.py`` may re-export any family; modules inside a family never
+import the ``solvers`` package itself (it imports them).
+
+No import cycles: every ``import`` statement counts, at module level or inside a
+function (a lazy import hides a cycle from the interpreter, not from a reader).
 """
 
 from __future__ import annotations
@@ -10,6 +28,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "complots_solver"
+ROOT = PACKAGE.name
 ALLOWED = {
     "rules": {"rules"},
     "openspiel": {"rules", "openspiel"},
@@ -19,25 +38,52 @@ ALLOWED = {
     "reports": {"browse", "reports"},
     "cli": {"rules", "openspiel", "solvers", "browse", "play", "reports", "cli"},
 }
+FAMILIES = {
+    "common": {"common"},
+    "exact": {"common", "exact"},
+    "mccfr": {"common", "exact", "mccfr"},
+    "belief": {"common", "exact", "belief"},
+    "policies": {"common", "exact", "mccfr", "policies"},
+}
+SOLVERS = PACKAGE / "solvers"
 
 
-def _imported_layers(folder: Path) -> dict[str, set[str]]:
-    """complots_solver sub-packages imported by each module of ``folder``."""
-    out: dict[str, set[str]] = {}
-    for path in sorted(folder.glob("*.py")):
-        layers: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = []
-            if isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            elif isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            for name in names:
-                parts = name.split(".")
-                if parts[0] == "complots_solver" and len(parts) > 1:
-                    layers.add(parts[1])
-        out[path.name] = layers
+def _module_name(path: Path) -> str:
+    """Dotted module name of a source file of the package."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the package by dotted name."""
+    return {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
+    """Modules of the package that ``path`` imports anywhere (``from p import m`` counts m)."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.split(".")[0] == ROOT)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.split(".")[0] != ROOT:
+                continue
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                out.add(sub if sub in modules else node.module)
     return out
+
+
+def _graph() -> dict[str, set[str]]:
+    """Import graph of the package's modules (edges to modules of the package only)."""
+    modules = _modules()
+    return {name: _imports(path, modules) & set(modules) for name, path in modules.items()}
+
+
+def _part(module: str, depth: int) -> str | None:
+    """The ``depth``-th component of a dotted name below the package (None if it has none)."""
+    parts = module.split(".")
+    return parts[depth] if len(parts) > depth else None
 
 
 def test_every_package_is_listed() -> None:
@@ -46,8 +92,65 @@ def test_every_package_is_listed() -> None:
     assert packages == set(ALLOWED)
 
 
+def test_every_solver_family_is_listed() -> None:
+    """A new solver family must be given its rule here."""
+    families = {p.name for p in SOLVERS.iterdir() if (p / "__init__.py").is_file()}
+    assert families <= set(FAMILIES), f"unlisted solver families {sorted(families - set(FAMILIES))}"
+
+
 def test_packages_import_only_lower_layers() -> None:
-    """Each module imports only what its layer may."""
-    for layer, allowed in ALLOWED.items():
-        for module, layers in _imported_layers(PACKAGE / layer).items():
-            assert layers <= allowed, f"{layer}/{module} imports {sorted(layers - allowed)}"
+    """Each module, in every sub-package, imports only what its layer may."""
+    for module, imported in _graph().items():
+        layer = _part(module, 1)
+        if layer is None:
+            continue  # the package's own __init__
+        layers = {_part(m, 1) for m in imported} - {None}
+        assert layers <= ALLOWED[layer], f"{module} imports {sorted(layers - ALLOWED[layer])}"
+
+
+def test_solver_families_import_only_what_their_rule_allows() -> None:
+    """Each solver module imports only the families its family may (module docstring)."""
+    for module, imported in _graph().items():
+        if _part(module, 1) != "solvers" or _part(module, 2) is None:
+            continue  # other layers, and solvers/__init__ (re-exports any family)
+        family = _part(module, 2)
+        solver_imports = {m for m in imported if _part(m, 1) == "solvers"}
+        assert f"{ROOT}.solvers" not in solver_imports, f"{module} imports the solvers package"
+        families = {_part(m, 2) for m in solver_imports}
+        allowed = FAMILIES[family]
+        assert families <= allowed, f"{module} ({family}) imports {sorted(families - allowed)}"
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` as a closed path of modules, or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_no_import_cycles() -> None:
+    """No module imports itself through others."""
+    cycle = _cycle(_graph())
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    """The helper itself: a lazy two-module cycle is found, a chain is not."""
+    assert _cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None

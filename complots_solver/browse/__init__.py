@@ -7,7 +7,8 @@ picks the right one. Imports the rules, OpenSpiel and solver layers only;
 reports build on it.
 """
 
-from complots_solver.browse.browser import Situation, StrategyBrowser, load_run
+from complots_solver.browse.browser import Situation, StrategyBrowser
+from complots_solver.browse.load import load_run
 from complots_solver.browse.sampled import (
     CI_COLUMNS,
     DEFAULT_GAMES,

@@ -84,7 +84,6 @@ from complots_solver.rules.presets import resolve_game
 from complots_solver.rules.text import action_to_string, split_token, token_to_string
 from complots_solver.solvers.common.strategy_file import (
     StrategyFile,
-    is_keyed_strategy,
     load_strategy,
 )
 
@@ -224,8 +223,8 @@ def situation_columns(config: GameConfig, fields: np.ndarray, seats: np.ndarray)
     def opt(col: np.ndarray) -> list[int | None]:
         return [int(x) if x >= 0 else None for x in col]
 
-    hands = _counts_to_strings(names, f[:, F_HAND : F_HAND + NUM_CLANS])
-    start = _counts_to_strings(names, f[:, F_START_HAND : F_START_HAND + NUM_CLANS])
+    hands = counts_to_strings(names, f[:, F_HAND : F_HAND + NUM_CLANS])
+    start = counts_to_strings(names, f[:, F_START_HAND : F_START_HAND + NUM_CLANS])
     seat = np.asarray(seats).astype(np.int64)
     data: dict[str, Any] = {
         "seat": seat,
@@ -239,7 +238,7 @@ def situation_columns(config: GameConfig, fields: np.ndarray, seats: np.ndarray)
     for p in range(n):
         data[f"coins{p}"] = f[:, F_COINS + p]
     for p in range(n):
-        data[f"face_up{p}"] = _counts_to_strings(
+        data[f"face_up{p}"] = counts_to_strings(
             names, f[:, F_FACE_UP + p * NUM_CLANS : F_FACE_UP + (p + 1) * NUM_CLANS]
         )
     for p in range(n):
@@ -605,8 +604,8 @@ class StrategyBrowser:
         return pd.DataFrame(
             {
                 "node": w.start_nodes,
-                "hand0": _counts_to_strings(names, w.start_hands[:, 0, :]),
-                "hand1": _counts_to_strings(names, w.start_hands[:, 1, :]),
+                "hand0": counts_to_strings(names, w.start_hands[:, 0, :]),
+                "hand1": counts_to_strings(names, w.start_hands[:, 1, :]),
                 "probability": reach,
                 "value0": value,
             }
@@ -642,7 +641,7 @@ class StrategyBrowser:
         }
 
 
-def _counts_to_strings(names: list[str], counts: np.ndarray) -> list[str]:
+def counts_to_strings(names: list[str], counts: np.ndarray) -> list[str]:
     """Hand strings for rows of per-clan counts (cached by row content)."""
     cache: dict[bytes, str] = {}
     out: list[str] = []
@@ -688,29 +687,7 @@ def _refuse_keyed(run_dir: Path) -> None:
         )
 
 
-def load_run(
-    run_dir: Path | str, games: int | None = None, seed: int | None = None
-) -> StrategyBrowser:
-    """The browser of a run directory: exact for tree-aligned files, sampled for keyed ones.
-
-    ``games`` and ``seed`` set the sampled browser's self-play games (defaults
-    :data:`~complots_solver.browse.sampled.DEFAULT_GAMES` and seed 0); exact
-    runs need no sampling and ignore them.
-    """
-    from complots_solver.browse.sampled import DEFAULT_GAMES, DEFAULT_SEED, SampledBrowser
-
-    path = Path(run_dir)
-    if is_keyed_strategy(path):
-        return SampledBrowser(
-            path,
-            DEFAULT_GAMES if games is None else games,
-            DEFAULT_SEED if seed is None else seed,
-        )
-    return StrategyBrowser(path)
-
-
 __all__ = [
     "Situation",
     "StrategyBrowser",
-    "load_run",
 ]

@@ -42,6 +42,7 @@ from complots_solver.browse.browser import (
     Filter,
     Situation,
     StrategyBrowser,
+    counts_to_strings,
     finish_situations,
     move_label,
     situation_columns,
@@ -698,14 +699,13 @@ class SampledBrowser(StrategyBrowser):
     def starting_hands(self) -> pd.DataFrame:
         """One row per sampled game: both starting hands, weight 1/games and seat 0's return."""
         names = [self.config.clan_name(c) for c in range(NUM_CLANS)]
-        from complots_solver.browse.browser import _counts_to_strings
 
         start = self.samples.start_hands
         return pd.DataFrame(
             {
                 "game": np.arange(self.games),
-                "hand0": _counts_to_strings(names, start[:, 0, :]),
-                "hand1": _counts_to_strings(names, start[:, 1, :]),
+                "hand0": counts_to_strings(names, start[:, 0, :]),
+                "hand1": counts_to_strings(names, start[:, 1, :]),
                 "probability": np.full(self.games, 1.0 / self.games),
                 "value0": self.samples.returns[:, 0],
             }

@@ -9,7 +9,6 @@ code 2 and one line on stderr.
 from __future__ import annotations
 
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from complots_solver.cli.checks import writable_folder
 from complots_solver.rules.config import DEFAULT_PARAMS, PARAM_HELP, GameConfig
 from complots_solver.rules.enums import Variant
 from complots_solver.rules.layout import MAX_CHANCE_OUTCOMES
@@ -61,22 +61,6 @@ class ComplotsGroup(click.Group):
             where = exc.filename if exc.filename is not None else "a file"
             reason = exc.strerror or str(exc)
             raise FileSystemError(f"file system error on {where}: {reason}") from None
-
-
-def writable_folder(path: Path, option: str, target: Path | None = None) -> None:
-    """Create folder ``path`` now, before any long work, or stop naming ``option``.
-
-    ``target`` is the file the command will write there, named in the message.
-    """
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=path):
-            pass
-    except OSError as exc:
-        where = f"{target} (folder {path})" if target is not None else str(path)
-        raise click.BadParameter(
-            f"cannot create or write {where}: {exc.strerror or exc}", param_hint=option
-        ) from None
 
 
 @click.group(cls=ComplotsGroup, context_settings={"help_option_names": ["-h", "--help"]})

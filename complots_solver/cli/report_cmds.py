@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from complots_solver.cli.checks import writable_folder
+
 RUN_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
 
 
@@ -21,8 +23,6 @@ def _formats(text: str) -> list[str]:
 
 def _check_outputs(out: Path, csv_dir: Path | None) -> None:
     """Output folders that cannot be made stop the command before the tables are computed."""
-    from complots_solver.cli.main import writable_folder
-
     writable_folder(out.parent, "--out", out)
     if csv_dir is not None:
         writable_folder(csv_dir, "--csv")

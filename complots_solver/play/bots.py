@@ -22,6 +22,7 @@ from enum import StrEnum
 import numpy as np
 import pyspiel
 
+from complots_solver.play.base import Bot
 from complots_solver.play.cards import CardTracker, CardView, holding_probabilities
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import NUM_CLANS, ActionKind, Clan, Lineup, Stage
@@ -233,43 +234,6 @@ def richest_opponent(sit: Situation) -> list[int]:
 
 def _on(sit: Situation, block: int, targets: Iterable[int]) -> dict[int, float]:
     return _uniform(a for t in targets if (a := sit.action(block, t)) in sit.legal)
-
-
-# ---- the interface ------------------------------------------------------------------
-class Bot(abc.ABC):
-    """A player: a distribution over legal actions at each decision, sampled with its rng.
-
-    ``table_lookups`` and ``table_misses`` count this bot's decisions looked up
-    in a strategy table and, of those, the ones at information states the
-    table lacks (played uniformly); both stay 0 for the heuristic bots.
-    """
-
-    def __init__(self, config: GameConfig, rng: np.random.Generator, name: str) -> None:
-        """A bot for games of ``config`` drawing its randomness from ``rng`` only."""
-        self.config = config
-        self.rng = rng
-        self.name = name
-        self.table_lookups = 0
-        self.table_misses = 0
-
-    def restart(self) -> None:  # noqa: B027  (an optional hook)
-        """Forget per-game memory (called before a new game)."""
-
-    @abc.abstractmethod
-    def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
-        """Probability of each legal action of the seat to move (sums to 1)."""
-
-    def step(self, state: pyspiel.State) -> int:
-        """An action sampled from :meth:`action_probabilities` with the bot's rng."""
-        probs = self.action_probabilities(state)
-        actions = sorted(probs)
-        if len(actions) == 1:
-            return actions[0]
-        weights = np.array([probs[a] for a in actions], dtype=np.float64)
-        cdf = np.cumsum(weights / weights.sum())
-        return actions[
-            min(int(np.searchsorted(cdf, self.rng.random(), side="right")), len(cdf) - 1)
-        ]
 
 
 class RandomBot(Bot):

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from complots_solver.play.bots import Bot
+from complots_solver.play.base import Bot
 from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.layout import MAX_CHANCE_OUTCOMES
