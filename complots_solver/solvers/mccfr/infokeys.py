@@ -1,102 +1,23 @@
-"""Information keys for Monte Carlo CFR: 64-bit keys computed inside numba.
+"""Information keys for Monte Carlo CFR: 64-bit keys computed incrementally inside numba.
 
-Three abstractions are offered; all are computed incrementally along a path
-of the game (one row of per-depth arrays per move) by :func:`step_keys`.
+:func:`step_keys` carries each seat's key material along a path, one row of
+per-depth arrays per move, and :func:`key_of` gives the key of the player to
+move. Three schemes (:data:`KEYS`; :data:`KEY_SCHEME_VERSION` versions their
+definitions, so that tables saved under another version are refused):
 
-``perfect`` (:data:`KEY_PERFECT`)
-    Perfect recall. A player's information state is exactly the sequence of
-    observation tokens ``core.observation_token(s, a, player)`` they have
-    seen; the key is a rolling 64-bit hash of that sequence,
-    ``h_0 = mix(PERFECT_SEED + seat)`` and ``h_{k+1} = mix(h_k ^ (token_k + 1))``
-    with ``mix`` the splitmix64 finaliser (a bijection on 64-bit words). Two
-    distinct sequences share a key only by a hash collision; treating the keys
-    of ``N`` distinct information states as independent uniform 64-bit values,
-    the probability that any two collide is at most ``N**2 / 2**65``: about
-    ``3e-8`` for a million states, ``3e-4`` for 10**8, ``0.03`` for 10**9.
-    A collision merges two information states (they share regrets); when the
-    two have different numbers of legal actions it is detected and counted in
-    ``key_conflicts`` (the node then plays uniformly and is not updated).
+``perfect``
+    Perfect recall: a rolling hash of the player's observation tokens,
+    ``h_0 = mix(PERFECT_SEED + seat)``, ``h_(k+1) = mix(h_k ^ (token_k + 1))``
+    (:func:`mix`, the splitmix64 finaliser). Distinct sequences share a key
+    only by a 64-bit collision; one between states with different numbers of
+    legal actions is counted in ``key_conflicts``.
+``markov``
+    What the player to move knows that matters now (:func:`markov_key`).
+``compact``
+    A smaller summary, for learning speed on the full game (:func:`compact_key`).
 
-``markov`` (:data:`KEY_MARKOV`)
-    An imperfect-recall summary of what the player to move knows that matters
-    now. It is a 64-bit hash (same ``mix`` chain, :data:`MARKOV_SEED`) of this
-    fixed tuple of small integers, all read from the state or from a small
-    public memory kept alongside it:
-
-    * the seat of the player to move;
-    * the turn's public context: stage, actor, announced action kind, target,
-      challenger, counterer, counter clan, challenge context, whether the
-      challenged claim was true, the clan shown to the Inquisitor (only ever
-      set when the viewer is the actor who saw it), cards drawn and to keep;
-    * turns left before the cap, truncated at :data:`TURNS_LEFT_BUCKETS`
-      ("1, 2, ..., or that many or more");
-    * the player's own face-down cards (counts per clan);
-    * every seat's face-up cards (counts per clan) and coins;
-    * for every seat, the set (5-bit mask) of clans it has claimed (by an
-      action, a counter, or a Complots 2 co-claim, Croque-Mort or Sorciere
-      claim) since its last exchange or replacement draw: an
-      exchange, a replacement after a true challenge, or an Examine swap clear
-      the mask of the player who got new cards;
-    * the Court cards the player knows (version 2 of the scheme): for each
-      clan, how many cards of it (capped at :data:`KNOWN_COURT_CAP`) the
-      player has *seen go into the Court* since their own last draw from it.
-      Cards are seen going in when the player returns them after an exchange
-      (known to them only), when a challenged claimant shows the card and
-      shuffles it in (public: every other player adds it; the claimant then
-      draws and forgets), and when an Inquisitor forces a swap (the Inquisitor
-      adds the shown card; the target draws and forgets). The player's own
-      draw from the Court (exchange, replacement, forced swap) clears it,
-      since they cannot tell which copy they drew; a draw by someone else does
-      not (the card is then only probably still there).
-
-    Forgotten: the order and number of claims, claims made before the last
-    exchange or replacement, which copy of a known Court card another
-    player's later draw may have taken, which card an opponent showed to an
-    Inquisitor once the turn is over (beyond it entering the Court in a
-    swap), the exact turn number beyond :data:`TURNS_LEFT_BUCKETS`, the
-    draft's out-of-game cards (one's own unpicked pile) and the draft picks of
-    the opponent (only their face-up cards remain). Of the draft, what this
-    loses is which of one's two cards was dealt from pile 3: one's own
-    unpicked pile is fixed by one's pick and says nothing about the other
-    cards, but pile 3 holds one card of each clan, so the dealt card's clan
-    is in neither the Court nor the opponent's dealt card (their pick may
-    still be of it). The key keeps one's cards by clan only, so whenever
-    one's two cards differ it cannot tell which was dealt. The key is not perfect-recall:
-    exact best responses on the compiled tree still apply, since the strategy
-    is mapped onto the tree's perfect-recall information sets.
-
-    The per-seat memory is one int64: bits 0-4 hold the claim mask (public),
-    bits 8 and up the known-Court counts, 2 bits per clan (private: only the
-    seat's own counts enter its key).
-
-``compact`` (:data:`KEY_COMPACT`)
-    The smallest summary, built for learning speed on the full game (about
-    10x fewer information states than ``markov`` after 200k iterations of the
-    draft game). It keeps, for the player to move:
-
-    * the seat, the stage, the turn's other seats *relative to the mover*
-      (actor, target, challenger, counterer, co-claimant, Sorciere claimant),
-      and the turn's pending context as ``markov`` (action, counter clan,
-      challenge context, claim truth, clan shown, cards drawn and kept, and
-      the clan of a Complots 2 co-claim);
-    * the player's own face-down cards, and the number of face-up cards of
-      each clan over all seats (who turned them up is forgotten);
-    * for each opponent in seat order after the mover: how many face-down
-      cards they hold, and their coins in :data:`COIN_BUCKETS` (0, 1, 2,
-      3-6, 7-9, 10+: steal yield, Assassin cost, Coup cost, forced Coup;
-      exact in Complots 2 line-ups, whose Justicier targets depend on them);
-    * the player's own exact coins, except at response stages (challenge,
-      counter, co-claim windows), whose legal actions never depend on coins:
-      there every seat's coins are in :data:`RESPONSE_BUCKETS` (0-2, 3-6,
-      7-9, 10+).
-
-    Forgotten (beyond ``markov``): every claim mask, the known Court cards,
-    the turns left, whose face-up card is whose, and coins within a bucket.
-    Its hash is one multiply-add per field and a final ``mix`` (a polynomial
-    hash modulo 2**64 with an odd multiplier), cheaper than the ``markov``
-    chain of ``mix`` calls. (A ``coarse`` key between the two, measured in
-    ``reports/mccfr-runs.md``, was dropped: ``compact`` beat it on size and
-    matched it on play.)
+Design notes and measurements:
+``reports/mccfr-runs.md``, "Design notes moved from module docstrings".
 """
 
 from __future__ import annotations
@@ -294,7 +215,59 @@ def step_keys(
 
 @hot
 def markov_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
-    """The ``markov`` key of the player to move (see the module docstring)."""
+    """The ``markov`` key of the player to move.
+
+    An imperfect-recall summary of what the player to move knows that matters
+    now. It is a 64-bit hash (same ``mix`` chain, :data:`MARKOV_SEED`) of this
+    fixed tuple of small integers, all read from the state or from a small
+    public memory kept alongside it:
+
+    * the seat of the player to move;
+    * the turn's public context: stage, actor, announced action kind, target,
+      challenger, counterer, counter clan, challenge context, whether the
+      challenged claim was true, the clan shown to the Inquisitor (only ever
+      set when the viewer is the actor who saw it), cards drawn and to keep;
+    * turns left before the cap, truncated at :data:`TURNS_LEFT_BUCKETS`
+      ("1, 2, ..., or that many or more");
+    * the player's own face-down cards (counts per clan);
+    * every seat's face-up cards (counts per clan) and coins;
+    * for every seat, the set (5-bit mask) of clans it has claimed (by an
+      action, a counter, or a Complots 2 co-claim, Croque-Mort or Sorciere
+      claim) since its last exchange or replacement draw: an
+      exchange, a replacement after a true challenge, or an Examine swap clear
+      the mask of the player who got new cards;
+    * the Court cards the player knows (version 2 of the scheme): for each
+      clan, how many cards of it (capped at :data:`KNOWN_COURT_CAP`) the
+      player has *seen go into the Court* since their own last draw from it.
+      Cards are seen going in when the player returns them after an exchange
+      (known to them only), when a challenged claimant shows the card and
+      shuffles it in (public: every other player adds it; the claimant then
+      draws and forgets), and when an Inquisitor forces a swap (the Inquisitor
+      adds the shown card; the target draws and forgets). The player's own
+      draw from the Court (exchange, replacement, forced swap) clears it,
+      since they cannot tell which copy they drew; a draw by someone else does
+      not (the card is then only probably still there).
+
+    Forgotten: the order and number of claims, claims made before the last
+    exchange or replacement, which copy of a known Court card another
+    player's later draw may have taken, which card an opponent showed to an
+    Inquisitor once the turn is over (beyond it entering the Court in a
+    swap), the exact turn number beyond :data:`TURNS_LEFT_BUCKETS`, the
+    draft's out-of-game cards (one's own unpicked pile) and the draft picks of
+    the opponent (only their face-up cards remain). Of the draft, what this
+    loses is which of one's two cards was dealt from pile 3: one's own
+    unpicked pile is fixed by one's pick and says nothing about the other
+    cards, but pile 3 holds one card of each clan, so the dealt card's clan
+    is in neither the Court nor the opponent's dealt card (their pick may
+    still be of it). The key keeps one's cards by clan only, so whenever
+    one's two cards differ it cannot tell which was dealt. The key is not perfect-recall:
+    exact best responses on the compiled tree still apply, since the strategy
+    is mapped onto the tree's perfect-recall information sets.
+
+    The per-seat memory is one int64: bits 0-4 hold the claim mask (public),
+    bits 8 and up the known-Court counts, 2 bits per clan (private: only the
+    seat's own counts enter its key).
+    """
     n = cfg[C_PLAYERS]
     p = s[S_CUR]
     h = mix(np.uint64(MARKOV_SEED))
@@ -329,7 +302,34 @@ def _bucket(table: np.ndarray, coins: int, base: int) -> int:
 
 @hot
 def compact_key(s: np.ndarray, cfg: np.ndarray, memory: np.ndarray) -> np.int64:
-    """The ``compact`` key of the player to move (see the module docstring)."""
+    """The ``compact`` key of the player to move.
+
+    The smallest summary, built for learning speed on the full game (many
+    times fewer information states than ``markov``). It keeps, for the player
+    to move:
+
+    * the seat, the stage, the turn's other seats *relative to the mover*
+      (actor, target, challenger, counterer, co-claimant, Sorciere claimant),
+      and the turn's pending context as ``markov`` (action, counter clan,
+      challenge context, claim truth, clan shown, cards drawn and kept, and
+      the clan of a Complots 2 co-claim);
+    * the player's own face-down cards, and the number of face-up cards of
+      each clan over all seats (who turned them up is forgotten);
+    * for each opponent in seat order after the mover: how many face-down
+      cards they hold, and their coins in :data:`COIN_BUCKETS` (0, 1, 2,
+      3-6, 7-9, 10+: steal yield, Assassin cost, Coup cost, forced Coup;
+      exact in Complots 2 line-ups, whose Justicier targets depend on them);
+    * the player's own exact coins, except at response stages (challenge,
+      counter, co-claim windows), whose legal actions never depend on coins:
+      there every seat's coins are in :data:`RESPONSE_BUCKETS` (0-2, 3-6,
+      7-9, 10+).
+
+    Forgotten (beyond ``markov``): every claim mask, the known Court cards,
+    the turns left, whose face-up card is whose, and coins within a bucket.
+    Its hash is one multiply-add per field and a final ``mix`` (a polynomial
+    hash modulo 2**64 with an odd multiplier), cheaper than the ``markov``
+    chain of ``mix`` calls.
+    """
     n = cfg[C_PLAYERS]
     p = s[S_CUR]
     h = np.uint64(COMPACT_SEED)

@@ -1,93 +1,22 @@
-"""Monte Carlo CFR (external and outcome sampling) over the numba rules core.
+"""The MCCFR solver: external- or outcome-sampling Monte Carlo CFR on one Complots configuration.
 
-Everything per node runs in numba: the game is stepped with
-``core.apply_action`` on a stack of state rows (an explicit stack, no
-recursion; a sampled node's child steps its parent's row in place, only the
-external-sampling traverser's nodes, walked once per action, give each child a
-copy), information keys come from :mod:`complots_solver.solvers.mccfr.infokeys`
-and regrets live in a compiled open-addressing hash table (:mod:`.table`). The
-walk (:mod:`.walk`) is a ``@hot`` function, so no array reference counting
-happens per node (:mod:`complots_solver.rules.compiled`); when the table must
-grow it returns, and ``run_walk`` grows it and resumes the walk at the same node.
+:class:`MCCFRSolver` owns a table (:mod:`.table`) and runs the compiled walk
+(:mod:`.walk`) over the numba rules core, with information keys from
+:mod:`.infokeys`. Every seat traverses in turn, as in OpenSpiel's solvers:
 
-Algorithms (both iterate over every seat as the traverser in turn, like
-OpenSpiel's Python and C++ solvers):
-
-* ``es`` - external sampling (Lanctot et al. 2009): chance and the other
-  players' actions are sampled, all of the traverser's actions are walked;
-  regrets get ``v(a) - v``. The average strategy is accumulated as in
-  OpenSpiel's ``ExternalSamplingMCCFRSolver`` with simple averaging: at the
-  nodes of seat ``(traverser + 1) % players``, the current strategy is added.
+* ``es`` - external sampling (Lanctot et al. 2009); the average strategy is
+  accumulated as in OpenSpiel's ``ExternalSamplingMCCFRSolver``;
 * ``os`` - outcome sampling with epsilon-on-policy exploration at the
-  traverser's nodes (default 0.6), importance-weighted regrets and
-  ``my_reach * sigma / sample_reach`` average-strategy increments, as in
-  OpenSpiel's ``OutcomeSamplingSolver`` (zero baseline unless ``baseline``).
+  traverser's nodes, as in OpenSpiel's ``OutcomeSamplingSolver``, optionally
+  with learned action baselines (VR-MCCFR, ``baseline``).
 
-Variance reduction (``baseline=alpha``, outcome sampling only): VR-MCCFR
-(Schmid et al. 2019) with one learned baseline per (information state,
-action), an exponentially decaying average (weight ``alpha``) of the sampled
-values of that action, kept in the acting player's utility. Sampled actions
-get ``b + (value - b) / q``, the others ``b``; any baseline keeps the
-estimates unbiased. ``baseline=0`` is the zero baseline (OpenSpiel's).
-
-Options: ``regret_floor=True`` floors each cumulative regret at 0 after every
-update (regret matching+, as in CFR+; with sampling this is a heuristic without
-MCCFR's convergence guarantee, measured in ``reports/mccfr-runs.md``).
-``averaging="linear"`` weights the average-strategy increments of
-iteration ``t`` by ``t``. ``discount=Discount(alpha, beta, gamma, interval)``
-applies DCFR-style discounting in bulk every ``interval`` iterations (as
-Pluribus does for linear CFR): with ``k`` the number of discount steps so far,
-positive regrets are multiplied by ``k^alpha / (k^alpha + 1)``, negative ones
-by ``k^beta / (k^beta + 1)`` and the strategy sums by ``(k / (k + 1))^gamma``.
-
-Storage (the arrays of ``TABLE_ARRAYS``): a hash index ``slots`` (open
-addressing, linear probing, power-of-two capacity, load <= 1/2, grown by
-rehashing), each slot 32 bytes holding a key, its row, and the row's pool
-start and length, so that a visit's look-up reads one cache line before the
-regrets (two dependent cache misses instead of four with separate key and
-row arrays and a row look-up; measured: about 6% more progress on the
-4-turn draft ES case, none on ladder-2, whose table fits the L2 cache); one
-row per information state in ``row_info`` (pool start, number of actions,
-player, and the stamp of the last parallel epoch that inserted or updated it,
-see ``set_stamp``) and ``row_key``; and a slot pool holding the action id,
-regret and strategy sum of each (information state, legal action). Rows and pool slots are appended
-in order of first visit, so a row's id never changes. Only rows that a visit
-writes are inserted: the traverser's, and the next seat's with external
-sampling (its strategy sums) or the opponent's with outcome-sampling baselines
-in a 2-player game. Other information states are read as absent rows, which
-play uniformly exactly like zero rows; with outcome sampling on the draft game
-this halves the table (half the rows used to be zero rows of seats that had
-only been sampled, never traversed, at that information state). Arrays grown inside the
-compiled loop ask for huge pages (``rules.compiled.advise_huge_pages``).
-The index doubles and is written whole (its empty slots are marked). The row
-and pool arrays grow 4x (:data:`ARRAY_GROWTH`) and only their used part is
-copied: the rest is left unwritten, and an insertion writes every field of its
-row and pool slots before anything reads them. Unwritten capacity takes
-address space, not memory, so a growth costs a copy of what is used and no
-zeroing; ``table()``, checkpoints and ``nbytes()`` hold or count only the used
-part.
-A visit prefetches its key's slot before listing the legal actions, and with
-the ``perfect`` key an index larger than :data:`PREFETCH_SLOTS` also gets
-every seat's next slot prefetched as soon as a step's keys are known
-(``rules.compiled.prefetch``), so the cache misses overlap the rules' work.
-Checkpoints written before the ``slots`` layout (``slot_key``/``slot_row``)
-still load: the index is rebuilt from the rows.
-
-Frozen seats (:meth:`MCCFRSolver.freeze`, outcome sampling): the seats in a
-mask follow a fixed :class:`PolicyTable` (a keyed average strategy with a
-hash index, possibly under another key scheme) and are neither traversers nor
-updated, so the other seats learn a best response to it. The walk then keeps
-the material of both key schemes (``infokeys.KEY_BOTH``).
-
-Parallel workers and Ray: :mod:`complots_solver.solvers.mccfr.parallel`;
-runs, checkpoints and keyed strategy files:
-:mod:`complots_solver.solvers.mccfr.run`; playing a saved table from live
-pyspiel states: :mod:`complots_solver.solvers.policies.mccfr_policy`; sampled
-evaluation: :mod:`complots_solver.solvers.mccfr.evaluate`.
-
-Randomness comes only from the ``np.random.Generator`` passed in (its bit
-generator state is saved in checkpoints), so runs are reproducible and a
-resumed run is bit-identical to an uninterrupted one.
+Options: linear averaging, DCFR-style discounting in bulk (:class:`Discount`),
+the regret floor of regret matching+ (``regret_floor``), and frozen seats
+(:meth:`MCCFRSolver.freeze`) that follow a fixed :class:`PolicyTable` while
+the others learn a best response. Randomness comes only from the solver's
+generator (saved in checkpoints), so a resumed run is bit-identical to an
+uninterrupted one. Design notes and measurements:
+``reports/mccfr-runs.md``, "Design notes moved from module docstrings".
 """
 
 from __future__ import annotations
@@ -152,7 +81,12 @@ DEFAULT_EPSILON = 0.6
 
 @dataclass(frozen=True)
 class Discount:
-    """DCFR-style discounting applied every ``interval`` iterations."""
+    """DCFR-style discounting applied in bulk every ``interval`` iterations.
+
+    With ``k`` the number of discount steps so far, positive regrets are
+    multiplied by ``k^alpha / (k^alpha + 1)``, negative ones by
+    ``k^beta / (k^beta + 1)`` and the strategy sums by ``(k / (k + 1))^gamma``.
+    """
 
     alpha: float = 1.5
     beta: float = 0.0

@@ -6,8 +6,11 @@ information state in ``row_info`` and ``row_key``, and the pool of the rows'
 legal actions, regrets and strategy sums. This module holds what the walk,
 the parallel workers and the evaluators share: look-up, insertion and growth,
 the epoch journal and touched-row list, regret matching, sampling and DCFR
-discounting. Layout and growth policy: the ``Storage`` notes of
-:mod:`complots_solver.solvers.mccfr.solver`.
+discounting. Rows and pool slots are appended in order of first visit, so a
+row's id never changes; only rows that a visit writes are stored (an absent
+row plays uniformly, exactly like a zero row). Layout, growth and their
+measurements: the ``Storage`` notes in ``reports/mccfr-runs.md``, "Design
+notes moved from module docstrings".
 """
 
 from __future__ import annotations

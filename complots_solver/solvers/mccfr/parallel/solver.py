@@ -1,100 +1,20 @@
-"""Parallel and distributed MCCFR: the seats' traversals split among workers, synchronised per epoch.
+"""MCCFR on several workers (threads or Ray actors), synchronised per epoch and deterministic.
 
-One MCCFR iteration walks the game once per seat as the traverser, and a
-traversal for seat ``p`` updates only some of the table: regrets at ``p``'s
-information states, and the average-strategy sums at ``p``'s (outcome
-sampling) or at seat ``p + 1``'s (external sampling). With ``W`` workers
-(``W <= players``), worker ``w`` does the traversals of the seats
-``p = w, w + W, ...`` and so *owns* those regrets and strategy sums: no two
-workers ever write the same number.
-
-Every worker keeps a full copy of the table. In one *epoch* all workers run
-``sync_iterations`` iterations (their seats' traversals only) with their own
-random generator (worker ``w`` seeded with child ``w`` of
-``np.random.SeedSequence(seed)``), stamping every row they insert or update.
-Then each worker's stamped rows (a *packet*: keys, actions, regrets,
-strategy sums) go to every other worker, which takes the values that the
-sender owns. After the exchange all tables hold the same numbers, so an epoch
-is ``sync_iterations`` iterations, and synchronising costs time and traffic
-proportional to the rows touched, not to the table size; nothing is summed.
-
-The difference from one serial run: within an epoch a worker samples the
-other workers' seats with their strategy from the start of the epoch (a lag of
-up to ``sync_iterations`` iterations; serially, seat 1's traversal already sees
-seat 0's updates of the same iteration). The lag costs convergence: on the
-small ladder configurations one core reaches a given exploitability sooner
-than two workers at every interval measured, while on the full draft game two
-workers' strategy beat one core's after the same time
-(``reports/mccfr-runs.md``, ``scripts/mccfr_quality.py parallel-quality`` and
-``parallel-sampled``). Linear averaging and DCFR discounting
-use the same iteration numbers as serially. Runs are deterministic for a given
-worker count and ``sync_iterations`` (and resume bit-exactly). With ``W = 1``
-the solver is exactly :class:`MCCFRSolver`. Load balance: each worker does
-``players / W`` seats' traversals, so 2 workers split a 2-player game evenly
-but a 3-player game 2:1.
-
-``split="iterations"`` shares the work out differently, for balance: each
-worker runs *whole* iterations (every seat traverses), worker ``w`` the
-iterations ``first + w, first + w + W, ...`` of an epoch of
-``W * sync_iterations`` (its linear-averaging weights are those numbers).
-At the end of the epoch each worker turns the rows it touched into deltas
-from the epoch's start (its solver journals a row's values at the row's
-first update of the epoch) and puts them back; then every worker adds every
-worker's deltas, in worker order, so all tables again hold the same numbers
-(start + delta of worker 0 + delta of worker 1 ...). Summing deltas is exact for plain regret
-and strategy-sum updates; DCFR discounting, the regret floor and VR baselines
-are not additive, so that split refuses them. The lag is the same as above
-(a worker sees the others' updates from the start of the epoch, its own at
-once). Cost: a journal as large as the pool's regrets and sums per worker,
-written only for the rows an epoch updates; and every worker inserts every
-seat's rows and applies every packet, which makes this split slower than
-split by seats for outcome sampling on large tables. Gain: on a 2-player game
-split by seats, seat 0's ES traversal costs about 2.2x seat 1's on ladder-2,
-so the seat-0 worker holds up every epoch; split by iterations both do the
-same work.
-
-Backends: threads in this process (the numba walk releases the GIL, so the
-workers use separate cores), or Ray actors (``ray_address``: ``"local"``
-starts a local instance, anything else is passed to ``ray.init(address=...)``)
-holding the same :class:`MCCFRWorker` objects on a cluster; only packets
-travel. Both backends give identical tables. Memory: one table per worker.
-
-``split="shared"`` (outcome sampling, 2 workers, threads) gives exactly the
-iterates of ``split="seats"`` with neither replicated tables nor packets.
-Each worker's table holds only its own seats' rows. Next to its live regrets
-it keeps a *published* copy, which only it writes, and only between epochs.
-During an epoch a worker reads the other worker's seats from the other's
-index and published regrets (``MCCFRSolver.share_with``), seeing only the
-rows that existed when the epoch started. The owner inserts into that index
-meanwhile, but an open-addressing index only ever fills empty slots, so an
-old row is found exactly as before, and a newer one is treated as absent.
-Between epochs each worker copies the regrets of the rows it touched (listed
-by the walk) into its published copy: a copy at the same positions, with no
-hashing. The strategy sums never travel. ``master`` merges the two tables
-(a full copy, at checkpoints and at the end). Memory: one table in all, plus
-a copy of each worker's regrets. DCFR discounting changes every row, so it
-would have to republish the whole table: refused.
-
-*Rounds* (split "shared", ``round_epochs = R > 1``) let a worker that is
-faster in one epoch run on instead of waiting at every epoch's end. Epoch
-``e`` of a round reads the other worker's seats as they were at the end of
-epoch ``e - 2`` (epochs 0 and 1: at the round's start), never later, so a
-worker may run one epoch ahead of the other, and the workers meet only at the
-end of the round. At the end of each epoch a worker *snapshots* the regrets
-of the rows it touched (with their pool positions and its index, which holds
-every row the snapshot counts); before its epoch ``e`` the other worker
-writes the snapshot of epoch ``e - 2`` into the owner's published copy, which
-the owner never reads and only the reader writes during a round. The iterates
-depend only on ``R`` and ``sync_iterations``, not on timing, and a round ends
-with the same tables and views as ``R = 1`` would (deterministic and
-resumable at round ends). The cost: the other seats' strategy lags by one
-epoch more in epochs 2 to ``R - 1``, and a snapshot is copied twice (out and
-in) where publishing copies once.
-
-Every epoch ends when its slowest worker does. ``balance`` reports each
-worker's time in the walk over the slowest one's: on the 2-vCPU benchmark VM
-two workers with equal work often differ by up to 2x in one epoch (the cores'
-speeds change), which no static split can absorb (``reports/mccfr-runs.md``).
+With ``W`` workers, worker ``w`` traverses seats ``w, w + W, ...`` and owns
+their regrets and strategy sums (split ``seats``). In an *epoch* every worker
+runs ``sync_iterations`` iterations on its own copy of the table with its own
+generator, stamping the rows it touches; the touched rows then travel as
+packets (:mod:`.packets`) and every table takes the values their owner wrote.
+Split ``iterations`` gives each worker whole iterations and sums their deltas
+(no discounting, regret floor or baselines). Split ``shared`` (outcome
+sampling, two threads) keeps each worker's seats in its own table, read by the
+other through a published copy of its regrets, so nothing is replicated or
+sent; ``round_epochs > 1`` then lets a worker run one epoch ahead of the other.
+Within an epoch a worker sees the other seats as they were at its start.
+Runs are deterministic for a worker count, split and ``sync_iterations``, and
+resume bit-exactly; with one worker this is exactly :class:`MCCFRSolver`.
+Design notes and measurements:
+``reports/mccfr-runs.md``, "Design notes moved from module docstrings".
 """
 
 from __future__ import annotations
