@@ -25,7 +25,6 @@ that the situation arises. Strategy files keyed by hashed information states
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -82,14 +81,15 @@ from complots_solver.rules.layout import (
 )
 from complots_solver.rules.presets import resolve_game
 from complots_solver.rules.text import action_to_string, split_token, token_to_string
+from complots_solver.solvers.common.rundir import read_csv_log
 from complots_solver.solvers.common.strategy_file import (
     StrategyFile,
     load_strategy,
 )
+from complots_solver.solvers.exact.run import CONVERGENCE_FILE
 
 KEYED_FORMAT = "complots-keyed-strategy"  # MCCFR tables (hashed keys)
 EXACT_ORDER_PREFIX = "complots_tree.compile_complots_tree"
-CONVERGENCE_FILE = "convergence.csv"
 NO_CARD = ""
 ACTION_NAMES = {k: k.name.replace("_", " ").title() for k in ActionKind}
 EXACT_METHOD = "computed on the compiled game tree under the solved profile"
@@ -616,8 +616,7 @@ class StrategyBrowser:
         path = self.run_dir / CONVERGENCE_FILE
         if not path.is_file():
             return None
-        with path.open() as fh:
-            rows = list(csv.DictReader(fh))
+        rows = read_csv_log(path)
         if not rows:
             return None
         return pd.DataFrame(rows).astype(float)

@@ -70,6 +70,19 @@ def atomic_write_npz_streamed(path: Path, arrays: dict[str, np.ndarray]) -> str:
     return digest
 
 
+def partial_writes(folder: Path) -> list[Path]:
+    """Temporary files of atomic writes in ``folder`` that never completed (a killed process)."""
+    return sorted(p for p in Path(folder).glob(f".*{TMP_SUFFIX}") if p.is_file())
+
+
+def remove_partial_writes(folder: Path) -> list[Path]:
+    """Delete what :func:`partial_writes` finds; return the paths removed."""
+    found = partial_writes(folder)
+    for path in found:
+        path.unlink(missing_ok=True)
+    return found
+
+
 def atomic_write_json(path: Path, obj: Any) -> None:
     """Write JSON atomically (indented, keys in insertion order)."""
     atomic_write_bytes(path, (json.dumps(obj, indent=2) + "\n").encode())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from complots_solver.solvers.common.atomic import (
     atomic_write_bytes,
     atomic_write_npz,
     atomic_write_npz_streamed,
+    remove_partial_writes,
 )
 
 CONFIG_FILE = "config.json"
@@ -28,6 +30,8 @@ CHECKPOINT_FILE = "checkpoint.npz"
 CHECKPOINT_PREFIX = "solver_"  # names of the solver's own arrays in checkpoint.npz
 ELAPSED = "elapsed"
 LOG = "log"
+# a numpy scalar's repr, as runs resumed before the fix wrote into convergence.csv
+NUMPY_SCALAR = re.compile(r"^np\.float(?:64|32)\((.*)\)$")
 
 
 @dataclass
@@ -78,6 +82,25 @@ def write_csv(path: Path, columns: Sequence[str], rows: Iterable[Sequence[object
     writer.writerow(columns)
     writer.writerows(rows)
     atomic_write_bytes(path, buf.getvalue().encode())
+
+
+def csv_float(cell: str) -> float:
+    """A CSV cell as a float; also reads the ``np.float64(x)`` cells older runs wrote."""
+    text = cell.strip()
+    match = NUMPY_SCALAR.match(text)
+    return float(match.group(1) if match else text)
+
+
+def read_csv_log(path: Path) -> list[dict[str, float]]:
+    """Rows of a CSV log written by :func:`write_csv`, every cell a float."""
+    with Path(path).open(newline="") as fh:
+        return [{k: csv_float(v) for k, v in row.items()} for row in csv.DictReader(fh)]
+
+
+def clean_run_dir(out_dir: Path) -> None:
+    """Remove the temporary files a run killed mid-write left (its files are whole or absent)."""
+    if Path(out_dir).is_dir():
+        remove_partial_writes(out_dir)
 
 
 def check_run_dir(

@@ -27,6 +27,7 @@ from complots_solver.solvers.common.rundir import (
     CONFIG_FILE,
     Checkpoint,
     check_run_dir,
+    clean_run_dir,
     read_checkpoint,
     write_checkpoint,
     write_csv,
@@ -130,6 +131,7 @@ class SolveRun:
             "solver": asdict(settings),
         }
         check_run_dir(self.out_dir, self.record, resume, force, RESUMABLE_CHANGES)
+        clean_run_dir(self.out_dir)
         self.tree = tree if tree is not None else compile_tree(config)
         self.solver = TreeSolver(self.tree, **settings.solver_params())
         self.log: list[tuple[float, ...]] = []
@@ -150,7 +152,11 @@ class SolveRun:
         write_csv(
             self.out_dir / CONVERGENCE_FILE,
             LOG_COLUMNS,
-            ([int(r[0]), f"{r[1]:.3f}", repr(r[2]), repr(r[3]), repr(r[4])] for r in self.log),
+            # float(): a resumed log holds numpy scalars, whose repr is "np.float64(...)"
+            (
+                [int(r[0]), f"{r[1]:.3f}", repr(float(r[2])), repr(float(r[3])), repr(float(r[4]))]
+                for r in self.log
+            ),
         )
 
     def _evaluate(self) -> float:

@@ -31,6 +31,7 @@ from complots_solver.solvers.common.rundir import (
     CONFIG_FILE,
     Checkpoint,
     check_run_dir,
+    clean_run_dir,
     read_checkpoint,
     write_checkpoint,
     write_csv,
@@ -220,6 +221,7 @@ class MCCFRRun:
             "solver": {"kind": "mccfr", **asdict(settings)},
         }
         check_run_dir(self.out_dir, self.record, resume, force, RESUMABLE_CHANGES)
+        clean_run_dir(self.out_dir)
         self.solver = ParallelMCCFR(
             config,
             workers=settings.workers,

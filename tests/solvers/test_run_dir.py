@@ -1,0 +1,104 @@
+"""Run directories survive resumes and kills: plain CSV logs, no stray temporary files."""
+
+from __future__ import annotations
+
+import csv
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from complots_solver.browse import StrategyBrowser
+from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.common.atomic import partial_writes, remove_partial_writes
+from complots_solver.solvers.common.rundir import csv_float, read_csv_log
+from complots_solver.solvers.common.strategy_file import META_FILE, load_strategy
+from complots_solver.solvers.exact.run import CONVERGENCE_FILE, SolveRun, SolveSettings
+
+TINY = GameConfig.from_params({"influence": 1, "max_turns": 1})
+FIRST, SECOND, EVAL = 20, 40, 10
+
+# a run that dies by SIGKILL while renaming meta.json into place, as a kill during the
+# final save would leave it: no clean-up code runs
+KILLED_SAVE = """
+import os, signal, sys
+from pathlib import Path
+from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.exact.run import SolveRun, SolveSettings
+
+real_replace = os.replace
+
+def replace(src, dst):
+    if Path(dst).name == "meta.json":
+        os.kill(os.getpid(), signal.SIGKILL)
+    real_replace(src, dst)
+
+os.replace = replace
+config = GameConfig.from_params({"influence": 1, "max_turns": 1})
+SolveRun(Path(sys.argv[1]), config, SolveSettings(iterations=20, eval_every=10)).run()
+"""
+
+
+def _cells(path: Path) -> list[list[str]]:
+    """The data cells of a CSV file (header dropped)."""
+    with path.open(newline="") as fh:
+        return list(csv.reader(fh))[1:]
+
+
+def test_a_resumed_run_logs_plain_floats(tmp_path: Path) -> None:
+    """Resuming rewrites convergence.csv from the checkpoint's log without numpy reprs."""
+    SolveRun(tmp_path, TINY, SolveSettings(iterations=FIRST, eval_every=EVAL)).run()
+    SolveRun(tmp_path, TINY, SolveSettings(iterations=SECOND, eval_every=EVAL), resume=True).run()
+    cells = _cells(tmp_path / CONVERGENCE_FILE)
+    assert [int(row[0]) for row in cells] == list(range(EVAL, SECOND + 1, EVAL))
+    for row in cells:
+        assert not any("np." in cell for cell in row), row
+        [float(cell) for cell in row]  # plain numbers only
+
+
+def test_old_numpy_cells_are_read(tmp_path: Path) -> None:
+    """A convergence.csv written by a resume before the fix still reads (and reports)."""
+    SolveRun(tmp_path, TINY, SolveSettings(iterations=FIRST, eval_every=EVAL)).run()
+    path = tmp_path / CONVERGENCE_FILE
+    lines = path.read_text().splitlines()
+    header, rows = lines[0], [line.split(",") for line in lines[1:]]
+    old = [",".join([r[0], r[1], *(f"np.float64({x})" for x in r[2:])]) for r in rows]
+    path.write_text("\n".join([header, *old]) + "\n")
+    assert csv_float("np.float64(0.00186)") == 0.00186
+    log = read_csv_log(path)
+    assert [row["iteration"] for row in log] == [float(EVAL), float(FIRST)]
+    conv = StrategyBrowser(tmp_path).convergence()
+    assert conv is not None and list(conv["exploitability"]) == [float(r[2]) for r in rows]
+
+
+def test_a_kill_during_the_final_save_is_completed_by_resume(tmp_path: Path) -> None:
+    """SIGKILL while meta.json is renamed in: --resume saves the strategy and leaves no tmp."""
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_SAVE, str(tmp_path)], capture_output=True, timeout=600
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()
+    assert partial_writes(tmp_path), "the kill should leave meta.json's temporary file"
+    assert not (tmp_path / META_FILE).exists()
+    SolveRun(tmp_path, TINY, SolveSettings(iterations=FIRST, eval_every=EVAL), resume=True).run()
+    assert partial_writes(tmp_path) == []
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")) == []
+    strategy = load_strategy(tmp_path)
+    assert strategy.meta["iterations"] == FIRST
+
+
+def test_only_temporary_files_of_atomic_writes_are_removed(tmp_path: Path) -> None:
+    """The clean-up removes ``.NAME.XXXX.tmp`` files, nothing else."""
+    stray = tmp_path / ".checkpoint.npz.k3j2h1.tmp"
+    kept = [tmp_path / "checkpoint.npz", tmp_path / "notes.tmp", tmp_path / ".hidden"]
+    for path in [stray, *kept]:
+        path.write_bytes(b"x")
+    assert remove_partial_writes(tmp_path) == [stray]
+    assert all(path.exists() for path in kept) and not stray.exists()
+
+
+@pytest.mark.parametrize("cell", ["0.5", " 0.5", "np.float64(0.5)", "np.float32(0.5)"])
+def test_csv_float(cell: str) -> None:
+    """Plain and numpy-repr cells give the same float."""
+    assert csv_float(cell) == 0.5
