@@ -6,7 +6,7 @@ from pathlib import Path
 
 from complots_solver.browse.browser import StrategyBrowser
 from complots_solver.browse.sampled import DEFAULT_GAMES, DEFAULT_SEED, SampledBrowser
-from complots_solver.solvers.common.strategy_file import is_keyed_strategy
+from complots_solver.solvers.policies.loader import KEYED, policy_kind
 
 
 def load_run(
@@ -19,7 +19,7 @@ def load_run(
     runs need no sampling and ignore them.
     """
     path = Path(run_dir)
-    if is_keyed_strategy(path):
+    if policy_kind(path) == KEYED:
         return SampledBrowser(
             path,
             DEFAULT_GAMES if games is None else games,

@@ -1,135 +1,27 @@
 """A bot that plays a solved strategy file (``policy:DIR`` or ``policy:DIR:greedy``).
 
-Two kinds of strategy directory are played (:func:`load_policy_bot` tells them
-apart with :func:`~complots_solver.solvers.common.strategy_file.is_keyed_strategy`):
-exact, tree-aligned files (:class:`PolicyBot`, below) and keyed Monte Carlo CFR
-files (:class:`KeyedPolicyBot`, which looks the state's information key up with
-:class:`~complots_solver.solvers.policies.mccfr_policy.KeyedPolicy`; information states
-the solver never visited play uniformly and are counted in ``misses``).
-
-Exact strategy files hold one row of action probabilities per information set of
-the compiled tree (:func:`complots_solver.solvers.exact.complots_tree.compile_complots_tree`).
-:class:`StrategyTable` finds the row of a live game state by walking the
-compiled tree along the state's history (a decision edge is the position of
-the action among the infoset's legal actions, a chance edge the position of the
-outcome among the core's chance outcomes): ``O(depth)`` per lookup, with no
-need to build every infoset key. :meth:`StrategyTable.slot_ranges_by_key` gives
-the equivalent dictionary ``information_state_string -> slot range`` (one
-pyspiel replay per infoset: fine for small trees, used to cross-check).
+Two kinds of strategy directory are played, both loaded by
+:func:`~complots_solver.solvers.policies.loader.load_policy`: exact,
+tree-aligned files (:class:`PolicyBot`, playing an
+:class:`~complots_solver.solvers.policies.exact_policy.ExactPolicy`) and keyed
+Monte Carlo CFR files (:class:`KeyedPolicyBot`, which looks the state's
+information key up with
+:class:`~complots_solver.solvers.policies.mccfr_policy.KeyedPolicy`; information
+states the solver never visited play uniformly and are counted in ``misses``).
 """
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pyspiel
 
 from complots_solver.play.base import Bot
-from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
-from complots_solver.rules.layout import MAX_CHANCE_OUTCOMES
-from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.common.strategy_file import (
-    StrategyFile,
-    is_keyed_strategy,
-    load_strategy,
-)
-from complots_solver.solvers.exact.tree import ROOT, NodeKind, Tree
+from complots_solver.solvers.policies.exact_policy import ExactPolicy
+from complots_solver.solvers.policies.loader import load_policy
 from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
-
-
-class StrategyTable:
-    """A strategy file matched to its compiled tree: infoset lookup and probabilities."""
-
-    def __init__(self, strategy: StrategyFile, tree: Tree, config: GameConfig) -> None:
-        """Check that ``strategy`` fits ``tree`` (layout fingerprint) and keep both."""
-        strategy.check_matches(tree.action_offsets, tree.legal_actions, tree.infoset_player)
-        self.strategy = strategy
-        self.tree = tree
-        self.config = config
-        self._cfg = config.to_array()
-        self._outcomes = np.empty(MAX_CHANCE_OUTCOMES, dtype=np.int32)
-        self._probs = np.empty(MAX_CHANCE_OUTCOMES, dtype=np.float64)
-        # incremental walk: the last history followed, its node and core state
-        self._history: list[int] = []
-        self._node = ROOT
-        self._s = core.initial_state(self._cfg)
-
-    @classmethod
-    def load(cls, directory: str | Path) -> StrategyTable:
-        """Load ``directory``'s strategy and compile its game's tree."""
-        from complots_solver.solvers.exact.complots_tree import compile_complots_tree
-
-        strategy = load_strategy(Path(directory))
-        game = strategy.meta.get("game")
-        if not isinstance(game, str):
-            raise ValueError(f"{directory}: meta.json names no game")
-        config, _ = resolve_game(game)
-        return cls(strategy, compile_complots_tree(config), config)
-
-    def _child(self, node: int, action: int) -> int:
-        tree = self.tree
-        start = int(tree.child_offsets[node])
-        kind = int(tree.kind[node])
-        if kind == NodeKind.DECISION:
-            info = int(tree.infoset[node])
-            slots = tree.legal_actions[tree.action_offsets[info] : tree.action_offsets[info + 1]]
-            hits = np.flatnonzero(slots == action)
-        elif kind == NodeKind.CHANCE:
-            k = core.chance_outcomes_into(self._s, self._cfg, self._outcomes, self._probs)
-            hits = np.flatnonzero(self._outcomes[:k] == action)
-        else:
-            hits = np.empty(0, dtype=np.int64)
-        if hits.size != 1:
-            raise ValueError(f"move {action} is not in the strategy's game tree at node {node}")
-        core.apply_action(self._s, self._cfg, action)
-        return int(tree.children[start + int(hits[0])])
-
-    def infoset_of(self, history: list[int]) -> int:
-        """Infoset id of the decision node reached by ``history`` (actions and chance outcomes)."""
-        if history[: len(self._history)] != self._history:
-            self._history, self._node = [], ROOT
-            self._s = core.initial_state(self._cfg)
-        for action in history[len(self._history) :]:
-            self._node = self._child(self._node, int(action))
-            self._history.append(int(action))
-        if int(self.tree.kind[self._node]) != NodeKind.DECISION:
-            raise ValueError("the history does not end at a decision node")
-        return int(self.tree.infoset[self._node])
-
-    def probabilities(self, infoset: int, greedy: bool = False) -> dict[int, float]:
-        """Action id -> probability at ``infoset`` (average strategy; uniform if all zero)."""
-        lo, hi = self.slot_range(infoset)
-        actions = self.tree.legal_actions[lo:hi]
-        weights = np.maximum(self.strategy.average[lo:hi], 0.0)
-        total = weights.sum()
-        weights = weights / total if total > 0 else np.full(hi - lo, 1.0 / (hi - lo))
-        if greedy:
-            return {int(actions[int(np.argmax(weights))]): 1.0}
-        return {int(a): float(w) for a, w in zip(actions, weights, strict=True)}
-
-    def slot_range(self, infoset: int) -> tuple[int, int]:
-        """Slots ``[lo, hi)`` of ``infoset`` in the strategy arrays."""
-        offsets = self.tree.action_offsets
-        return int(offsets[infoset]), int(offsets[infoset + 1])
-
-    def slot_ranges_by_key(self) -> dict[str, tuple[int, int]]:
-        """``information_state_string -> slot range`` for every infoset (slow on big trees)."""
-        return {key: self.slot_range(i) for i, key in enumerate(self.tree.infoset_keys)}
-
-
-@cache
-def _cached_table(directory: str) -> StrategyTable:
-    """One table per strategy directory and process (tree compilation is the slow part)."""
-    return StrategyTable.load(directory)
-
-
-@cache
-def _cached_keyed(directory: str) -> KeyedPolicy:
-    """One keyed policy per strategy directory and process (loading and indexing is slow)."""
-    return KeyedPolicy.load(directory)
 
 
 def _check_game(solved: GameConfig, config: GameConfig) -> None:
@@ -148,10 +40,10 @@ def load_policy_bot(
     name: str = "policy",
 ) -> Bot:
     """A bot for the strategy in ``directory``: exact (tree-aligned) or keyed MCCFR file."""
-    path = Path(directory).resolve()
-    if is_keyed_strategy(path):
-        return KeyedPolicyBot(_cached_keyed(str(path)), config, rng, greedy, name)
-    return PolicyBot.from_directory(path, config, rng, greedy, name)
+    policy = load_policy(directory)
+    if isinstance(policy, KeyedPolicy):
+        return KeyedPolicyBot(policy, config, rng, greedy, name)
+    return PolicyBot(policy, config, rng, greedy, name)
 
 
 class PolicyBot(Bot):
@@ -159,7 +51,7 @@ class PolicyBot(Bot):
 
     def __init__(
         self,
-        table: StrategyTable,
+        table: ExactPolicy,
         config: GameConfig,
         rng: np.random.Generator,
         greedy: bool = False,
@@ -180,8 +72,11 @@ class PolicyBot(Bot):
         greedy: bool = False,
         name: str = "policy",
     ) -> PolicyBot:
-        """A policy bot for the strategy saved in ``directory`` (cached per process)."""
-        return cls(_cached_table(str(Path(directory).resolve())), config, rng, greedy, name)
+        """A policy bot for the exact strategy saved in ``directory`` (cached per process)."""
+        policy = load_policy(directory)
+        if not isinstance(policy, ExactPolicy):
+            raise ValueError(f"{directory} holds a keyed strategy: use load_policy_bot")
+        return cls(policy, config, rng, greedy, name)
 
     def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
         """The strategy's probabilities at the state's information set."""

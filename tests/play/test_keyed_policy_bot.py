@@ -17,6 +17,7 @@ from complots_solver.play.policy_bot import KeyedPolicyBot
 from complots_solver.play.tournament import run_tournament
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.common.protocols import Policy
 from complots_solver.solvers.common.strategy_file import (
     KeyedStrategyFile,
     keyed_strategy,
@@ -26,6 +27,8 @@ from complots_solver.solvers.common.strategy_file import (
 from complots_solver.solvers.mccfr.infokeys import KEY_SCHEME_VERSION, KEYS, key_after_history
 from complots_solver.solvers.mccfr.policy_table import PolicyTable
 from complots_solver.solvers.mccfr.solver import MCCFRSolver
+from complots_solver.solvers.policies.exact_policy import ExactPolicy
+from complots_solver.solvers.policies.loader import EXACT, KEYED, load_policy, policy_kind
 from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
 
 TINY = {"players": 2, "influence": 1, "max_turns": 2}
@@ -249,3 +252,22 @@ def test_evaluate_prints_table_misses(miss_tables: tuple[Path, Path], tmp_path: 
     assert all(int(r[f"lookups{1 - p}"]) == 0 for r, p in zip(rows, policy_seat, strict=True))
     assert lookups > 0 and 0 < misses < lookups
     assert f"{lookups:,}" in res.output and f"{misses / lookups:.3f}" in res.output
+
+
+def test_one_loader_gives_both_kinds_of_policy(keyed_dir: Path, strategy_dir: Path) -> None:
+    """load_policy reads exact and keyed files; both play by OpenSpiel's policy interface."""
+    exact, keyed = load_policy(strategy_dir), load_policy(keyed_dir)
+    assert isinstance(exact, ExactPolicy) and isinstance(keyed, KeyedPolicy)
+    assert (policy_kind(strategy_dir), policy_kind(keyed_dir)) == (EXACT, KEYED)
+    assert load_policy(keyed_dir) is keyed  # cached per directory
+    for policy in (exact, keyed):
+        assert isinstance(policy, Policy)
+        game = pyspiel.load_game(policy.config.game_string())
+        state = game.new_initial_state()
+        rng = np.random.default_rng(0)
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        probs = policy.action_probabilities(state)
+        assert sorted(probs) == sorted(state.legal_actions())
+        assert sum(probs.values()) == pytest.approx(1.0)

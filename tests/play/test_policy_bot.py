@@ -6,17 +6,18 @@ import numpy as np
 import pytest
 
 from complots_solver.play.bots import make_bot
-from complots_solver.play.policy_bot import PolicyBot, StrategyTable
+from complots_solver.play.policy_bot import PolicyBot
 from complots_solver.play.tournament import run_tournament
 from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.policies.exact_policy import ExactPolicy
 from tests.helpers import load, random_spiel_game
 from tests.play.conftest import STRATEGY_GAME
 
 
 @pytest.fixture(scope="module")
-def table(strategy_dir) -> StrategyTable:
+def table(strategy_dir) -> ExactPolicy:
     """The strategy matched to its compiled tree."""
-    return StrategyTable.load(strategy_dir)
+    return ExactPolicy.load(strategy_dir)
 
 
 def test_tree_walk_matches_infostate_string_dict(table):

@@ -1,5 +1,6 @@
-"""What every solver family shares: atomic file writes, digests, run directories, strategy files.
+"""What every solver family shares: atomic files, digests, run directories, strategy files.
 
-Modules here import no other solver family (``exact``, ``mccfr``, ``policies``,
-``belief``); each of those may import this one.
+Also the protocols a family implements (``protocols``: ``Solver``, ``Policy``).
+Modules here import no other solver family (``exact``, ``mccfr``,
+``policies``, ``belief``); each of those may import this one.
 """

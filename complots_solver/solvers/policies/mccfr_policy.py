@@ -98,6 +98,10 @@ class KeyedPolicy:
             return {best: 1.0}
         return probs
 
+    def action_probabilities(self, state: Any) -> dict[int, float]:
+        """The strategy for the player to move at a live state (the OpenSpiel policy interface)."""
+        return self.probabilities(state, state.current_player())
+
     def tree_strategy(self, tree: Tree) -> tuple[np.ndarray, int, int]:
         """The strategy on a compiled 2-player tree of this game; (strategy, found, missing)."""
         return self.table.tree_strategy(self.config, tree)
