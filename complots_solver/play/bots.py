@@ -541,7 +541,12 @@ HEURISTIC_BOTS: dict[str, type[Bot]] = {
     BotKind.BLUFFER: BlufferBot,
     BotKind.COUNTER: CounterBot,
 }
-BOT_SPECS_HELP = "random, honest, bluffer, counter, policy:DIR or policy:DIR:greedy"
+BOT_SPECS_HELP = (
+    "random, honest, bluffer, counter, solved, net:DIR, search:DIR, policy:DIR or policy:DIR:greedy"
+)
+SEARCH_PREFIX = "search"
+NET_PREFIX = "net"
+SOLVED = "solved"
 
 
 def parse_bot_spec(spec: str) -> tuple[BotKind, str | None, bool]:
@@ -549,6 +554,8 @@ def parse_bot_spec(spec: str) -> tuple[BotKind, str | None, bool]:
     text = spec.strip()
     if text in HEURISTIC_BOTS:
         return BotKind(text), None, False
+    if text == SOLVED or text.startswith((SEARCH_PREFIX + ":", NET_PREFIX + ":")):
+        return BotKind.POLICY, text, False
     head, sep, rest = text.partition(":")
     if head == BotKind.POLICY and sep and rest:
         greedy = False
@@ -563,6 +570,15 @@ def parse_bot_spec(spec: str) -> tuple[BotKind, str | None, bool]:
 
 def make_bot(spec: str, config: GameConfig, rng: np.random.Generator) -> Bot:
     """Build the bot named by ``spec`` for games of ``config``."""
+    text = spec.strip()
+    head, sep, rest = text.partition(":")
+    if text == SOLVED or (head in (SEARCH_PREFIX, NET_PREFIX) and sep and rest):
+        from complots_solver.play.search_bot import load_net_bot, load_search_bot, shipped_dir
+
+        if head == SEARCH_PREFIX:
+            return load_search_bot(rest, config, rng, name=text)
+        directory = shipped_dir(config) if text == SOLVED else rest
+        return load_net_bot(directory, config, rng, name=text)
     kind, directory, greedy = parse_bot_spec(spec)
     if kind == BotKind.POLICY:
         from complots_solver.play.policy_bot import load_policy_bot

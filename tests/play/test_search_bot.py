@@ -1,0 +1,92 @@
+"""Bots of the belief solver: net:DIR, search:DIR and solved."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+import complots_solver.openspiel  # noqa: F401  (registers the game)
+from complots_solver.play.bots import make_bot
+from complots_solver.play.search_bot import POLICY_FILE, shipped_presets
+from complots_solver.play.tournament import play_game_bots
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.belief.features import NUM_FEATURES, NUM_OUTPUTS
+from complots_solver.solvers.belief.policy_net import PolicyNet
+from complots_solver.solvers.belief.valuenet import ValueNet
+
+
+@pytest.fixture(scope="module")
+def net_dir(tmp_path_factory):
+    """A folder with small untrained value and policy networks for draft-ambassador."""
+    config, _ = resolve_game("draft-ambassador")
+    folder = tmp_path_factory.mktemp("belief")
+    policy = PolicyNet.create(config.num_distinct_actions(), hidden=(16,), seed=0)
+    policy.net.meta["game"] = config.game_string()
+    policy.save(folder / POLICY_FILE)
+    value = ValueNet.create([NUM_FEATURES, 16, NUM_OUTPUTS], seed=0)
+    value.meta["game"] = config.game_string()
+    value.save(folder / "value-net.npz")
+    return folder
+
+
+@pytest.mark.parametrize("kind", ["net", "search"])
+def test_belief_bots_play_whole_games(net_dir, kind: str) -> None:
+    """Both kinds play complete legal games from either seat, and their probabilities sum to 1."""
+    game = pyspiel.load_game("complots(lineup=ambassador)")
+    spec = f"{kind}:{net_dir}"
+    checked = []
+
+    def check(state, bot, action):
+        if bot.name == spec:
+            probs = bot.action_probabilities(state)
+            assert set(probs) == set(state.legal_actions())
+            assert sum(probs.values()) == pytest.approx(1.0)
+            checked.append(action)
+
+    for seat in (0, 1):
+        specs = [spec, "random"] if seat == 0 else ["random", spec]
+        rngs = [np.random.default_rng([seat, i]) for i in range(3)]
+        winner, turns, _ = play_game_bots(game, specs, rngs, on_decision=check)
+        assert winner in (0, 1, -1) and turns >= 1
+    assert len(checked) > 4
+
+
+def test_net_bot_refuses_another_game(net_dir) -> None:
+    """A network trained for one game is refused for another, with a ValueError naming both."""
+    config, _ = resolve_game("draft-inquisitor")
+    with pytest.raises(ValueError, match="not complots"):
+        make_bot(f"net:{net_dir}", config, np.random.default_rng(0))
+
+
+def test_missing_network_is_a_clear_error(tmp_path) -> None:
+    """A folder without a network is a ValueError saying what is missing."""
+    config, _ = resolve_game("draft-ambassador")
+    with pytest.raises(ValueError, match=POLICY_FILE):
+        make_bot(f"net:{tmp_path}", config, np.random.default_rng(0))
+
+
+def test_solved_names_the_presets_that_have_a_strategy() -> None:
+    """`solved` for a game with no shipped strategy says which presets have one."""
+    config, _ = resolve_game("ladder-1-ambassador")
+    with pytest.raises(ValueError, match="presets with one") as err:
+        make_bot("solved", config, np.random.default_rng(0))
+    for name in shipped_presets():
+        assert name in str(err.value)
+
+
+def test_pickled_policy_file_is_refused(tmp_path) -> None:
+    """A crafted policy file holding a pickle payload is refused, never unpickled."""
+    evil = np.empty(1, dtype=object)
+    evil[0] = ("os.system", "echo owned")
+    np.savez(
+        tmp_path / POLICY_FILE,
+        format=np.array("complots-value-net"),
+        version=np.array(1),
+        layers=np.array(1),
+        w0=evil,
+        b0=evil,
+    )
+    config, _ = resolve_game("draft-ambassador")
+    with pytest.raises(ValueError, match="pickle"):
+        make_bot(f"net:{tmp_path}", config, np.random.default_rng(0))
