@@ -93,6 +93,9 @@ class BotKind(StrEnum):
     HONEST = "honest"
     BLUFFER = "bluffer"
     COUNTER = "counter"
+    SKEPTIC = "skeptic"  # challenges everything: punishes over-bluffing
+    BRAZEN = "brazen"  # bluffs everything, never challenges: punishes never challenging
+    TRUSTING = "trusting"  # honest and never challenges
     POLICY = "policy"
 
 
@@ -535,14 +538,70 @@ class CounterBot(HeuristicBot):
         return {A_PASS: 1.0}
 
 
+class SkepticBot(CounterBot):
+    """Exploits over-bluffing: plays like ``counter`` but challenges every claim and counter."""
+
+    def challenge(self, sit: Situation, claimant: int, clan: int) -> dict[int, float]:
+        """Always challenge."""
+        return {A_CHALLENGE: 1.0} if A_CHALLENGE in sit.legal else {A_PASS: 1.0}
+
+
+class BrazenBot(HeuristicBot):
+    """Exploits never challenging: claims the strongest action whatever it holds, counters every attack.
+
+    Coups at 7 coins; otherwise Assassinates with 3 coins, Steals from a
+    player worth robbing, else Taxes, all without looking at its cards; counters
+    every counterable action by claiming the counter; never challenges (it
+    would rather not lose cards it needs for its bluffs).
+    """
+
+    def choose_action(self, sit: Situation) -> dict[int, float]:
+        """Coup, else Assassinate, else Steal from the rich, else Tax (claims need no card)."""
+        if sit.coins[sit.player] >= COUP_COST:
+            return _on(sit, T_COUP, strongest_opponent(sit))
+        if sit.coins[sit.player] >= ASSASSINATE_COST:
+            probs = _on(sit, T_ASSASSINATE, strongest_opponent(sit))
+            if probs:
+                return probs
+        rich = [q for q in richest_opponent(sit) if sit.coins[q] >= STEAL_WORTHWHILE]
+        if rich:
+            probs = _on(sit, T_STEAL, rich)
+            if probs:
+                return probs
+        if A_TAX in sit.legal:
+            return {A_TAX: 1.0}
+        return _uniform([A_INCOME, A_FOREIGN_AID])
+
+    def challenge(self, sit: Situation, claimant: int, clan: int) -> dict[int, float]:
+        """Never challenge."""
+        return {A_PASS: 1.0}
+
+    def counter(self, sit: Situation) -> dict[int, float]:
+        """Counter whenever a counter is legal."""
+        counters = [a for a in sit.legal if a != A_PASS]
+        return _uniform(counters) if counters else {A_PASS: 1.0}
+
+
+class TrustingBot(HonestBot):
+    """Exploits over-challenging from the other side: honest play that never challenges."""
+
+    def challenge(self, sit: Situation, claimant: int, clan: int) -> dict[int, float]:
+        """Never challenge."""
+        return {A_PASS: 1.0}
+
+
 HEURISTIC_BOTS: dict[str, type[Bot]] = {
     BotKind.RANDOM: RandomBot,
     BotKind.HONEST: HonestBot,
     BotKind.BLUFFER: BlufferBot,
     BotKind.COUNTER: CounterBot,
+    BotKind.SKEPTIC: SkepticBot,
+    BotKind.BRAZEN: BrazenBot,
+    BotKind.TRUSTING: TrustingBot,
 }
 BOT_SPECS_HELP = (
-    "random, honest, bluffer, counter, solved, net:DIR, search:DIR, policy:DIR or policy:DIR:greedy"
+    "random, honest, bluffer, counter, skeptic, brazen, trusting, solved, net:DIR, search:DIR, "
+    "policy:DIR or policy:DIR:greedy"
 )
 SEARCH_PREFIX = "search"
 NET_PREFIX = "net"

@@ -20,6 +20,7 @@ from complots_solver.rules.layout import (
     A_CHALLENGE,
     A_COUNTER,
     A_EXCHANGE,
+    A_PASS,
     A_TARGETED,
     A_TAX,
     S_ACTOR,
@@ -35,7 +36,7 @@ from complots_solver.rules.layout import (
 from complots_solver.rules.presets import resolve_game
 from tests.helpers import COMPLOTS2_SETS, deal, load, play, random_spiel_game
 
-HEURISTICS = ("random", "honest", "bluffer", "counter")
+HEURISTICS = ("random", "honest", "bluffer", "counter", "skeptic", "brazen", "trusting")
 
 
 def decision_states(game: pyspiel.Game, games: int, seed: int) -> list[pyspiel.State]:
@@ -228,3 +229,38 @@ def test_bot_refuses_non_decision_node():
     bot = make_bot("honest", game.config, np.random.default_rng(0))
     with pytest.raises(ValueError, match="non-decision"):
         bot.action_probabilities(game.new_initial_state())
+
+
+def test_exploiter_bots_do_what_they_exploit():
+    """skeptic challenges every claim; brazen bluffs and counters without cards, never
+    challenges; trusting claims only what it holds and never challenges."""
+    game = load()
+    config = game.config
+    bots = {
+        name: make_bot(name, config, np.random.default_rng(0))
+        for name in ("skeptic", "brazen", "trusting")
+    }
+    seen = {"skeptic_windows": 0, "brazen_bluffs": 0, "brazen_counters": 0}
+    for state in decision_states(game, 80, 4):
+        stage = int(state.s[S_STAGE])
+        p = state.current_player()
+        hand = state.s[S_HIDDEN + p * NUM_CLANS : S_HIDDEN + (p + 1) * NUM_CLANS]
+        legal = state.legal_actions()
+        probs = {name: bot.action_probabilities(state) for name, bot in bots.items()}
+        if A_CHALLENGE in legal:
+            assert probs["skeptic"] == {A_CHALLENGE: 1.0}
+            assert probs["brazen"] == {A_PASS: 1.0}
+            assert probs["trusting"] == {A_PASS: 1.0}
+            seen["skeptic_windows"] += 1
+        if stage == Stage.ACTION:
+            for action in probs["brazen"]:
+                clan = claimed_clan(config, action)
+                if clan >= 0 and hand[clan] == 0:
+                    seen["brazen_bluffs"] += 1
+            for action in probs["trusting"]:
+                clan = claimed_clan(config, action)
+                assert clan < 0 or hand[clan] > 0
+        if stage == Stage.COUNTER and len(legal) > 1:
+            assert A_PASS not in probs["brazen"]
+            seen["brazen_counters"] += 1
+    assert all(v > 5 for v in seen.values()), seen
