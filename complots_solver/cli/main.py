@@ -203,10 +203,19 @@ MCCFR_CHECKPOINT_SECONDS = 300.0
 @click.argument("game")
 @click.option(
     "--algorithm",
-    type=click.Choice(["cfr", "cfr+", "lcfr", "dcfr", *MCCFR_ALGORITHMS]),
-    default="cfr+",
+    type=click.Choice(["auto", "cfr", "cfr+", "lcfr", "dcfr", *MCCFR_ALGORITHMS, "belief"]),
+    default="auto",
     show_default=True,
-    help="exact CFR variant on the compiled tree, or Monte Carlo CFR (external/outcome sampling)",
+    help="auto picks for the game: exact cfr+ when the tree fits in memory, belief (public-belief "
+    "search, 2 players) when it does not, os-mccfr for 3+ players",
+)
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="belief: a training setting (games, iterations, epsilon, outcome_weight, steps, batch, "
+    "lr, distill_games, distill_epochs); see docs/solving-the-full-game.md",
 )
 @click.option(
     "--iterations",
@@ -328,6 +337,7 @@ MCCFR_CHECKPOINT_SECONDS = 300.0
 def solve(
     game: str,
     algorithm: str,
+    options: tuple[str, ...],
     iterations: int | None,
     target_exploitability: float,
     out_dir: str,
@@ -359,6 +369,48 @@ def solve(
     from complots_solver.solvers.exact.run import SolveRun, SolveSettings
 
     config, preset = _game_arg(game)
+    if algorithm == "auto":
+        algorithm, reason = _pick_algorithm(config)
+        say(f"method: {algorithm} ({reason})")
+    if options and algorithm != "belief":
+        raise click.BadParameter(f"applies to belief only, not {algorithm}", param_hint="--option")
+    if algorithm == "belief":
+        from complots_solver.cli.belief_cmd import parse_options, solve_belief
+
+        not_belief = {
+            "--target-exploitability": target_exploitability != 0.0,
+            "--simultaneous": simultaneous,
+            "--key": key is not None,
+            "--ray": ray_address is not None,
+            "--capacity": capacity is not None,
+            "--split": split is not None,
+            "--round-epochs": round_epochs is not None,
+            "--epsilon": epsilon is not None,
+            "--exact": exact,
+            "--averaging": averaging != "simple",
+            "--discount-interval": discount_interval is not None,
+            "--regret-floor": regret_floor,
+            "--baseline": baseline is not None,
+            "--sync-iterations": sync_iterations is not None,
+        }
+        for name, given in not_belief.items():
+            if given:
+                raise click.BadParameter("does not apply to belief", param_hint=name)
+        _check_out(Path(out_dir), resume)
+        say(config.game_string(), bold=True)
+        solve_belief(
+            config,
+            Path(out_dir),
+            resume,
+            force,
+            seconds,
+            iterations,
+            workers,
+            seed,
+            parse_options(options),
+            console,
+        )
+        return
     if algorithm in MCCFR_ALGORITHMS:
         exact_only = {
             "--target-exploitability": target_exploitability != 0.0,
@@ -488,6 +540,21 @@ def solve(
         f"iterations {iterating:.1f} s, exact evaluations and saving {loop - iterating:.1f} s"
     )
     say(f"strategy written to {out_dir}/strategy.npz and meta.json")
+
+
+def _pick_algorithm(config: GameConfig) -> tuple[str, str]:
+    """The method ``solve`` uses for a game by default, and why."""
+    from complots_solver.solvers.exact.estimate import estimate_tree
+
+    if config.players != 2:
+        return "os-mccfr", f"{config.players} players: Monte Carlo CFR"
+    est = estimate_tree(config)
+    if est.fits:
+        return "cfr+", f"the exact tree, about {est.nodes:.2g} nodes, fits in memory"
+    return "belief", (
+        f"the exact tree, about {est.nodes:.2g} nodes, cannot fit: public-belief search "
+        "with a value network"
+    )
 
 
 def _check_out(out_dir: Path, resume: bool) -> None:

@@ -154,3 +154,62 @@ def test_complots2_info_simulate_and_commas():
     presets = run_cli("presets").stdout
     for name in ("complots2-catechumene", "complots12-tractations", "ladder-1-c2-expert"):
         assert name in presets
+
+
+def test_solve_picks_the_method_and_refuses_options_for_others(tmp_path):
+    """auto says which method it chose and why; --option is refused for other methods."""
+    out = tmp_path / "l1"
+    proc = run_cli("solve", "ladder-1-ambassador", "-n", "5", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "method: cfr+ (the exact tree" in proc.stdout
+    proc = run_cli(
+        "solve",
+        "ladder-1-ambassador",
+        "--algorithm",
+        "cfr+",
+        "--option",
+        "games=2",
+        "--out",
+        str(tmp_path / "x"),
+    )
+    assert proc.returncode == 2
+    assert "applies to belief only" in proc.stderr
+
+
+def test_belief_solve_trains_distils_and_resumes(tmp_path):
+    """A tiny belief run writes both networks and meta.json; --resume continues its rounds."""
+    out = tmp_path / "belief"
+    small = [
+        "--option",
+        "games=2",
+        "--option",
+        "iterations=4",
+        "--option",
+        "steps=2",
+        "--option",
+        "distill_games=1",
+        "--option",
+        "distill_epochs=1",
+    ]
+    proc = run_cli("solve", "draft-ambassador", "--out", str(out), "-n", "1", *small)
+    assert proc.returncode == 0, proc.stderr
+    assert "method: belief" in proc.stdout
+    for name in (
+        "config.json",
+        "belief-checkpoint.npz",
+        "value-net.npz",
+        "policy-net.npz",
+        "meta.json",
+        "training.csv",
+    ):
+        assert (out / name).is_file(), name
+    proc = run_cli("solve", "draft-ambassador", "--out", str(out), "-n", "1", "--resume")
+    assert proc.returncode == 0, proc.stderr
+    assert "resuming after round 1" in proc.stdout
+    assert (out / "training.csv").read_text().count("\n") == 3
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["training_rounds"] == 2 and meta["exploitability_bound"] is None
+    proc = run_cli(
+        "solve", "draft-ambassador", "--out", str(out), "-n", "1", "--option", "nope=1", "--force"
+    )
+    assert proc.returncode == 2 and "nope: unknown" in proc.stderr

@@ -1,0 +1,92 @@
+"""The belief branch of ``complots solve``: train, checkpoint, distil, report progress."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from complots_solver.rules.config import GameConfig
+
+DEFAULT_SECONDS = 3600.0
+INTERRUPTED = 130
+
+
+def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
+    """``key=value`` strings as a dict; ValueError naming a malformed one."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise ValueError(f"--option: expected key=value, got {pair!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def solve_belief(
+    config: GameConfig,
+    out_dir: Path,
+    resume: bool,
+    force: bool,
+    seconds: float | None,
+    rounds: int | None,
+    workers: int,
+    seed: int,
+    options: dict[str, str],
+    console: Console,
+) -> None:
+    """Train the value network, distil the policy network, say where they are."""
+    from complots_solver.solvers.belief.run import BeliefRun, BeliefRunSettings
+
+    settings = BeliefRunSettings.from_options(options)
+    if seconds is None and rounds is None:
+        seconds = DEFAULT_SECONDS
+    if seconds is not None and seconds <= 0:
+        raise ValueError(f"--seconds must be positive, got {seconds}")
+    if rounds is not None and rounds < 1:
+        raise ValueError(f"--iterations (training rounds) must be at least 1, got {rounds}")
+    run = BeliefRun(
+        out_dir, config, settings, seed=seed, workers=workers, resume=resume, force=force
+    )
+    st = run.trainer.state
+    budget = f"{seconds:.0f} s" if seconds is not None else f"{rounds} rounds"
+    console.print(
+        f"belief: self-play training of the value network for {budget} "
+        f"({run.settings.games} games a round, {run.settings.iterations} CFR iterations a turn, "
+        f"{workers} worker(s)); resumable with --resume",
+        soft_wrap=True,
+        markup=False,
+    )
+    if resume:
+        console.print(f"resuming after round {st.round} ({st.games} games)", markup=False)
+
+    def log(row: dict) -> None:
+        console.print(
+            f"round {row['round']}: {row['games']} games, {row['examples']} examples, "
+            f"loss {row['loss']:.4f}, {row['turns_mean']:.1f} turns a game, "
+            f"{row['seconds']:.0f} s in all",
+            soft_wrap=True,
+            markup=False,
+        )
+
+    try:
+        run.train(seconds=seconds, rounds=rounds, log=log)
+    except KeyboardInterrupt:
+        console.print(
+            f"interrupted; the checkpoint of round {run.trainer.state.round} is kept, "
+            "continue with --resume",
+            markup=False,
+        )
+        raise click.exceptions.Exit(INTERRUPTED) from None
+    console.print(
+        f"distilling the policy network from {run.settings.distill_games} self-play games",
+        markup=False,
+    )
+    run.distill(log=None)
+    console.print(
+        f"strategy written to {out_dir}/policy-net.npz (play it with net:{out_dir}) and "
+        f"value-net.npz (search:{out_dir}); quality not measured yet",
+        soft_wrap=True,
+        markup=False,
+    )
