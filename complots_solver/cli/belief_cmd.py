@@ -46,8 +46,29 @@ def solve_belief(
         raise ValueError(f"--seconds must be positive, got {seconds}")
     if rounds is not None and rounds < 1:
         raise ValueError(f"--iterations (training rounds) must be at least 1, got {rounds}")
+    initial = None
+    if not resume and settings.pretrain_games > 0:
+        from complots_solver.play.pretrain import bot_game_examples, pretrain
+        from complots_solver.solvers.belief.features import NUM_FEATURES, NUM_OUTPUTS
+        from complots_solver.solvers.belief.valuenet import ValueNet
+
+        console.print(
+            f"pretraining the value network on {settings.pretrain_games} games between the bots",
+            markup=False,
+        )
+        examples = bot_game_examples(config, settings.pretrain_games, seed=seed)
+        hidden = settings.train_settings(seed, workers).hidden
+        initial = ValueNet.create([NUM_FEATURES, *hidden, NUM_OUTPUTS], seed=seed)
+        pretrain(initial, examples, settings.pretrain_steps, seed=seed)
     run = BeliefRun(
-        out_dir, config, settings, seed=seed, workers=workers, resume=resume, force=force
+        out_dir,
+        config,
+        settings,
+        seed=seed,
+        workers=workers,
+        resume=resume,
+        force=force,
+        initial_net=initial,
     )
     st = run.trainer.state
     budget = f"{seconds:.0f} s" if seconds is not None else f"{rounds} rounds"

@@ -190,10 +190,15 @@ def test_belief_solve_trains_distils_and_resumes(tmp_path):
         "distill_games=1",
         "--option",
         "distill_epochs=1",
+        "--option",
+        "pretrain_games=4",
+        "--option",
+        "pretrain_steps=2",
     ]
     proc = run_cli("solve", "draft-ambassador", "--out", str(out), "-n", "1", *small)
     assert proc.returncode == 0, proc.stderr
     assert "method: belief" in proc.stdout
+    assert "pretraining the value network on 4 games" in proc.stdout
     for name in (
         "config.json",
         "belief-checkpoint.npz",

@@ -53,6 +53,8 @@ class BeliefRunSettings:
     lr: float = 1e-3
     distill_games: int = 64
     distill_epochs: int = 20
+    pretrain_games: int = 2000  # games between the bots fitted before self-play (0: none)
+    pretrain_steps: int = 3000
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> BeliefRunSettings:
@@ -99,6 +101,7 @@ class BeliefRun:
         workers: int = 1,
         resume: bool = False,
         force: bool = False,
+        initial_net: Any | None = None,
     ) -> None:
         if config.players != 2:
             raise ValueError("players: the belief solver handles 2-player games")
@@ -135,7 +138,11 @@ class BeliefRun:
             self.out.mkdir(parents=True, exist_ok=True)
             atomic_write_json(existing, record)
         self.trainer = Trainer(
-            config, self.settings.train_settings(self.seed, workers), self.out, resume=resume
+            config,
+            self.settings.train_settings(self.seed, workers),
+            self.out,
+            resume=resume,
+            initial_net=None if resume else initial_net,
         )
 
     def train(

@@ -100,13 +100,19 @@ class TrainState:
     examples: int = 0
     seconds: float = 0.0
     history: list[dict] = field(default_factory=list)
+    pretrained: bool = False
 
 
 class Trainer:
     """A resumable training run in a directory (see the module note)."""
 
     def __init__(
-        self, config: GameConfig, settings: TrainSettings, out: Path, resume: bool = False
+        self,
+        config: GameConfig,
+        settings: TrainSettings,
+        out: Path,
+        resume: bool = False,
+        initial_net: ValueNet | None = None,
     ) -> None:
         settings.validate()
         if config.players != 2:
@@ -122,12 +128,19 @@ class Trainer:
         else:
             sizes = [NUM_FEATURES, *settings.hidden, NUM_OUTPUTS]
             net = ValueNet.create(sizes, seed=settings.seed)
+            if initial_net is not None:
+                if initial_net.sizes != sizes:
+                    raise ValueError(f"initial_net: layers {initial_net.sizes}, expected {sizes}")
+                net = ValueNet(
+                    [w.copy() for w in initial_net.weights], [b.copy() for b in initial_net.biases]
+                )
             self.state = TrainState(
                 net=net,
                 adam=Adam(net, lr=settings.lr),
                 feats=np.empty((0, NUM_FEATURES), np.float32),
                 targets=np.empty((0, NUM_OUTPUTS), np.float32),
                 masks=np.empty((0, NUM_OUTPUTS), np.float32),
+                pretrained=initial_net is not None,
             )
 
     # ---- one round ----------------------------------------------------------------
@@ -136,7 +149,8 @@ class Trainer:
         st = self.state
         s = self.settings
         start = time.perf_counter()
-        net = st.net if st.round > 0 else None  # the first round values every leaf at 0
+        # a fresh network's first round values every leaf at 0; a pretrained one is used at once
+        net = st.net if st.round > 0 or st.pretrained else None
         jobs = [
             (self.cfg, net, s.search(), s.seed, st.round, g, s.outcome_weight)
             for g in range(s.games)
@@ -219,6 +233,7 @@ class Trainer:
                         "examples": st.examples,
                         "seconds": st.seconds,
                         "history": st.history,
+                        "pretrained": st.pretrained,
                         "settings": asdict(self.settings),
                         "game": self.config.game_string(),
                     }
@@ -274,6 +289,7 @@ class Trainer:
                 examples=int(info["examples"]),
                 seconds=float(info["seconds"]),
                 history=list(info["history"]),
+                pretrained=bool(info.get("pretrained", False)),
             )
 
 
