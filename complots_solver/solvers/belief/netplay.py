@@ -35,6 +35,9 @@ def belief_marginals(tracker: BeliefTracker) -> tuple[np.ndarray, np.ndarray]:
     return m1, m2
 
 
+MOVE_FLOOR = 1e-4
+
+
 class NetPolicyModel:
     """The policy network as the tracker's model of whoever moves."""
 
@@ -82,7 +85,10 @@ class NetPlayer:
         """Tracker callback: the network's probability of each row's move."""
         marg = belief_marginals(self.tracker)
         probs = self.model.probabilities(states, knows, marg, self.cfg)
-        return probs[np.arange(len(moves)), moves]
+        picked = probs[np.arange(len(moves)), moves]
+        # a move the network all but rules out must not empty the belief: every legal move
+        # keeps a small floor (the opponent is modelled as the network with a little noise)
+        return (1.0 - MOVE_FLOOR) * picked + MOVE_FLOOR
 
     def observe(self, history: Sequence[int]) -> None:
         """Catch up with the real game's move history."""
