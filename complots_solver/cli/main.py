@@ -503,7 +503,7 @@ def solve(
     summary = run.tree.summary().removeprefix(config.game_string() + ": ")
     say(f"tree: {summary} (built in {built:.1f} s)")
     if resume:
-        say(f"resuming at iteration {run.solver.iteration}")
+        say(_resuming(run.resumed, run.solver.iteration, out_dir))
     iterating_before = run.elapsed
     loop_start = time.perf_counter()
     with Progress(
@@ -563,6 +563,13 @@ def _check_out(out_dir: Path, resume: bool) -> None:
         writable_folder(out_dir, "--out")
 
 
+def _resuming(resumed: bool, iteration: int, out_dir: Path | str) -> str:
+    """What a resumed run says: where it continues, or that it had no checkpoint yet."""
+    if resumed:
+        return f"resuming at iteration {iteration:,}"
+    return f"no checkpoint in {out_dir} yet (the run stopped before its first): starting afresh"
+
+
 def _run_interruptible(run, report, iteration):
     """run.run(report); on Ctrl-C (the run has checkpointed) say how to resume, exit 130."""
     try:
@@ -604,7 +611,7 @@ def _solve_mccfr(
         f"{settings.workers} worker(s) ({backend})"
     )
     if resume:
-        say(f"resuming at iteration {run.iteration:,}")
+        say(_resuming(run.resumed, run.iteration, out_dir))
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -657,7 +664,8 @@ def _solve_mccfr(
 @click.option(
     "--bots",
     required=True,
-    help="comma-separated bots: random, honest, bluffer, counter, policy:DIR[:greedy]",
+    help="comma-separated bots: random, honest, bluffer, counter, skeptic, brazen, trusting, "
+    "solved, net:DIR, search:DIR, policy:DIR[:greedy]",
 )
 @click.option("--games", "-n", default=100, show_default=True, help="games per seating")
 @click.option("--seed", default=0, show_default=True, help="seed of every game's randomness")
@@ -672,7 +680,9 @@ def evaluate(
     game: str, bots: str, games: int, seed: int, workers: int, csv_path: str | None
 ) -> None:
     """Round-robin tournament between bots on GAME: win rates, 95% intervals, ratings."""
-    from complots_solver.play.bots import parse_bot_spec
+    import numpy as np
+
+    from complots_solver.play.bots import make_bot, parse_bot_spec
     from complots_solver.play.tournament import run_tournament, seatings
 
     config, _ = _game_arg(game)
@@ -680,6 +690,7 @@ def evaluate(
     for name in names:  # before the progress bar, which would leave a blank line
         try:
             parse_bot_spec(name)
+            make_bot(name, config, np.random.default_rng(0))  # strategy files load, or say why
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--bots") from None
     if games < 1:
@@ -773,7 +784,8 @@ def evaluate(
 @click.option(
     "--against",
     required=True,
-    help="bot or strategy: random, honest, bluffer, counter, policy:DIR[:greedy]",
+    help="bot or strategy: random, honest, bluffer, counter, skeptic, brazen, trusting, solved, "
+    "net:DIR, search:DIR, policy:DIR[:greedy]",
 )
 @click.option("--seat", default=0, show_default=True, help="your seat (0 moves first)")
 @click.option(
@@ -790,12 +802,15 @@ def play(game: str, against: str, seat: int, show_strategy: bool, seed: int | No
     Type a move's number or name (a character name works: 'captain'); 'q', end
     of input or Ctrl-C leave the game with the standing so far.
     """
-    from complots_solver.play.bots import parse_bot_spec
+    import numpy as np
+
+    from complots_solver.play.bots import make_bot, parse_bot_spec
     from complots_solver.play.terminal import play_session
 
     config, _ = _game_arg(game)
     try:
         parse_bot_spec(against)
+        make_bot(against, config, np.random.default_rng(0))  # strategy files load, or say why
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--against") from None
     if not 0 <= seat < config.players:

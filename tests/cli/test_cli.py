@@ -218,3 +218,19 @@ def test_belief_solve_trains_distils_and_resumes(tmp_path):
         "solve", "draft-ambassador", "--out", str(out), "-n", "1", "--option", "nope=1", "--force"
     )
     assert proc.returncode == 2 and "nope: unknown" in proc.stderr
+
+
+def test_solved_without_a_shipped_strategy_exits_2_naming_the_presets():
+    """evaluate and play refuse `solved` for a game with no shipped strategy, in one line."""
+    from complots_solver.play.search_bot import shipped_presets
+
+    for args in (
+        ("evaluate", "ladder-1-ambassador", "--bots", "solved,honest", "-n", "1"),
+        ("play", "ladder-1-ambassador", "--against", "solved"),
+    ):
+        proc = run_cli(*args)
+        assert proc.returncode == 2
+        assert "no shipped strategy" in proc.stderr and "presets with one" in proc.stderr
+        assert "Traceback" not in proc.stderr
+        for name in shipped_presets():
+            assert name in proc.stderr
