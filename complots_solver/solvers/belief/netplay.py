@@ -81,14 +81,15 @@ class NetPlayer:
         self.tracker = BeliefTracker(self.cfg, Memory.SUMMARY, prune=self.prune)
         self.seen = 0
 
-    def _policy(self, states, xs, actor, moves, knows):
-        """Tracker callback: the network's probability of each row's move."""
-        marg = belief_marginals(self.tracker)
-        probs = self.model.probabilities(states, knows, marg, self.cfg)
-        picked = probs[np.arange(len(moves)), moves]
-        # a move the network all but rules out must not empty the belief: every legal move
-        # keeps a small floor (the opponent is modelled as the network with a little noise)
-        return (1.0 - MOVE_FLOOR) * picked + MOVE_FLOOR
+    def _matrix(self, states, xs, actor, knows):
+        """Tracker callback: the network's probabilities at each distinct parent, floored.
+
+        A move the network all but rules out must not empty the belief: every
+        move keeps a small likelihood (the opponent is modelled as the network
+        with a little noise).
+        """
+        probs = self.model.probabilities(states, knows, belief_marginals(self.tracker), self.cfg)
+        return (1.0 - MOVE_FLOOR) * probs + MOVE_FLOOR
 
     def observe(self, history: Sequence[int]) -> None:
         """Catch up with the real game's move history."""
@@ -102,7 +103,7 @@ class NetPlayer:
             before = s.copy()
             core.apply_action(s, self.cfg, a)
             update_knowledge(before, a, s, int(self.cfg[0]), self.know)
-            self.tracker.observe(tok, self._policy if actor >= 0 else None)
+            self.tracker.observe(tok, matrix=self._matrix if actor >= 0 else None)
         self.seen = len(history)
 
     def action_probabilities(self, history: Sequence[int]) -> dict[int, float]:

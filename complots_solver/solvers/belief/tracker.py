@@ -31,6 +31,8 @@ from complots_solver.solvers.belief.hypotheses import (
 
 # policy(states, xs, actor, moves, knows) -> probability of each row's move for its actor
 PolicyFn = Callable[[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray], np.ndarray]
+# matrix(states, xs, actor, knows) -> [rows, action ids] probabilities of each distinct parent
+MatrixFn = Callable[[np.ndarray, np.ndarray, int, np.ndarray], np.ndarray]
 
 
 def public_token(state: np.ndarray, action: int) -> int:
@@ -71,15 +73,27 @@ class BeliefTracker:
         )
         return kids, parent, buf["out_move"][:k].copy(), buf["out_token"][:k].copy()
 
-    def observe(self, token: int, policy: PolicyFn | None = None) -> None:
-        """Condition on the next public token; ``policy`` weighs player moves (None: uniform)."""
+    def observe(
+        self, token: int, policy: PolicyFn | None = None, matrix: MatrixFn | None = None
+    ) -> None:
+        """Condition on the next public token; ``policy`` weighs player moves (None: uniform).
+
+        ``matrix(states, xs, actor, knows)``, if given instead, returns each
+        distinct parent's probabilities over all action ids (one call per
+        parent, not per child: much cheaper for a network).
+        """
         actor = int(self.hyps.states[0, S_CUR])
         kids, parent, moves, tokens = self.children()
         rows = np.flatnonzero(tokens == token)
         if len(rows) == 0:
             raise ValueError(f"token: {token} is impossible under every hypothesis")
         kids = Hypotheses(kids.states[rows], kids.xs[rows], kids.knows[rows], kids.weights[rows])
-        if actor != CHANCE:
+        if actor != CHANCE and matrix is not None:
+            par = parent[rows]
+            uniq, inv = np.unique(par, return_inverse=True)
+            table = matrix(self.hyps.states[uniq], self.hyps.xs[uniq], actor, self.hyps.knows[uniq])
+            kids.weights = kids.weights * table[inv.reshape(-1), moves[rows]]
+        elif actor != CHANCE:
             if policy is None:
                 counts = np.bincount(parent, minlength=len(self.hyps))
                 probs = 1.0 / counts[parent[rows]]
