@@ -35,7 +35,7 @@ SETTINGS_FILE = "search.json"
 
 def strategies_dir() -> Path:
     """Folder of the shipped strategies, one sub-folder per preset."""
-    return games_dir().parent / "strategies"
+    return games_dir() / "strategies"
 
 
 def shipped_presets() -> list[str]:

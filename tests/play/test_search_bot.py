@@ -90,3 +90,18 @@ def test_pickled_policy_file_is_refused(tmp_path) -> None:
     config, _ = resolve_game("draft-ambassador")
     with pytest.raises(ValueError, match="pickle"):
         make_bot(f"net:{tmp_path}", config, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("preset", ["draft-ambassador", "draft-inquisitor"])
+def test_shipped_strategy_loads_as_solved_and_plays(preset: str) -> None:
+    """The strategies under games/strategies load as `solved` and play a whole game legally."""
+    from complots_solver.play.search_bot import NetBot
+
+    assert preset in shipped_presets()
+    config, _ = resolve_game(preset)
+    bot = make_bot("solved", config, np.random.default_rng(0))
+    assert isinstance(bot, NetBot)
+    game = pyspiel.load_game(config.game_string())
+    rngs = [np.random.default_rng([7, i]) for i in range(3)]
+    winner, turns, _ = play_game_bots(game, ["solved", "honest"], rngs)
+    assert winner in (0, 1, -1) and turns >= 1
