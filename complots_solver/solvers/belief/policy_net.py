@@ -39,7 +39,7 @@ from complots_solver.rules.layout import (
 from complots_solver.solvers.belief.features import COIN_SCALE, TURN_SCALE, hand_index
 from complots_solver.solvers.belief.hypotheses import KNOW_SIZE, update_knowledge
 from complots_solver.solvers.belief.public_tree import PublicTree
-from complots_solver.solvers.belief.valuenet import ValueNet
+from complots_solver.solvers.belief.valuenet import Adam, ValueNet
 
 NUM_STAGES = 21  # Stage values (Complots 2 included)
 NUM_KINDS = 15  # ActionKind values
@@ -263,29 +263,18 @@ class PolicyNet:
         return cls(net)
 
 
-class PolicyTrainer:
+class PolicyTrainer(Adam):
     """Adam on the cross-entropy between the network's legal softmax and solved strategies."""
 
     def __init__(self, policy: PolicyNet, lr: float = 1e-3) -> None:
+        super().__init__(policy.net, lr=lr)
         self.policy = policy
-        self.lr = lr
-        self.t = 0
-        params = policy.net.weights + policy.net.biases
-        self.m = [np.zeros_like(p) for p in params]
-        self.v = [np.zeros_like(p) for p in params]
 
-    def step(
+    def step(  # type: ignore[override]
         self, x: np.ndarray, target: np.ndarray, legal: np.ndarray, weight: np.ndarray
     ) -> float:
         """One step on a batch; returns the weighted cross-entropy."""
-        net = self.policy.net
-        acts = [np.asarray(x, dtype=np.float32)]
-        pre = []
-        for w, b in zip(net.weights[:-1], net.biases[:-1], strict=True):
-            z = acts[-1] @ w + b
-            pre.append(z)
-            acts.append(np.maximum(z, 0.0))
-        logits = acts[-1] @ net.weights[-1] + net.biases[-1]
+        acts, pre, logits = self.outputs(x)
         z = np.where(legal > 0, logits, -1e9)
         z = z - z.max(axis=1, keepdims=True)
         p = np.exp(z)
@@ -293,22 +282,5 @@ class PolicyTrainer:
         tgt = np.maximum(target, 0.0)
         w = weight / max(float(weight.sum()), 1e-12)
         loss = float(-(w[:, None] * tgt * np.log(np.maximum(p, 1e-12))).sum())
-        grad = (p - tgt) * w[:, None]
-        gw, gb = [], []
-        for layer in range(len(net.weights) - 1, -1, -1):
-            gw.append(acts[layer].T @ grad)
-            gb.append(grad.sum(axis=0))
-            if layer > 0:
-                grad = (grad @ net.weights[layer].T) * (pre[layer - 1] > 0)
-        gw.reverse()
-        gb.reverse()
-        self.t += 1
-        c1 = 1.0 - 0.9**self.t
-        c2 = 1.0 - 0.999**self.t
-        for i, (param, g) in enumerate(zip(net.weights + net.biases, gw + gb, strict=True)):
-            self.m[i] = 0.9 * self.m[i] + 0.1 * g
-            self.v[i] = 0.999 * self.v[i] + 0.001 * g * g
-            param -= (self.lr * (self.m[i] / c1) / (np.sqrt(self.v[i] / c2) + 1e-8)).astype(
-                param.dtype
-            )
+        self.update(acts, pre, (p - tgt) * w[:, None])
         return loss

@@ -31,9 +31,9 @@ from complots_solver.solvers.belief.public_tree import LEAF, PublicTree, build_p
 from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.belief.vector_cfr import (
     VectorCFR,
-    backward,
-    forward,
     normalize,
+    reaches,
+    values_under,
 )
 
 
@@ -109,23 +109,7 @@ class Subgame:
         return avg
 
     def _reach(self, strategy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        t = self.tree
-        reach = np.empty((t.num_hyps, t.players + 1))
-        own = np.empty((t.num_hyps, t.players))
-        forward(
-            t.hyp_player,
-            t.hyp_slot,
-            t.hyp_edge_start,
-            t.edge_child,
-            t.edge_prob,
-            t.slot_action_start,
-            strategy,
-            t.prior,
-            t.players,
-            reach,
-            own,
-        )
-        return reach, own
+        return reaches(self.tree, strategy)
 
     def seat_values(self) -> np.ndarray:
         """Seat-0 value of every hypothesis in each player's pass under the solved strategy."""
@@ -134,30 +118,11 @@ class Subgame:
         t = self.tree
         reach, own = self._reach(self.strategy)
         out = np.empty((t.num_hyps, 2))
-        dummy = np.zeros(len(self.strategy))
-        values = np.empty(t.num_hyps)
         for p in range(2):
             hv = t.hyp_value.copy()
             if len(t.leaf_hyps):
                 hv[t.leaf_hyps] = self.leaf_values(reach, own, self.strategy, p)
-            backward(
-                t.hyp_player,
-                t.hyp_slot,
-                t.hyp_edge_start,
-                t.edge_child,
-                t.edge_prob,
-                t.slot_action_start,
-                self.strategy,
-                hv,
-                reach,
-                own,
-                -2,
-                dummy,
-                dummy,
-                0.0,
-                values,
-            )
-            out[:, p] = values
+            out[:, p] = values_under(t, self.strategy, hv, reach, own)
         return out
 
     def root_example(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:

@@ -113,8 +113,8 @@ class Adam:
         self.m = [np.zeros_like(p) for p in net.weights + net.biases]
         self.v = [np.zeros_like(p) for p in net.weights + net.biases]
 
-    def step(self, x: np.ndarray, y: np.ndarray, mask: np.ndarray) -> float:
-        """One gradient step on masked squared error; returns the batch loss."""
+    def outputs(self, x: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+        """Hidden activations, pre-activations and the output layer's pre-activation of a batch."""
         net = self.net
         acts = [np.asarray(x, dtype=np.float32)]
         pre = []
@@ -122,11 +122,11 @@ class Adam:
             z = acts[-1] @ w + b
             pre.append(z)
             acts.append(np.maximum(z, 0.0))
-        out = np.tanh(acts[-1] @ net.weights[-1] + net.biases[-1])
-        diff = (out - y) * mask
-        denom = max(float(mask.sum()), 1.0)
-        loss = float((diff * diff).sum() / denom)
-        grad = 2.0 * diff / denom * (1.0 - out * out)
+        return acts, pre, acts[-1] @ net.weights[-1] + net.biases[-1]
+
+    def update(self, acts: list[np.ndarray], pre: list[np.ndarray], grad: np.ndarray) -> None:
+        """Back-propagate ``grad`` (loss gradient at the output pre-activation) and take a step."""
+        net = self.net
         gw: list[np.ndarray] = []
         gb: list[np.ndarray] = []
         for layer in range(len(net.weights) - 1, -1, -1):
@@ -145,4 +145,13 @@ class Adam:
             self.m[i] = self.beta1 * self.m[i] + (1 - self.beta1) * g
             self.v[i] = self.beta2 * self.v[i] + (1 - self.beta2) * g * g
             p -= (self.lr * (self.m[i] / c1) / (np.sqrt(self.v[i] / c2) + 1e-8)).astype(p.dtype)
+
+    def step(self, x: np.ndarray, y: np.ndarray, mask: np.ndarray) -> float:
+        """One gradient step on masked squared error of the tanh outputs; returns the batch loss."""
+        acts, pre, z = self.outputs(x)
+        out = np.tanh(z)
+        diff = (out - y) * mask
+        denom = max(float(mask.sum()), 1.0)
+        loss = float((diff * diff).sum() / denom)
+        self.update(acts, pre, 2.0 * diff / denom * (1.0 - out * out))
         return loss

@@ -321,15 +321,10 @@ def normalize(weights: np.ndarray, slot_action_start: np.ndarray) -> np.ndarray:
     return out
 
 
-def profile_values(
-    tree: PublicTree, strategy: np.ndarray, hyp_value: np.ndarray | None = None
-) -> np.ndarray:
-    """Seat-0 value of every hypothesis under ``strategy``."""
+def reaches(tree: PublicTree, strategy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Counterfactual and joint reach (``[H, players + 1]``) and own reach of every hypothesis."""
     reach = np.empty((tree.num_hyps, tree.players + 1))
     own = np.empty((tree.num_hyps, tree.players))
-    values = np.empty(tree.num_hyps)
-    dummy = np.zeros(len(strategy))
-    hv = tree.hyp_value if hyp_value is None else hyp_value
     forward(
         tree.hyp_player,
         tree.hyp_slot,
@@ -343,6 +338,19 @@ def profile_values(
         reach,
         own,
     )
+    return reach, own
+
+
+def values_under(
+    tree: PublicTree,
+    strategy: np.ndarray,
+    hyp_value: np.ndarray,
+    reach: np.ndarray,
+    own: np.ndarray,
+) -> np.ndarray:
+    """Seat-0 value of every hypothesis under ``strategy``, given the terminal and leaf values."""
+    values = np.empty(tree.num_hyps)
+    dummy = np.zeros(len(strategy))
     backward(
         tree.hyp_player,
         tree.hyp_slot,
@@ -351,7 +359,7 @@ def profile_values(
         tree.edge_prob,
         tree.slot_action_start,
         strategy,
-        hv,
+        hyp_value,
         reach,
         own,
         -2,
@@ -363,25 +371,20 @@ def profile_values(
     return values
 
 
+def profile_values(
+    tree: PublicTree, strategy: np.ndarray, hyp_value: np.ndarray | None = None
+) -> np.ndarray:
+    """Seat-0 value of every hypothesis under ``strategy``."""
+    reach, own = reaches(tree, strategy)
+    hv = tree.hyp_value if hyp_value is None else hyp_value
+    return values_under(tree, strategy, hv, reach, own)
+
+
 def best_response(
     tree: PublicTree, strategy: np.ndarray, br: int, hyp_value: np.ndarray | None = None
 ) -> tuple[float, np.ndarray]:
     """Value for ``br`` of its best response to ``strategy``, and its choice per slot."""
-    reach = np.empty((tree.num_hyps, tree.players + 1))
-    own = np.empty((tree.num_hyps, tree.players))
-    forward(
-        tree.hyp_player,
-        tree.hyp_slot,
-        tree.hyp_edge_start,
-        tree.edge_child,
-        tree.edge_prob,
-        tree.slot_action_start,
-        strategy,
-        tree.prior,
-        tree.players,
-        reach,
-        own,
-    )
+    reach, _ = reaches(tree, strategy)
     values = np.empty(tree.num_hyps)
     slot_value = np.empty(len(strategy))
     choice = np.full(tree.num_slots, -1, dtype=np.int64)
