@@ -10,11 +10,21 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from complots_solver.cli.checks import writable_folder
@@ -42,6 +52,21 @@ def _game_arg(spec: str) -> tuple[GameConfig, str | None]:
 def say(text: str, bold: bool = False) -> None:
     """Print one line unwrapped, so that game strings survive copy and paste."""
     console.print(text, soft_wrap=True, style="bold" if bold else None, markup=False)
+
+
+@contextmanager
+def waiting(what: str) -> Iterator[None]:
+    """A spinner with the elapsed time while ``what`` runs; on a terminal only, gone after."""
+    with Progress(
+        SpinnerColumn(),
+        TextColumn(what, markup=False),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    ) as bar:
+        bar.add_task(what, total=None)
+        yield
 
 
 class FileSystemError(click.ClickException):
@@ -497,7 +522,8 @@ def solve(
     check_exact_fits(config, preset or config.game_string())
     _check_out(Path(out_dir), resume)
     start = time.perf_counter()
-    run = SolveRun(Path(out_dir), config, settings, preset=preset, resume=resume, force=force)
+    with waiting("building the exact tree"):
+        run = SolveRun(Path(out_dir), config, settings, preset=preset, resume=resume, force=force)
     built = time.perf_counter() - start
     say(config.game_string(), bold=True)
     summary = run.tree.summary().removeprefix(config.game_string() + ": ")

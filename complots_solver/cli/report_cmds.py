@@ -2,14 +2,52 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from complots_solver.cli.checks import writable_folder
 
 RUN_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
+
+
+@contextmanager
+def report_progress(
+    err: Console | None = None,
+) -> Iterator[Callable[[str, int, int | None], None]]:
+    """A progress line per phase of a report on stderr (a terminal only): its steps and time."""
+    err = err or Console(stderr=True)
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        disable=not err.is_terminal,
+    ) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def update(phase: str, done: int, total: int | None) -> None:
+            if phase not in tasks:
+                tasks[phase] = bar.add_task(phase, total=total)
+            # a phase of unknown length is complete once it reports a step
+            whole = total if total is not None else (done or None)
+            bar.update(tasks[phase], completed=done, total=whole)
+
+        yield update
 
 
 def _formats(text: str) -> list[str]:
@@ -76,7 +114,9 @@ def report(
     from complots_solver.reports.api import write_report
 
     _check_outputs(out, csv_dir)
-    paths = write_report(run_dir, out, _formats(fmt), csv_dir, games, seed)
+    formats = _formats(fmt)
+    with report_progress() as progress:
+        paths = write_report(run_dir, out, formats, csv_dir, games, seed, progress)
     for kind, path in paths.items():
         click.echo(f"{kind}: {path}")
 
@@ -114,6 +154,8 @@ def compare(
     from complots_solver.reports.api import write_comparison
 
     _check_outputs(out, csv_dir)
-    paths = write_comparison(run_a, run_b, out, _formats(fmt), csv_dir, games, seed)
+    formats = _formats(fmt)
+    with report_progress() as progress:
+        paths = write_comparison(run_a, run_b, out, formats, csv_dir, games, seed, progress)
     for kind, path in paths.items():
         click.echo(f"{kind}: {path}")

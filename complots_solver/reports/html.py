@@ -7,6 +7,7 @@ Inline CSS, figures as base64 PNG, tables sortable by clicking a header
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from pathlib import Path
 
 import jinja2
@@ -84,8 +85,10 @@ TEMPLATE = """<!DOCTYPE html>
 """
 
 
-def render_html(report: Report, dpi: int = 80) -> str:
-    """The report as one HTML document."""
+def render_html(
+    report: Report, dpi: int = 80, on_section: Callable[[int], None] | None = None
+) -> str:
+    """The report as one HTML document; ``on_section`` is told how many sections are done."""
     sections = []
     for s in report.sections:
         tables = []
@@ -127,15 +130,17 @@ def render_html(report: Report, dpi: int = 80) -> str:
                 "rendered_figures": rendered,
             }
         )
+        if on_section:
+            on_section(len(sections))
     env = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
     view = {"title": report.title, "facts": report.facts, "created": report.created}
     view["sections"] = sections
     return env.from_string(TEMPLATE).render(report=view, css=CSS, js=JS)
 
 
-def write_html(report: Report, path: Path) -> Path:
-    """Write the report's HTML to ``path``."""
+def write_html(report: Report, path: Path, on_section: Callable[[int], None] | None = None) -> Path:
+    """Write the report's HTML to ``path`` (``on_section``: see :func:`render_html`)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_html(report), encoding="utf-8")
+    path.write_text(render_html(report, on_section=on_section), encoding="utf-8")
     return path

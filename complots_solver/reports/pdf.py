@@ -197,8 +197,11 @@ def _table_page(
     return draw
 
 
-def write_pdf(report: Report, path: Path) -> int:
-    """Write the report as a PDF to ``path``; return the number of pages."""
+def write_pdf(report: Report, path: Path, on_section: Callable[[int], None] | None = None) -> int:
+    """Write the report as a PDF to ``path``; return the number of pages.
+
+    ``on_section`` is told how many sections are done after each one.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     total = page_count(report)
@@ -246,6 +249,8 @@ def write_pdf(report: Report, path: Path) -> int:
                 fig.text(LEFT, 0.02, report.title, fontsize=7, color="#5a6275")
                 fig.text(0.95, 0.02, f"page {page} of {total}", fontsize=8, ha="right")
                 pdf.savefig(fig)
+            if on_section:
+                on_section(number)
     if page != total:
         raise RuntimeError(f"wrote {page} pages, planned {total}")
     return page

@@ -686,9 +686,16 @@ TABLES: dict[str, Callable[[StrategyBrowser], StrategyTable]] = {
 }
 
 
-def all_tables(b: StrategyBrowser) -> dict[str, StrategyTable]:
-    """Every strategy table of one line-up, by key."""
-    return {key: make(b) for key, make in TABLES.items()}
+def all_tables(
+    b: StrategyBrowser, on_table: Callable[[int], None] | None = None
+) -> dict[str, StrategyTable]:
+    """Every strategy table of one line-up, by key; ``on_table`` is told how many are done."""
+    tables: dict[str, StrategyTable] = {}
+    for key, make in TABLES.items():
+        tables[key] = make(b)
+        if on_table:
+            on_table(len(tables))
+    return tables
 
 
 def export_csv(tables: dict[str, StrategyTable], directory: Path) -> list[Path]:

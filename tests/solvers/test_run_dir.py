@@ -1,20 +1,28 @@
-"""Run directories survive resumes and kills: plain CSV logs, no stray temporary files."""
+"""Run directories survive resumes and kills at any moment: plain CSV logs, no stray files."""
 
 from __future__ import annotations
 
 import csv
+import json
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from complots_solver.browse import StrategyBrowser
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.atomic import partial_writes, remove_partial_writes
-from complots_solver.solvers.common.rundir import csv_float, read_csv_log
-from complots_solver.solvers.common.strategy_file import META_FILE, load_strategy
+from complots_solver.solvers.common.rundir import (
+    CHECKPOINT_FILE,
+    CONFIG_FILE,
+    csv_float,
+    read_csv_log,
+)
+from complots_solver.solvers.common.strategy_file import META_FILE, STRATEGY_FILE, load_strategy
+from complots_solver.solvers.exact import run as exact_run
 from complots_solver.solvers.exact.run import CONVERGENCE_FILE, SolveRun, SolveSettings
 
 TINY = GameConfig.from_params({"influence": 1, "max_turns": 1})
@@ -102,3 +110,43 @@ def test_only_temporary_files_of_atomic_writes_are_removed(tmp_path: Path) -> No
 def test_csv_float(cell: str) -> None:
     """Plain and numpy-repr cells give the same float."""
     assert csv_float(cell) == 0.5
+
+
+def test_resume_before_the_first_checkpoint_starts_afresh(tmp_path: Path) -> None:
+    """A run killed before its first checkpoint left config.json only: --resume starts over."""
+    settings = SolveSettings(iterations=FIRST, eval_every=EVAL)
+    SolveRun(tmp_path, TINY, settings).run()
+    straight = load_strategy(tmp_path)
+    (tmp_path / CHECKPOINT_FILE).unlink()
+    for name in (META_FILE, STRATEGY_FILE, CONVERGENCE_FILE):
+        (tmp_path / name).unlink()
+    run = SolveRun(tmp_path, TINY, settings, resume=True)
+    assert not run.resumed and run.solver.iteration == 0
+    again = run.run()
+    assert again.meta["iterations"] == FIRST
+    np.testing.assert_array_equal(again.average, straight.average)
+
+
+def test_resume_without_checkpoint_still_checks_the_run(tmp_path: Path) -> None:
+    """Starting afresh needs the same game in config.json; an empty folder is no run."""
+    with pytest.raises(ValueError, match="no checkpoint"):
+        SolveRun(tmp_path, TINY, SolveSettings(iterations=FIRST), resume=True)
+    other = GameConfig.from_params({"influence": 1, "max_turns": 2})
+    SolveRun(tmp_path, other, SolveSettings(iterations=FIRST, eval_every=EVAL)).run()
+    (tmp_path / CHECKPOINT_FILE).unlink()
+    with pytest.raises(ValueError, match="holds a run of"):
+        SolveRun(tmp_path, TINY, SolveSettings(iterations=FIRST), resume=True)
+
+
+def test_config_is_written_before_the_tree_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run that dies while building its tree has already recorded what it was solving."""
+
+    def dies(config: GameConfig) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(exact_run, "compile_tree", dies)
+    with pytest.raises(KeyboardInterrupt):
+        SolveRun(tmp_path, TINY, SolveSettings(iterations=FIRST))
+    assert json.loads((tmp_path / CONFIG_FILE).read_text())["game"] == TINY.game_string()

@@ -17,6 +17,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from complots_solver.solvers.common.faults import pause_point
 from complots_solver.solvers.common.hashing import file_digest
 
 TMP_SUFFIX = ".tmp"
@@ -40,6 +41,7 @@ def _atomic_file(path: Path) -> Iterator[tuple[IO[bytes], Path]]:
             yield fh, Path(tmp)
             fh.flush()
             os.fsync(fh.fileno())
+        pause_point(f"replace:{path.name}")
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

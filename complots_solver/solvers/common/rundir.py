@@ -105,26 +105,28 @@ def clean_run_dir(out_dir: Path) -> None:
 
 def check_run_dir(
     out_dir: Path, record: dict[str, Any], resume: bool, force: bool, resumable: tuple[str, ...]
-) -> None:
-    """Refuse to overwrite a run by accident, or to resume a different one.
+) -> bool:
+    """Refuse to overwrite a run by accident, or to resume another; True: load its checkpoint.
 
-    With ``resume`` the directory must hold a checkpoint of the same game and
-    solver settings (budgets in ``resumable`` may change); with ``force`` any
-    previous run there is discarded; otherwise the directory must hold none.
+    With ``resume`` the directory must hold a run of the same game and solver
+    settings (budgets in ``resumable`` may change): its checkpoint, or only its
+    ``config.json`` when it stopped before the first checkpoint (it then starts
+    afresh); with ``force`` any previous run there is discarded; otherwise the
+    directory must hold none.
     """
     ckpt = out_dir / CHECKPOINT_FILE
     if resume and force:
         raise ValueError("--resume and --force exclude each other")
     if force:
         ckpt.unlink(missing_ok=True)
-        return
+        return False
     if not resume:
         if ckpt.is_file():
             raise ValueError(
                 f"{out_dir} already holds a run; pass --resume, --force or another --out"
             )
-        return
-    if not ckpt.is_file():
+        return False
+    if not ckpt.is_file() and not (out_dir / CONFIG_FILE).is_file():
         raise ValueError(f"--resume: no checkpoint in {out_dir}")
     saved = json.loads((out_dir / CONFIG_FILE).read_text())
     for key in ("game", "params"):
@@ -138,3 +140,4 @@ def check_run_dir(
                 f"--resume: solver setting {key} was {value!r} in {out_dir}, "
                 f"now {record['solver'].get(key)!r}"
             )
+    return ckpt.is_file()

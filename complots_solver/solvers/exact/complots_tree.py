@@ -370,7 +370,8 @@ def _walk_steps(
     return status
 
 
-@njit(cache=True)
+# nogil: a progress display keeps moving during a long build (the walk touches arrays only)
+@njit(cache=True, nogil=True)
 def _walk(
     cfg: np.ndarray,
     max_depth: int,

@@ -22,6 +22,7 @@ from typing import Any
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.atomic import atomic_write_json
+from complots_solver.solvers.common.faults import pause_point
 from complots_solver.solvers.common.rundir import (
     CHECKPOINT_FILE,
     CONFIG_FILE,
@@ -103,6 +104,7 @@ def compile_tree(config: GameConfig) -> Tree:
         raise ValueError(f"exact solving needs players=2, got players={config.players}")
     from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 
+    pause_point("tree-build")
     return compile_complots_tree(config)
 
 
@@ -130,15 +132,17 @@ class SolveRun:
             "params": config.params(),
             "solver": asdict(settings),
         }
-        check_run_dir(self.out_dir, self.record, resume, force, RESUMABLE_CHANGES)
+        # False when resuming a run that stopped before its first checkpoint: start afresh
+        self.resumed = check_run_dir(self.out_dir, self.record, resume, force, RESUMABLE_CHANGES)
         clean_run_dir(self.out_dir)
+        # before the long set-up, so that a run killed during it can be resumed
+        atomic_write_json(self.out_dir / CONFIG_FILE, self.record)
         self.tree = tree if tree is not None else compile_tree(config)
         self.solver = TreeSolver(self.tree, **settings.solver_params())
         self.log: list[tuple[float, ...]] = []
         self.elapsed = 0.0
-        if resume:
+        if self.resumed:
             self._load_checkpoint()
-        atomic_write_json(self.out_dir / CONFIG_FILE, self.record)
 
     def _load_checkpoint(self) -> None:
         saved = read_checkpoint(self.out_dir / CHECKPOINT_FILE)
@@ -185,6 +189,7 @@ class SolveRun:
                 spent = time.perf_counter() - start
                 self.elapsed += spent
                 expl = self._evaluate()
+                pause_point("iterations")
                 if progress:
                     progress(
                         Progress(

@@ -26,6 +26,7 @@ from typing import Any
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.atomic import atomic_write_json
+from complots_solver.solvers.common.faults import pause_point
 from complots_solver.solvers.common.rundir import (
     CHECKPOINT_FILE,
     CONFIG_FILE,
@@ -220,8 +221,11 @@ class MCCFRRun:
             "params": config.params(),
             "solver": {"kind": "mccfr", **asdict(settings)},
         }
-        check_run_dir(self.out_dir, self.record, resume, force, RESUMABLE_CHANGES)
+        # False when resuming a run that stopped before its first checkpoint: start afresh
+        self.resumed = check_run_dir(self.out_dir, self.record, resume, force, RESUMABLE_CHANGES)
         clean_run_dir(self.out_dir)
+        # before the long set-up, so that a run killed during it can be resumed
+        atomic_write_json(self.out_dir / CONFIG_FILE, self.record)
         self.solver = ParallelMCCFR(
             config,
             workers=settings.workers,
@@ -234,9 +238,8 @@ class MCCFRRun:
         self.log: list[tuple[float, ...]] = []
         self.elapsed = 0.0
         self._checkpointed = -1  # iteration of the last checkpoint written
-        if resume:
+        if self.resumed:
             self._load_checkpoint()
-        atomic_write_json(self.out_dir / CONFIG_FILE, self.record)
 
     @property
     def iteration(self) -> int:
@@ -290,6 +293,7 @@ class MCCFRRun:
                 # the solver's own counts: its master would merge the workers' tables
                 visits, infostates = self.solver.node_visits, self.solver.num_infostates
                 self.log.append((self.iteration, self.elapsed, visits, infostates))
+                pause_point("iterations")
                 if progress:
                     progress(
                         MCCFRProgress(
