@@ -39,11 +39,21 @@ def test_full_game_is_refused_with_a_size() -> None:
 
 
 def test_cli_refuses_oversized_exact_solve(tmp_path) -> None:
-    """`complots solve draft-inquisitor` exits 2 with one line and writes nothing."""
+    """`complots solve draft-inquisitor --algorithm cfr+` exits 2 with one line, writes nothing."""
     out = tmp_path / "run"
     code = "from complots_solver.cli.main import main; main()"
     proc = subprocess.run(
-        [sys.executable, "-c", code, "solve", "draft-inquisitor", "--out", str(out)],
+        [
+            sys.executable,
+            "-c",
+            code,
+            "solve",
+            "draft-inquisitor",
+            "--algorithm",
+            "cfr+",
+            "--out",
+            str(out),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
