@@ -418,9 +418,7 @@ def solve(
             "--baseline": baseline is not None,
             "--sync-iterations": sync_iterations is not None,
         }
-        for name, given in not_belief.items():
-            if given:
-                raise click.BadParameter("does not apply to belief", param_hint=name)
+        _refuse_given(not_belief, "does not apply to belief")
         _check_out(Path(out_dir), resume)
         say(config.game_string(), bold=True)
         solve_belief(
@@ -446,11 +444,7 @@ def solve(
                 "with an MCCFR algorithm, give --discount-interval too",
                 param_hint="--alpha/--beta/--gamma",
             )
-        for name, given in exact_only.items():
-            if given:
-                raise click.BadParameter(
-                    f"applies to exact algorithms only, not {algorithm}", param_hint=name
-                )
+        _refuse_given(exact_only, f"applies to exact algorithms only, not {algorithm}")
         _solve_mccfr(
             config,
             preset,
@@ -498,11 +492,7 @@ def solve(
         "--regret-floor": regret_floor,
         "--baseline": baseline is not None,
     }
-    for name, given in mccfr_only.items():
-        if given:
-            raise click.BadParameter(
-                f"applies to es-mccfr and os-mccfr only, not {algorithm}", param_hint=name
-            )
+    _refuse_given(mccfr_only, f"applies to es-mccfr and os-mccfr only, not {algorithm}")
     iterations = EXACT_DEFAULT_ITERATIONS if iterations is None else iterations
     checkpoint_seconds = checkpoint_seconds or EXACT_CHECKPOINT_SECONDS
     settings = SolveSettings(
@@ -566,6 +556,13 @@ def solve(
         f"iterations {iterating:.1f} s, exact evaluations and saving {loop - iterating:.1f} s"
     )
     say(f"strategy written to {out_dir}/strategy.npz and meta.json")
+
+
+def _refuse_given(given: dict[str, bool], message: str) -> None:
+    """A usage error naming the first option given that the chosen method does not take."""
+    for name, was_given in given.items():
+        if was_given:
+            raise click.BadParameter(message, param_hint=name)
 
 
 def _pick_algorithm(config: GameConfig) -> tuple[str, str]:

@@ -26,10 +26,9 @@ from complots_solver.solvers.belief.agent import SearchAgent
 from complots_solver.solvers.belief.netplay import NetPlayer
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.search import SearchSettings
+from complots_solver.solvers.belief.train import NET_FILE, POLICY_FILE
 from complots_solver.solvers.belief.valuenet import ValueNet
 
-NET_FILE = "value-net.npz"
-POLICY_FILE = "policy-net.npz"
 SETTINGS_FILE = "search.json"
 
 

@@ -15,9 +15,7 @@ from complots_solver.solvers.belief.locate import locate_hyp
 from complots_solver.solvers.belief.public_tree import PublicTree
 
 
-def to_tree_strategy(
-    ptree: PublicTree, strategy: np.ndarray, tree: object, cfg: np.ndarray, memory: int
-) -> np.ndarray:
+def to_tree_strategy(ptree: PublicTree, strategy: np.ndarray, tree: object) -> np.ndarray:
     """The compiled tree's strategy array (one probability per infoset action) playing ``strategy``."""
     out = np.empty(int(tree.action_offsets[-1]), dtype=np.float64)
     keys = tree.keys

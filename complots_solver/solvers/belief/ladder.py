@@ -30,7 +30,7 @@ def memory_rows(names: list[str], iterations: int = 300) -> Iterator[dict]:
             solver.run(iterations)
             solved = time.perf_counter() - start
             avg = solver.average_strategy()
-            exact = tree_exploitability(ctree, to_tree_strategy(tree, avg, ctree, cfg, int(memory)))
+            exact = tree_exploitability(ctree, to_tree_strategy(tree, avg, ctree))
             yield {
                 "game": name,
                 "memory": memory.name,
@@ -78,7 +78,7 @@ def curve_rows(
         yield {"iteration": solver.iteration, "solve_s": round(solved, 2), "exploitability": value}
     if exact:
         ctree = compile_complots_tree(config)
-        mapped = to_tree_strategy(tree, solver.average_strategy(), ctree, cfg, int(memory))
+        mapped = to_tree_strategy(tree, solver.average_strategy(), ctree)
         yield {
             "iteration": solver.iteration,
             "exact_exploitability": tree_exploitability(ctree, mapped),

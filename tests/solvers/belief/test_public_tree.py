@@ -35,7 +35,7 @@ def ladder1_inq():
 
 def test_perfect_recall_tree_has_one_hypothesis_per_history(ladder1_inq) -> None:
     """With perfect recall nothing merges: hypotheses are the history tree's nodes, slots its infosets."""
-    config, ctree = ladder1_inq
+    _, ctree = ladder1_inq
     _, _, tree = _setup("ladder-1-inquisitor", Memory.PERFECT)
     assert tree.num_hyps == ctree.num_nodes
     assert tree.num_slots == ctree.num_infosets
@@ -48,12 +48,11 @@ def test_perfect_recall_tree_has_one_hypothesis_per_history(ladder1_inq) -> None
 
 def test_best_response_agrees_with_exact_tree(ladder1_inq) -> None:
     """The public tree's best response to a random strategy equals the history tree's, per seat."""
-    config, ctree = ladder1_inq
-    cfg = config.to_array()
+    _, ctree = ladder1_inq
     _, _, tree = _setup("ladder-1-inquisitor", Memory.PERFECT)
     rng = np.random.default_rng(3)
     strategy = normalize(rng.random(int(tree.slot_action_start[-1])) ** 3, tree.slot_action_start)
-    mapped = to_tree_strategy(tree, strategy, ctree, cfg, int(Memory.PERFECT))
+    mapped = to_tree_strategy(tree, strategy, ctree)
     for seat in (0, 1):
         mine, _ = best_response(tree, strategy, seat)
         theirs, _ = tree_best_response(ctree, mapped, seat)
@@ -70,7 +69,7 @@ def test_vector_cfr_solves_ladder_1(name: str, memory: Memory) -> None:
     solver.run(150)
     avg = solver.average_strategy()
     ctree = compile_complots_tree(config)
-    exact = tree_exploitability(ctree, to_tree_strategy(tree, avg, ctree, cfg, int(memory)))
+    exact = tree_exploitability(ctree, to_tree_strategy(tree, avg, ctree))
     assert exact <= 1e-3
     assert exploitability(tree, avg) <= 1e-3
 
@@ -83,9 +82,7 @@ def test_canonical_memory_is_lossless_on_ladder_2_inquisitor() -> None:
     solver = VectorCFR(tree)
     solver.run(200)
     avg = solver.average_strategy()
-    exact = tree_exploitability(
-        ctree, to_tree_strategy(tree, avg, ctree, cfg, int(Memory.CANONICAL))
-    )
+    exact = tree_exploitability(ctree, to_tree_strategy(tree, avg, ctree))
     assert exact == pytest.approx(exploitability(tree, avg), abs=1e-6)
     assert exact < 2e-3
 
@@ -97,7 +94,7 @@ def test_summary_memory_loses_what_canonical_keeps() -> None:
     solver = VectorCFR(tree)
     solver.run(300)
     avg = solver.average_strategy()
-    exact = tree_exploitability(ctree, to_tree_strategy(tree, avg, ctree, cfg, int(Memory.SUMMARY)))
+    exact = tree_exploitability(ctree, to_tree_strategy(tree, avg, ctree))
     assert exact > 2 * exploitability(tree, avg)
 
 
