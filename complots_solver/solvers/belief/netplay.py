@@ -66,7 +66,7 @@ class NetPlayer:
     """One seat playing the policy network (see the module note)."""
 
     def __init__(
-        self, cfg: np.ndarray, seat: int, policy: PolicyNet, num_actions: int, prune: float = 1e-9
+        self, cfg: np.ndarray, seat: int, policy: PolicyNet, num_actions: int, prune: float = 0.0
     ) -> None:
         self.cfg = np.ascontiguousarray(cfg, dtype=np.int32)
         self.seat = seat
