@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import time
 
 import numpy as np
 import pyspiel
@@ -16,6 +17,8 @@ class Bot(abc.ABC):
     ``table_lookups`` and ``table_misses`` count this bot's decisions looked up
     in a strategy table and, of those, the ones at information states the
     table lacks (played uniformly); both stay 0 for the heuristic bots.
+    ``decisions`` and ``decision_seconds`` count the bot's :meth:`step` calls
+    and the wall time spent in them (for the per-decision benchmarks).
     """
 
     def __init__(self, config: GameConfig, rng: np.random.Generator, name: str) -> None:
@@ -25,6 +28,8 @@ class Bot(abc.ABC):
         self.name = name
         self.table_lookups = 0
         self.table_misses = 0
+        self.decisions = 0
+        self.decision_seconds = 0.0
 
     def restart(self) -> None:  # noqa: B027  (an optional hook)
         """Forget per-game memory (called before a new game)."""
@@ -35,7 +40,14 @@ class Bot(abc.ABC):
 
     def step(self, state: pyspiel.State) -> int:
         """An action sampled from :meth:`action_probabilities` with the bot's rng."""
-        probs = self.action_probabilities(state)
+        start = time.perf_counter()
+        try:
+            return self._sample(self.action_probabilities(state))
+        finally:
+            self.decisions += 1
+            self.decision_seconds += time.perf_counter() - start
+
+    def _sample(self, probs: dict[int, float]) -> int:
         actions = sorted(probs)
         if len(actions) == 1:
             return actions[0]

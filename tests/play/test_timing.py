@@ -1,0 +1,41 @@
+"""Per-decision timing: every decision of the timed bot is counted, and nothing else."""
+
+import pyspiel
+import pytest
+
+from complots_solver.play.timing import decision_timing
+from complots_solver.play.tournament import game_rngs, play_game_bots
+from complots_solver.rules.presets import resolve_game
+
+
+def test_decisions_counted_match_the_seat_moves():
+    config, _ = resolve_game("draft-ambassador")
+    game = pyspiel.load_game(config.game_string())
+    moved = [0, 0]
+
+    def count(state, bot, action):
+        moved[state.current_player()] += 1
+
+    _, _, bots = play_game_bots(game, ["honest", "random"], game_rngs(5, 0, 0, 2), count)
+    assert [b.decisions for b in bots] == moved
+    assert all(b.decision_seconds > 0 for b in bots)
+
+
+def test_timing_sums_both_seatings():
+    config, _ = resolve_game("draft-ambassador")
+    t = decision_timing(config, "honest", "random", games=4, seed=2)
+    game = pyspiel.load_game(config.game_string())
+    expected = 0
+    for g in range(4):
+        seat = g % 2
+        specs = ["honest", "random"] if seat == 0 else ["random", "honest"]
+        _, _, bots = play_game_bots(game, specs, game_rngs(2, seat, g, 2))
+        expected += bots[seat].decisions
+    assert t.decisions == expected
+    assert t.mean_ms == pytest.approx(1000 * t.seconds / t.decisions)
+
+
+def test_timing_refuses_one_game():
+    config, _ = resolve_game("draft-ambassador")
+    with pytest.raises(ValueError, match="games"):
+        decision_timing(config, "honest", "random", games=1)
