@@ -27,6 +27,13 @@ from complots_solver.solvers.common.atomic import (
 
 CONFIG_FILE = "config.json"
 CHECKPOINT_FILE = "checkpoint.npz"
+# every family's run files, in the order --force removes them: results first, then logs,
+# checkpoints, and config.json last, so that a kill half-way leaves an older run whole
+# enough to resume or refuse, never new settings beside old results
+RESULT_FILES = ("meta.json", "strategy.npz", "policy-net.npz", "value-net.npz")
+LOG_FILES = ("convergence.csv", "progress.csv", "training.csv")
+STATE_FILES = (CHECKPOINT_FILE, "belief-checkpoint.npz")
+RUN_FILES = (*RESULT_FILES, *LOG_FILES, *STATE_FILES, CONFIG_FILE)
 CHECKPOINT_PREFIX = "solver_"  # names of the solver's own arrays in checkpoint.npz
 ELAPSED = "elapsed"
 LOG = "log"
@@ -97,10 +104,36 @@ def read_csv_log(path: Path) -> list[dict[str, float]]:
         return [{k: csv_float(v) for k, v in row.items()} for row in csv.DictReader(fh)]
 
 
-def clean_run_dir(out_dir: Path) -> None:
+def clean_run_dir(out_dir: Path) -> list[Path]:
     """Remove the temporary files a run killed mid-write left (its files are whole or absent)."""
-    if Path(out_dir).is_dir():
-        remove_partial_writes(out_dir)
+    out_dir = Path(out_dir)
+    if not out_dir.is_dir():
+        return []
+    removed = remove_partial_writes(out_dir)
+    for name in RUN_FILES:  # writers that name their temporary file NAME.tmp
+        stray = out_dir / f"{name}.tmp"
+        if stray.is_file():
+            stray.unlink()
+            removed.append(stray)
+    return removed
+
+
+def clear_run(out_dir: Path) -> list[str]:
+    """Delete a previous run's files (``--force``), results first and config.json last."""
+    out_dir = Path(out_dir)
+    clean_run_dir(out_dir)
+    removed = []
+    for name in RUN_FILES:
+        path = out_dir / name
+        if path.is_file():
+            path.unlink()
+            removed.append(name)
+    return removed
+
+
+def holds_run(out_dir: Path) -> bool:
+    """Whether ``out_dir`` holds a run's state or results (config.json alone does not count)."""
+    return any((Path(out_dir) / name).is_file() for name in RUN_FILES if name != CONFIG_FILE)
 
 
 def check_run_dir(
@@ -111,17 +144,18 @@ def check_run_dir(
     With ``resume`` the directory must hold a run of the same game and solver
     settings (budgets in ``resumable`` may change): its checkpoint, or only its
     ``config.json`` when it stopped before the first checkpoint (it then starts
-    afresh); with ``force`` any previous run there is discarded; otherwise the
+    afresh); with ``force`` every file of a previous run there is deleted
+    (:func:`clear_run`) before the new run writes anything; otherwise the
     directory must hold none.
     """
     ckpt = out_dir / CHECKPOINT_FILE
     if resume and force:
         raise ValueError("--resume and --force exclude each other")
     if force:
-        ckpt.unlink(missing_ok=True)
+        clear_run(out_dir)
         return False
     if not resume:
-        if ckpt.is_file():
+        if holds_run(out_dir):
             raise ValueError(
                 f"{out_dir} already holds a run; pass --resume, --force or another --out"
             )

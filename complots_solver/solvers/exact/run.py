@@ -1,6 +1,6 @@
-"""A solve run: compile the tree, iterate, measure, checkpoint, resume, save.
+"""A solve run of the exact CFR family: compile the tree, then the common run driver iterates.
 
-Files in the run directory:
+Files in the run directory (:mod:`complots_solver.solvers.common.driver`):
 
 - ``config.json``: the resolved game and solver settings (written first);
 - ``checkpoint.npz``: solver state + convergence log, rewritten atomically
@@ -14,35 +14,36 @@ exactly the strategy an uninterrupted run produces.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.common.atomic import atomic_write_json
+from complots_solver.solvers.common.driver import Budget, LogSpec, RunDriver, RunProgress
 from complots_solver.solvers.common.faults import pause_point
-from complots_solver.solvers.common.rundir import (
-    CHECKPOINT_FILE,
-    CONFIG_FILE,
-    Checkpoint,
-    check_run_dir,
-    clean_run_dir,
-    read_checkpoint,
-    write_checkpoint,
-    write_csv,
-)
 from complots_solver.solvers.common.strategy_file import StrategyFile, save_strategy
 from complots_solver.solvers.exact.best_response import exploitability_report
 from complots_solver.solvers.exact.cfr import ALGORITHMS, TreeSolver
+from complots_solver.solvers.exact.policy import TreeStrategyPolicy
 from complots_solver.solvers.exact.tree import Tree
 
 CONVERGENCE_FILE = "convergence.csv"
 LOG_COLUMNS = ("iteration", "seconds", "exploitability", "nash_conv", "game_value")
 # settings that may change when a run is resumed (budgets, not the algorithm)
-RESUMABLE_CHANGES = ("iterations", "target_exploitability", "checkpoint_seconds", "eval_every")
+RESUMABLE_CHANGES = (
+    "iterations", "seconds", "target_exploitability", "checkpoint_seconds", "eval_every",
+)  # fmt: skip
 INFOSET_ORDER = "complots_tree.compile_complots_tree (token trie, first visit in DFS order)"
+DEFAULT_ITERATIONS = 1000
+
+
+def _log_cells(row: Sequence[float]) -> list[object]:
+    """A convergence row as CSV cells: plain numbers (a resumed log holds numpy scalars)."""
+    return [int(row[0]), f"{row[1]:.3f}", *(repr(float(x)) for x in row[2:5])]
+
+
+LOG = LogSpec(CONVERGENCE_FILE, LOG_COLUMNS, _log_cells)
 
 
 @dataclass(frozen=True)
@@ -50,15 +51,24 @@ class SolveSettings:
     """Solver settings of a run (all recorded in config.json and meta.json)."""
 
     algorithm: str = "cfr+"
-    iterations: int = 1000
-    target_exploitability: float = 0.0
-    eval_every: int = 10
-    checkpoint_seconds: float = 60.0
-    alternating: bool = True
-    alpha: float | None = None
-    beta: float | None = None
-    gamma: float | None = None
+    iterations: int | None = DEFAULT_ITERATIONS
+    target_exploitability: float = field(
+        default=0.0, metadata={"help": "stop once the exact exploitability is at most this"}
+    )
+    eval_every: int = field(
+        default=10, metadata={"help": "iterations between exact evaluations (logged, checked)"}
+    )
+    checkpoint_seconds: float = field(
+        default=60.0, metadata={"help": "seconds between checkpoints"}
+    )
+    alternating: bool = field(
+        default=True, metadata={"help": "alternating updates (false: simultaneous)"}
+    )
+    alpha: float | None = field(default=None, metadata={"help": "dcfr: alpha (default 1.5)"})
+    beta: float | None = field(default=None, metadata={"help": "dcfr: beta (default 0)"})
+    gamma: float | None = field(default=None, metadata={"help": "dcfr: gamma (default 2)"})
     seed: int = 0
+    seconds: float | None = None  # time budget of this session (None: iterations only)
 
     def validate(self) -> None:
         """Raise ValueError naming the bad setting."""
@@ -66,10 +76,16 @@ class SolveSettings:
             raise ValueError(
                 f"algorithm must be one of {', '.join(ALGORITHMS)}, got {self.algorithm!r}"
             )
-        if self.iterations < 1:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("give an iteration budget (--iterations) or a time budget (--seconds)")
+        if self.iterations is not None and self.iterations < 1:
             raise ValueError(f"iterations must be >= 1, got {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError(f"seconds must be > 0, got {self.seconds}")
         if self.eval_every < 1:
             raise ValueError(f"eval_every must be >= 1, got {self.eval_every}")
+        if self.checkpoint_seconds <= 0:
+            raise ValueError(f"checkpoint_seconds must be > 0, got {self.checkpoint_seconds}")
         if self.target_exploitability < 0:
             raise ValueError(
                 f"target_exploitability must be >= 0, got {self.target_exploitability}"
@@ -86,16 +102,36 @@ class SolveSettings:
             params.update(alpha=self.alpha, beta=self.beta, gamma=self.gamma)
         return params
 
+    def budget(self) -> Budget:
+        """The driver's budget."""
+        return Budget(self.iterations, self.seconds, self.checkpoint_seconds)
 
-@dataclass
-class Progress:
-    """What a progress callback is told after each chunk of iterations."""
 
-    iteration: int
-    target_iterations: int
-    seconds: float
-    exploitability: float
-    iterations_per_second: float
+# the progress a callback receives (``p.exploitability`` reads its figures)
+Progress = RunProgress
+
+
+class ExactSolver(TreeSolver):
+    """A CFR-family solver on its compiled tree, as the run driver drives it (``Solver``)."""
+
+    def step(self, iterations: int | None) -> int:
+        """Run ``iterations`` more (None: one); return the count."""
+        n = 1 if iterations is None else int(iterations)
+        self.run(n)
+        return n
+
+    def policy(self) -> TreeStrategyPolicy:
+        """The average strategy, playable from live states."""
+        return TreeStrategyPolicy(self.tree, self.average_strategy())
+
+    def evaluate(self) -> dict[str, float]:
+        """Exact exploitability, NashConv and game value of the average strategy."""
+        report = exploitability_report(self.tree, self.average_strategy())
+        return {
+            "exploitability": report.exploitability,
+            "nash_conv": report.nash_conv,
+            "game_value": report.game_value,
+        }
 
 
 def compile_tree(config: GameConfig) -> Tree:
@@ -109,7 +145,7 @@ def compile_tree(config: GameConfig) -> Tree:
 
 
 class SolveRun:
-    """One run directory: start fresh or resume, iterate, checkpoint, save."""
+    """One run directory of an exact solver: set up, then the run driver iterates and saves."""
 
     def __init__(
         self,
@@ -132,79 +168,49 @@ class SolveRun:
             "params": config.params(),
             "solver": asdict(settings),
         }
-        # False when resuming a run that stopped before its first checkpoint: start afresh
-        self.resumed = check_run_dir(self.out_dir, self.record, resume, force, RESUMABLE_CHANGES)
-        clean_run_dir(self.out_dir)
-        # before the long set-up, so that a run killed during it can be resumed
-        atomic_write_json(self.out_dir / CONFIG_FILE, self.record)
+        self.driver = RunDriver(self.out_dir, self.record, RESUMABLE_CHANGES, LOG, resume, force)
+        self.resumed = self.driver.resumed
         self.tree = tree if tree is not None else compile_tree(config)
-        self.solver = TreeSolver(self.tree, **settings.solver_params())
-        self.log: list[tuple[float, ...]] = []
-        self.elapsed = 0.0
-        if self.resumed:
-            self._load_checkpoint()
+        self.solver = ExactSolver(self.tree, **settings.solver_params())
+        self.driver.restore(self.solver)
 
-    def _load_checkpoint(self) -> None:
-        saved = read_checkpoint(self.out_dir / CHECKPOINT_FILE)
-        self.elapsed, self.log = saved.elapsed, saved.log
-        self.solver.set_state(saved.state)
+    @property
+    def log(self) -> list[tuple[float, ...]]:
+        """The convergence log (all sessions)."""
+        return self.driver.log
+
+    @property
+    def elapsed(self) -> float:
+        """Solving seconds (all sessions)."""
+        return self.driver.elapsed
 
     def checkpoint(self) -> None:
         """Write the solver state and the convergence log atomically."""
-        saved = Checkpoint(self.solver.get_state(), self.elapsed, self.log)
-        write_checkpoint(self.out_dir / CHECKPOINT_FILE, saved, len(LOG_COLUMNS))
-        write_csv(
-            self.out_dir / CONVERGENCE_FILE,
-            LOG_COLUMNS,
-            # float(): a resumed log holds numpy scalars, whose repr is "np.float64(...)"
-            (
-                [int(r[0]), f"{r[1]:.3f}", repr(float(r[2])), repr(float(r[3])), repr(float(r[4]))]
-                for r in self.log
-            ),
-        )
+        self.driver.checkpoint(self.solver)
 
-    def _evaluate(self) -> float:
-        report = exploitability_report(self.tree, self.solver.average_strategy())
-        self.log.append(
-            (
-                self.solver.iteration,
-                self.elapsed,
-                report.exploitability,
-                report.nash_conv,
-                report.game_value,
-            )
+    def _measure(self, spent: float) -> tuple[tuple[float, ...], dict[str, float]]:
+        """The convergence row after a chunk: an exact evaluation of the average strategy."""
+        figures = self.solver.evaluate()
+        row = (
+            self.solver.iteration,
+            self.driver.elapsed,
+            figures["exploitability"],
+            figures["nash_conv"],
+            figures["game_value"],
         )
-        return report.exploitability
+        return row, figures
 
-    def run(self, progress: Callable[[Progress], None] | None = None) -> StrategyFile:
-        """Iterate until the iteration budget or the target; save and return the strategy."""
+    def run(self, progress: Callable[[RunProgress], None] | None = None) -> StrategyFile:
+        """Iterate until the budget or the target exploitability; save and return the strategy."""
         s = self.settings
-        last_ckpt = time.perf_counter()
-        expl = self.log[-1][2] if self.log else float("inf")
-        try:
-            while self.solver.iteration < s.iterations and expl > s.target_exploitability:
-                chunk = min(s.eval_every, s.iterations - self.solver.iteration)
-                start = time.perf_counter()
-                self.solver.run(chunk)
-                spent = time.perf_counter() - start
-                self.elapsed += spent
-                expl = self._evaluate()
-                pause_point("iterations")
-                if progress:
-                    progress(
-                        Progress(
-                            self.solver.iteration,
-                            s.iterations,
-                            self.elapsed,
-                            expl,
-                            chunk / max(spent, 1e-12),
-                        )
-                    )
-                if time.perf_counter() - last_ckpt >= s.checkpoint_seconds:
-                    self.checkpoint()
-                    last_ckpt = time.perf_counter()
-        finally:
-            self.checkpoint()
+        self.driver.iterate(
+            self.solver,
+            s.budget(),
+            chunk=lambda rate: s.eval_every,
+            measure=self._measure,
+            converged=lambda row: row[2] <= s.target_exploitability,
+            progress=progress,
+        )
         return self.save()
 
     def save(self) -> StrategyFile:
@@ -240,5 +246,10 @@ class SolveRun:
                 "infoset_order": INFOSET_ORDER,
             },
         )
-        save_strategy(self.out_dir, strategy)
-        return strategy
+        return self.driver.save(lambda out: _saved(out, strategy))
+
+
+def _saved(out: Path, strategy: StrategyFile) -> StrategyFile:
+    """Save ``strategy`` into ``out``; return it (its meta completed)."""
+    save_strategy(out, strategy)
+    return strategy

@@ -1,0 +1,229 @@
+"""The one run driver: every solver family's run folder, checkpoints, resume, budgets and progress.
+
+A family gives the driver a :class:`DrivenSolver` (a :class:`~.protocols.Solver`
+that also tells its iteration count and runs a chunk at a time) and a
+:class:`LogSpec`; the driver does the rest the same way for all of them:
+
+- the run folder (:mod:`.rundir`): ``config.json`` first, the resume guard,
+  ``--force`` clearing the previous run's files before the new ``config.json``,
+  leftovers of killed writes removed;
+- ``checkpoint.npz`` (solver state, elapsed solving seconds, progress log),
+  written atomically every ``checkpoint_seconds``, at the end and on Ctrl-C,
+  never from a solver whose step failed half-way;
+- the budget: a total iteration count and/or this session's seconds, and a
+  family's own stop rule (e.g. a target exploitability);
+- a progress callback after each chunk, the same for every family;
+- the final save, through the family's writer.
+
+A solver that persists its own state every step (``checkpoints=False``) gets
+everything but ``checkpoint.npz``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+from complots_solver.solvers.common.atomic import atomic_write_json
+from complots_solver.solvers.common.faults import pause_point
+from complots_solver.solvers.common.protocols import Solver
+from complots_solver.solvers.common.rundir import (
+    CHECKPOINT_FILE,
+    CONFIG_FILE,
+    Checkpoint,
+    check_run_dir,
+    clean_run_dir,
+    read_checkpoint,
+    write_checkpoint,
+    write_csv,
+)
+
+T = TypeVar("T")
+
+
+@runtime_checkable
+class DrivenSolver(Solver, Protocol):
+    """A :class:`Solver` the driver can run a chunk at a time."""
+
+    @property
+    def iteration(self) -> int:
+        """Iterations done so far (all sessions)."""
+        ...
+
+    def step(self, iterations: int | None) -> int:
+        """Run ``iterations`` more (None: the solver's own unit, e.g. an epoch); return the count done."""
+        ...
+
+
+@dataclass(frozen=True)
+class Budget:
+    """When a session stops: a total iteration count and/or this session's seconds."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+    checkpoint_seconds: float = 60.0
+
+    def validate(self) -> None:
+        """Raise ValueError naming the bad budget."""
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("give an iteration budget (--iterations) or a time budget (--seconds)")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations must be >= 1, got {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError(f"seconds must be > 0, got {self.seconds}")
+        if self.checkpoint_seconds <= 0:
+            raise ValueError(f"checkpoint_seconds must be > 0, got {self.checkpoint_seconds}")
+
+
+@dataclass(frozen=True)
+class LogSpec:
+    """The progress log of a family: its CSV file, columns and how a row is written."""
+
+    file: str
+    columns: tuple[str, ...]
+    cells: Callable[[Sequence[float]], list[object]]
+
+
+@dataclass
+class RunProgress:
+    """What a progress callback is told after each chunk (every family alike)."""
+
+    iteration: int
+    target_iterations: int | None
+    seconds: float  # solving seconds, all sessions
+    session_seconds: float  # wall seconds of this session's loop
+    budget_seconds: float | None
+    iterations_per_second: float
+    figures: dict[str, float] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> float:
+        """A family's figure by name (``p.exploitability``, ``p.infostates``)."""
+        figures = self.__dict__.get("figures", {})
+        if name in figures:
+            return figures[name]
+        raise AttributeError(name)
+
+
+class RunDriver:
+    """One run folder driven to its budget: guard, config, checkpoints, resume, progress, save."""
+
+    def __init__(
+        self,
+        out_dir: Path,
+        record: dict[str, Any],
+        resumable: tuple[str, ...],
+        log: LogSpec,
+        resume: bool = False,
+        force: bool = False,
+        checkpoints: bool = True,
+        streamed: bool = False,
+    ) -> None:
+        self.out_dir = Path(out_dir)
+        self.record = record
+        self.log_spec = log
+        self.checkpoints = checkpoints
+        self.streamed = streamed
+        # False when resuming a run that stopped before its first checkpoint: start afresh
+        self.resumed = check_run_dir(self.out_dir, record, resume, force, resumable)
+        clean_run_dir(self.out_dir)
+        # before the long set-up, so that a run killed during it can be resumed
+        atomic_write_json(self.out_dir / CONFIG_FILE, record)
+        self.log: list[tuple[float, ...]] = []
+        self.elapsed = 0.0
+        self._checkpointed = -1  # iteration of the last checkpoint written or loaded
+
+    # -- state ---------------------------------------------------------------------
+    def restore(self, solver: DrivenSolver) -> None:
+        """Load the checkpoint into ``solver`` if the run resumes one."""
+        if not (self.resumed and self.checkpoints):
+            return
+        saved = read_checkpoint(self.out_dir / CHECKPOINT_FILE)
+        self.elapsed, self.log = saved.elapsed, [tuple(float(x) for x in r) for r in saved.log]
+        solver.set_state(saved.state)
+        self._checkpointed = solver.iteration
+
+    def checkpoint(self, solver: DrivenSolver) -> None:
+        """Write the solver state and the progress log atomically (the log's CSV after)."""
+        if self.checkpoints:
+            saved = Checkpoint(solver.get_state(), self.elapsed, self.log)
+            write_checkpoint(
+                self.out_dir / CHECKPOINT_FILE, saved, len(self.log_spec.columns), self.streamed
+            )
+            self._checkpointed = solver.iteration
+            self.write_log()
+
+    def write_log(self) -> None:
+        """Rewrite the family's CSV log from the log rows (plain numbers only)."""
+        spec = self.log_spec
+        write_csv(self.out_dir / spec.file, spec.columns, (spec.cells(r) for r in self.log))
+
+    # -- the loop ------------------------------------------------------------------
+    def iterate(
+        self,
+        solver: DrivenSolver,
+        budget: Budget,
+        chunk: Callable[[float], int | None],
+        measure: Callable[[float], tuple[tuple[float, ...], dict[str, float]]],
+        converged: Callable[[tuple[float, ...]], bool] | None = None,
+        progress: Callable[[RunProgress], None] | None = None,
+        consistent: Callable[[], bool] = lambda: True,
+    ) -> None:
+        """Step ``solver`` until the budget or ``converged``; checkpoint as the budget says.
+
+        ``chunk(rate)`` is the next step's size (None: the solver's unit) given
+        the last measured iterations per second; ``measure(spent)`` the log row
+        and progress figures after a step; ``consistent()`` False after a step
+        that failed half-way (its state is then not written over the last
+        checkpoint).
+        """
+        budget.validate()
+        target = budget.iterations
+        session_start = time.perf_counter()
+        last_ckpt = session_start
+        rate = 1.0
+
+        def stop() -> bool:
+            if target is not None and solver.iteration >= target:
+                return True
+            if budget.seconds is not None and time.perf_counter() - session_start >= budget.seconds:
+                return True
+            return bool(self.log) and converged is not None and converged(self.log[-1])
+
+        try:
+            while not stop():
+                n = chunk(rate)
+                if n is not None and target is not None:
+                    n = min(n, target - solver.iteration)
+                start = time.perf_counter()
+                done = solver.step(n)
+                spent = time.perf_counter() - start
+                self.elapsed += spent
+                rate = done / max(spent, 1e-9)
+                row, figures = measure(spent)
+                self.log.append(row)
+                pause_point("iterations")
+                if progress:
+                    progress(
+                        RunProgress(
+                            solver.iteration,
+                            target,
+                            self.elapsed,
+                            time.perf_counter() - session_start,
+                            budget.seconds,
+                            rate,
+                            figures,
+                        )
+                    )
+                if time.perf_counter() - last_ckpt >= budget.checkpoint_seconds:
+                    self.checkpoint(solver)
+                    last_ckpt = time.perf_counter()
+        finally:
+            if self._checkpointed != solver.iteration and consistent():
+                self.checkpoint(solver)
+
+    def save(self, write: Callable[[Path], T]) -> T:
+        """The final save: the family's result files, written by ``write(out_dir)``."""
+        return write(self.out_dir)
