@@ -13,7 +13,10 @@ Solver families (the sub-packages of ``solvers``), lowest first:
 - ``belief`` imports ``common`` and ``exact``, never ``mccfr`` (nor
   ``policies``, which imports ``mccfr``);
 - ``policies`` (saved strategies made playable) imports ``common``,
-  ``exact`` and ``mccfr``: it sits above the solvers whose strategies it plays.
+  ``exact`` and ``mccfr``: it sits above the solvers whose strategies it plays;
+- ``bounds`` (best responders that bound a strategy's exploitability)
+  imports ``common``, ``exact``, ``policies`` and ``belief``: it measures
+  the strategies they make.
 
 ``solvers/__init__.py`` may re-export any family; modules inside a family never
 import the ``solvers`` package itself (it imports them).
@@ -44,6 +47,7 @@ FAMILIES = {
     "mccfr": {"common", "exact", "mccfr"},
     "belief": {"common", "exact", "belief"},
     "policies": {"common", "exact", "mccfr", "policies"},
+    "bounds": {"common", "exact", "policies", "belief", "bounds"},
 }
 SOLVERS = PACKAGE / "solvers"
 

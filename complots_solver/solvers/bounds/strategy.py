@@ -1,0 +1,266 @@
+"""The strategy being measured, asked about many hidden states at once.
+
+A best responder needs more than ``action_probabilities`` at the real
+state: the belief over the strategy player's private state weighs every
+hypothesis by what the strategy would have done there, and rollouts play
+the strategy from sampled worlds. :class:`BoundStrategy` is that interface,
+over :class:`~.rows.Rows`:
+
+- ``matrix(rows, live=True)``: the strategy's probabilities (over all action
+  ids) for the player to move in each row, where every row sits at the
+  current public node of its real game (``rows.game``). This is the
+  strategy itself, exactly.
+- ``matrix(rows, live=False)``: the same for rollout rows that have left
+  the real game. A strategy whose moves depend on the public history beyond
+  the row (the policy network reads the public belief) may answer with an
+  approximation here (:meth:`NetStrategy.matrix` says which): rollouts only
+  value the responder's moves, so they change how strong the responder is,
+  never the validity of the bound.
+- ``start(games)`` and ``advance(game, states, moves)``: the public
+  context of each real game, moved along with it.
+
+Two adapters: :class:`TabularStrategy` (a slot-aligned strategy on a
+compiled exact tree, for the ladder, where the exact best response is
+known) and :class:`NetStrategy` (the distilled policy network the ``solved``
+bot plays, with the exact public belief of ``netplay.NetPlayer``).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+from numba import njit
+
+from complots_solver.rules import core
+from complots_solver.rules.layout import (
+    C_EXTENDED,
+    NUM_MULTISETS,
+    S_CUR,
+    num_distinct_actions,
+)
+from complots_solver.solvers.belief.hypotheses import Memory, mix
+from complots_solver.solvers.belief.netplay import NetPlayer, belief_marginals
+from complots_solver.solvers.belief.policy_net import (
+    NUM_DECISION_FEATURES,
+    PolicyNet,
+    decision_features,
+)
+from complots_solver.solvers.bounds.rows import Rows
+from complots_solver.solvers.exact.best_response import game_value
+from complots_solver.solvers.exact.tree import NodeKind, Tree
+
+
+class BoundStrategy(Protocol):
+    """A fixed 2-player strategy answering for many rows at once (see the module note)."""
+
+    memory: Memory
+    num_actions: int
+
+    def start(self, games: int) -> None:
+        """Begin ``games`` real games at the initial state."""
+        ...
+
+    def advance(self, game: np.ndarray, states: np.ndarray, moves: np.ndarray) -> None:
+        """Real game ``game[i]`` moved ``moves[i]`` from ``states[i]`` (chance moves included)."""
+        ...
+
+    def freeze(self, game: int) -> None:
+        """Rollouts from now on start at the current public node of real game ``game``."""
+        ...
+
+    def matrix(self, rows: Rows, live: bool) -> np.ndarray:
+        """Probabilities over all action ids for the player to move in each row."""
+        ...
+
+    def exact_value(self) -> float | None:
+        """Seat 0's exact value when both seats play the strategy, if known."""
+        ...
+
+
+@njit(cache=True)
+def info_keys(pubs, xs, states, out):
+    """Key of the information state of the player to move: public chain and private id."""
+    for i in range(states.shape[0]):
+        p = states[i, S_CUR]
+        out[i] = mix(mix(pubs[i], xs[i, p]), p + 3)
+
+
+class TabularStrategy:
+    """A slot-aligned strategy on a compiled exact tree, looked up by information state.
+
+    Every decision node of the tree is walked once with the rules core to
+    compute its information-state key (public token chain and the actor's
+    PERFECT id); two infosets with one key, or one infoset with two, raise.
+    """
+
+    memory = Memory.PERFECT
+
+    def __init__(self, cfg: np.ndarray, tree: Tree, strategy: np.ndarray) -> None:
+        self.cfg = np.ascontiguousarray(cfg, dtype=np.int32)
+        self.tree = tree
+        self.strategy = np.ascontiguousarray(strategy, dtype=np.float64)
+        if self.strategy.shape != (tree.num_slots,):
+            raise ValueError(f"strategy: shape ({tree.num_slots},) expected, got {strategy.shape}")
+        self.num_actions = num_distinct_actions(int(self.cfg[0]), bool(self.cfg[C_EXTENDED]))
+        dense = np.zeros((tree.num_infosets, self.num_actions))
+        lens = np.diff(tree.action_offsets)
+        rows = np.repeat(np.arange(tree.num_infosets), lens)
+        dense[rows, tree.legal_actions] = np.maximum(self.strategy, 0.0)
+        totals = dense.sum(axis=1, keepdims=True)
+        uniform = np.zeros_like(dense)
+        uniform[rows, tree.legal_actions] = 1.0
+        uniform /= np.maximum(uniform.sum(axis=1, keepdims=True), 1.0)
+        self.dense = np.where(totals > 0, dense / np.where(totals > 0, totals, 1.0), uniform)
+        keys, infos = _tree_keys(self.cfg, tree)
+        order = np.argsort(keys, kind="stable")
+        self.keys = keys[order]
+        self.infos = infos[order]
+
+    def start(self, games: int) -> None:
+        """Nothing to follow: the strategy reads only the information state."""
+
+    def advance(self, game: np.ndarray, states: np.ndarray, moves: np.ndarray) -> None:
+        """Nothing to follow."""
+
+    def freeze(self, game: int) -> None:
+        """Rollouts are exact."""
+
+    def infosets(self, rows: Rows) -> np.ndarray:
+        """Infoset of the player to move in each row; ValueError if one is not in the tree."""
+        keys = np.empty(len(rows), dtype=np.int64)
+        info_keys(rows.pubs, rows.xs, rows.states, keys)
+        pos = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        if not (self.keys[pos] == keys).all():
+            raise ValueError("rows: a decision that is not in the strategy's tree")
+        return self.infos[pos]
+
+    def matrix(self, rows: Rows, live: bool) -> np.ndarray:
+        """The strategy's rows (exact in rollouts too)."""
+        return self.dense[self.infosets(rows)]
+
+    def exact_value(self) -> float | None:
+        """Seat 0's value of the strategy against itself, on the tree."""
+        return game_value(self.tree, self.strategy)
+
+
+def _tree_keys(cfg: np.ndarray, tree: Tree) -> tuple[np.ndarray, np.ndarray]:
+    """(key, infoset) of every infoset of ``tree``, checked one-to-one (see TabularStrategy)."""
+    rows = Rows.initial(cfg, 1, 0)
+    outcomes = np.empty(64, dtype=np.int32)
+    probs = np.empty(64)
+    found: dict[int, int] = {}
+    seen_info = np.full(tree.num_infosets, 0, dtype=np.int64)
+    have = np.zeros(tree.num_infosets, dtype=bool)
+    key = np.empty(1, dtype=np.int64)
+    stack = [(0, rows)]
+    while stack:
+        node, r = stack.pop()
+        kind = int(tree.kind[node])
+        if kind == NodeKind.TERMINAL:
+            continue
+        start = int(tree.child_offsets[node])
+        if kind == NodeKind.DECISION:
+            info = int(tree.infoset[node])
+            info_keys(r.pubs, r.xs, r.states, key)
+            k = int(key[0])
+            if found.setdefault(k, info) != info:
+                raise ValueError("tree: two information sets share one key")
+            if have[info] and seen_info[info] != k:
+                raise ValueError("tree: one information set has two keys")
+            have[info], seen_info[info] = True, k
+            moves = tree.legal_actions[tree.action_offsets[info] : tree.action_offsets[info + 1]]
+        else:
+            n = core.chance_outcomes_into(r.states[0], cfg, outcomes, probs)
+            moves = outcomes[:n]
+        for j, a in enumerate(moves.tolist()):
+            child = r.take(np.zeros(1, dtype=np.int64))
+            child.step(np.array([a]), cfg, Memory.PERFECT, 0)
+            stack.append((int(tree.children[start + j]), child))
+    return np.array(list(found), dtype=np.int64), np.array(list(found.values()), dtype=np.int64)
+
+
+@njit(cache=True)
+def _frozen_features(states, knows, margs, cfg, feats, legal):
+    """Decision features of each row with the frozen marginals of the row's actor and the other."""
+    moves = np.empty(legal.shape[1] + 32, dtype=np.int32)
+    for i in range(states.shape[0]):
+        me = states[i, S_CUR]
+        decision_features(states[i], margs[me], margs[1 - me], knows[i], feats[i])
+        for a in range(legal.shape[1]):
+            legal[i, a] = 0.0
+        k = core.legal_actions_into(states[i], cfg, moves)
+        for j in range(k):
+            legal[i, moves[j]] = 1.0
+
+
+class NetStrategy:
+    """The distilled policy network as ``solved`` plays it (``netplay.NetPlayer``).
+
+    Live: each real game keeps a :class:`NetPlayer` whose tracker is the
+    exact public belief under the network; a row's probabilities are the
+    network's at the row's state, its actor's knowledge and that belief,
+    as ``NetPlayer.action_probabilities`` computes them. Rollouts: the
+    public belief is frozen at the node where the rollout started (each
+    player's hand marginal there); following it along every rollout would
+    cost a full belief update per step.
+    """
+
+    memory = Memory.SUMMARY
+
+    def __init__(self, cfg: np.ndarray, policy: PolicyNet, num_actions: int) -> None:
+        self.cfg = np.ascontiguousarray(cfg, dtype=np.int32)
+        if int(self.cfg[0]) != 2:
+            raise ValueError("cfg: the network strategy plays 2-player games")
+        self.policy = policy
+        self.num_actions = num_actions
+        self.players: list[NetPlayer] = []
+        self.histories: list[list[int]] = []
+        self.frozen = np.full((2, NUM_MULTISETS), 1.0 / NUM_MULTISETS)
+
+    def start(self, games: int) -> None:
+        """One public belief per real game."""
+        self.players = [NetPlayer(self.cfg, 0, self.policy, self.num_actions) for _ in range(games)]
+        self.histories = [[] for _ in range(games)]
+
+    def advance(self, game: np.ndarray, states: np.ndarray, moves: np.ndarray) -> None:
+        """Each listed game's belief follows its move."""
+        for g, a in zip(game.tolist(), moves.tolist(), strict=True):
+            self.histories[g].append(int(a))
+            self.players[g].observe(self.histories[g])
+
+    def _marginals(self, game: int) -> tuple[np.ndarray, np.ndarray]:
+        return belief_marginals(self.players[game].tracker)
+
+    def freeze(self, game: int) -> None:
+        """Each player's hand marginal at game ``game``'s current (decision) node."""
+        tracker = self.players[game].tracker
+        me = int(tracker.hyps.states[0, S_CUR])
+        if me < 0:
+            raise ValueError("game: rollouts start at a decision node")
+        first, second = self._marginals(game)
+        self.frozen[me] = first
+        self.frozen[1 - me] = second
+
+    def matrix(self, rows: Rows, live: bool) -> np.ndarray:
+        """The network's probabilities (exact when live; frozen public belief otherwise)."""
+        n = len(rows)
+        out = np.zeros((n, self.num_actions))
+        if n == 0:
+            return out
+        if live:
+            for g in np.unique(rows.game).tolist():
+                idx = np.flatnonzero(rows.game == g)
+                player = self.players[g]
+                out[idx] = player.model.probabilities(
+                    rows.states[idx], rows.knows[idx], self._marginals(g), self.cfg
+                )
+            return out
+        feats = np.empty((n, NUM_DECISION_FEATURES), dtype=np.float32)
+        legal = np.empty((n, self.num_actions), dtype=np.float32)
+        _frozen_features(rows.states, rows.knows, self.frozen, self.cfg, feats, legal)
+        return self.policy.probabilities(feats, legal)
+
+    def exact_value(self) -> float | None:
+        """Not known for the full game."""
+        return None
