@@ -1,6 +1,6 @@
-"""A Monte Carlo CFR solve run: iterate, checkpoint, resume, save a keyed strategy.
+"""A Monte Carlo CFR solve run: the common run driver iterates, checkpoints, resumes, saves.
 
-Files in the run directory:
+Files in the run directory (:mod:`complots_solver.solvers.common.driver`):
 
 - ``config.json``: the resolved game and solver settings (written first);
 - ``checkpoint.npz``: solver state (tables, counters, generator states) and
@@ -18,31 +18,21 @@ same iteration count holds exactly the tables of an uninterrupted one.
 from __future__ import annotations
 
 import resource
-import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.common.atomic import atomic_write_json
-from complots_solver.solvers.common.faults import pause_point
-from complots_solver.solvers.common.rundir import (
-    CHECKPOINT_FILE,
-    CONFIG_FILE,
-    Checkpoint,
-    check_run_dir,
-    clean_run_dir,
-    read_checkpoint,
-    write_checkpoint,
-    write_csv,
-)
+from complots_solver.solvers.common.driver import Budget, LogSpec, RunDriver, RunProgress
 from complots_solver.solvers.common.strategy_file import (
     KeyedStrategyFile,
     keyed_strategy,
     save_keyed_strategy,
 )
-from complots_solver.solvers.mccfr.infokeys import KEY_SCHEME_VERSION, KEYS
+from complots_solver.solvers.mccfr.infokeys import KEY_SCHEME_VERSION, KEYS, key_after_history
 from complots_solver.solvers.mccfr.parallel.solver import DEFAULT_SYNC_ITERATIONS, ParallelMCCFR
 from complots_solver.solvers.mccfr.parallel.workers import (
     SPLIT_ITERATIONS,
@@ -50,6 +40,7 @@ from complots_solver.solvers.mccfr.parallel.workers import (
     SPLIT_SHARED,
     SPLITS,
 )
+from complots_solver.solvers.mccfr.policy_table import PolicyTable
 from complots_solver.solvers.mccfr.solver import (
     ALGORITHMS,
     AVERAGING,
@@ -77,26 +68,74 @@ class MCCFRSettings:
     """Settings of a Monte Carlo CFR run (recorded in config.json and meta.json)."""
 
     algorithm: str = "os"
-    key: str = "markov"
+    key: str = field(
+        default="markov",
+        metadata={
+            "help": "information key: markov (default), perfect (perfect recall, small games), "
+            "compact (about 10x fewer states, for the full game)",
+            "choices": tuple(KEYS),
+        },
+    )
     iterations: int | None = None
     seconds: float | None = None
-    averaging: str = "simple"
-    epsilon: float = DEFAULT_EPSILON
+    averaging: str = field(
+        default="simple",
+        metadata={"help": "average-strategy weighting", "choices": tuple(AVERAGING)},
+    )
+    epsilon: float = field(default=DEFAULT_EPSILON, metadata={"help": "os-mccfr: exploration"})
     seed: int = 0
     workers: int = 1
-    sync_iterations: int = DEFAULT_SYNC_ITERATIONS
-    checkpoint_seconds: float = 300.0
-    exact: bool = False
-    ray_address: str | None = None
-    split: str = SPLIT_SEATS  # several workers: share out seats, or whole iterations
-    round_epochs: int = 1  # split "shared": epochs per pipelined round (ParallelMCCFR)
-    regret_floor: bool = False
-    baseline: float = 0.0  # os: decay of learned action baselines (VR-MCCFR); 0 = none
-    discount_interval: int | None = None  # DCFR discounting every this many iterations
-    capacity: int = 0  # table slots allocated at the start (0: the default, grown as needed)
-    alpha: float = Discount.alpha
-    beta: float = Discount.beta
-    gamma: float = Discount.gamma
+    sync_iterations: int = field(
+        default=DEFAULT_SYNC_ITERATIONS,
+        metadata={
+            "help": "several workers: iterations per worker between table merges; keep it a "
+            "small share of the run (10000 suits the full draft game)"
+        },
+    )
+    checkpoint_seconds: float = field(
+        default=300.0, metadata={"help": "seconds between checkpoints"}
+    )
+    exact: bool = field(
+        default=False,
+        metadata={"help": "exact exploitability at the end (small 2-player games)"},
+    )
+    ray_address: str | None = field(
+        default=None, metadata={"help": "run the workers as Ray actors ('local' starts one)"}
+    )
+    split: str = field(
+        default=SPLIT_SEATS,
+        metadata={
+            "help": "several workers: seats (each owns some seats' traversals), iterations "
+            "(whole iterations, deltas summed; no discounting, floor or baselines) or shared "
+            "(os-mccfr, 2 workers reading each other's table)",
+            "choices": tuple(SPLITS),
+        },
+    )
+    round_epochs: int = field(
+        default=1,
+        metadata={"help": "split shared: epochs per pipelined round (a worker may run ahead)"},
+    )
+    regret_floor: bool = field(
+        default=False,
+        metadata={"help": "floor cumulative regrets at 0 (regret matching+, a heuristic)"},
+    )
+    baseline: float = field(
+        default=0.0,
+        metadata={"help": "os-mccfr: decay in (0, 1] of learned action baselines (VR-MCCFR)"},
+    )
+    discount_interval: int | None = field(
+        default=None, metadata={"help": "DCFR discounting (alpha, beta, gamma) every N iterations"}
+    )
+    capacity: int = field(
+        default=0,
+        metadata={
+            "help": "table slots allocated at the start (0: grow as needed); same results, "
+            "fewer copies for a long run that knows its size"
+        },
+    )
+    alpha: float = field(default=Discount.alpha, metadata={"help": "DCFR alpha"})
+    beta: float = field(default=Discount.beta, metadata={"help": "DCFR beta"})
+    gamma: float = field(default=Discount.gamma, metadata={"help": "DCFR gamma"})
 
     def discount(self) -> Discount | None:
         """The DCFR discount these settings ask for, if any."""
@@ -179,16 +218,67 @@ class MCCFRSettings:
         }
 
 
-@dataclass
-class MCCFRProgress:
-    """What a progress callback is told after each chunk or epoch."""
+# the progress a callback receives (``p.infostates``, ``p.node_visits`` read its figures)
+MCCFRProgress = RunProgress
 
-    iteration: int
-    target_iterations: int | None
-    seconds: float
-    iterations_per_second: float
-    infostates: int
-    node_visits: int
+
+def _log_cells(row: Sequence[float]) -> list[object]:
+    """A progress row as CSV cells: plain numbers."""
+    return [int(row[0]), f"{row[1]:.3f}", int(row[2]), int(row[3])]
+
+
+LOG = LogSpec(PROGRESS_FILE, LOG_COLUMNS, _log_cells)
+
+
+class TablePolicy:
+    """A keyed average strategy playable from live states (the ``Policy`` protocol).
+
+    A state's key is recomputed from its history with the table's key scheme;
+    states the table never saw play uniformly.
+    """
+
+    def __init__(self, table: PolicyTable, config: GameConfig, key: str) -> None:
+        self.table = table
+        self.key = key
+        self._cfg = config.to_array()
+
+    def action_probabilities(self, state: Any) -> dict[int, float]:
+        """Probability of each legal action of the player to move at ``state``."""
+        history = np.asarray(list(state.history()), np.int64)
+        key, _ = key_after_history(self._cfg, KEYS[self.key], history)
+        legal = [int(a) for a in state.legal_actions()]
+        row = self.table.row_of(int(key))
+        if row >= 0:
+            lo, hi = self.table.action_offsets[row], self.table.action_offsets[row + 1]
+            actions = [int(a) for a in self.table.legal_actions[lo:hi]]
+            if sorted(actions) == sorted(legal):
+                return {a: float(p) for a, p in zip(actions, self.table.probs[lo:hi], strict=True)}
+        return {a: 1.0 / len(legal) for a in legal}
+
+
+class DrivenMCCFR(ParallelMCCFR):
+    """MCCFR on one or several workers as the run driver drives it (``Solver``)."""
+
+    def get_state(self, copy: bool = False) -> dict[str, np.ndarray]:
+        """The checkpoint state; by reference (no copy of a large table) unless ``copy``."""
+        return super().get_state(copy)
+
+    def set_state(self, state: dict[str, np.ndarray], copy: bool = False) -> None:
+        """Restore :meth:`get_state`; the arrays are taken over unless ``copy``."""
+        super().set_state(state, copy)
+
+    def policy(self) -> TablePolicy:
+        """The average strategy, playable from live states."""
+        master = self.master
+        return TablePolicy(master.policy_table(), self.config, master.key)
+
+    def evaluate(self) -> dict[str, float]:
+        """Counts of the run so far (MCCFR has no exact measure without a compiled tree)."""
+        return {
+            "iterations": float(self.iteration),
+            "node_visits": float(self.node_visits),
+            "infostates": float(self.num_infostates),
+        }
 
 
 def peak_rss_bytes() -> int:
@@ -197,7 +287,7 @@ def peak_rss_bytes() -> int:
 
 
 class MCCFRRun:
-    """One MCCFR run directory: start fresh or resume, iterate, checkpoint, save."""
+    """One MCCFR run directory: set up, then the run driver iterates, checkpoints and saves."""
 
     def __init__(
         self,
@@ -221,12 +311,11 @@ class MCCFRRun:
             "params": config.params(),
             "solver": {"kind": "mccfr", **asdict(settings)},
         }
-        # False when resuming a run that stopped before its first checkpoint: start afresh
-        self.resumed = check_run_dir(self.out_dir, self.record, resume, force, RESUMABLE_CHANGES)
-        clean_run_dir(self.out_dir)
-        # before the long set-up, so that a run killed during it can be resumed
-        atomic_write_json(self.out_dir / CONFIG_FILE, self.record)
-        self.solver = ParallelMCCFR(
+        self.driver = RunDriver(
+            self.out_dir, self.record, RESUMABLE_CHANGES, LOG, resume, force, streamed=True
+        )
+        self.resumed = self.driver.resumed
+        self.solver = DrivenMCCFR(
             config,
             workers=settings.workers,
             sync_iterations=settings.sync_iterations,
@@ -235,79 +324,56 @@ class MCCFRRun:
             round_epochs=settings.round_epochs,
             **settings.solver_kwargs(),
         )
-        self.log: list[tuple[float, ...]] = []
-        self.elapsed = 0.0
-        self._checkpointed = -1  # iteration of the last checkpoint written
-        if self.resumed:
-            self._load_checkpoint()
+        self.driver.restore(self.solver)
 
     @property
     def iteration(self) -> int:
         """Iterations done so far (all sessions)."""
         return self.solver.iteration
 
-    def _load_checkpoint(self) -> None:
-        saved = read_checkpoint(self.out_dir / CHECKPOINT_FILE)
-        self.elapsed, self.log = saved.elapsed, saved.log
-        self.solver.set_state(saved.state, copy=False)
-        self._checkpointed = self.iteration
+    @property
+    def log(self) -> list[tuple[float, ...]]:
+        """The progress log (all sessions)."""
+        return self.driver.log
+
+    @property
+    def elapsed(self) -> float:
+        """Solving seconds (all sessions)."""
+        return self.driver.elapsed
 
     def checkpoint(self) -> None:
         """Write the solver state and the progress log atomically."""
-        saved = Checkpoint(self.solver.get_state(copy=False), self.elapsed, self.log)
-        write_checkpoint(self.out_dir / CHECKPOINT_FILE, saved, len(LOG_COLUMNS), streamed=True)
-        self._checkpointed = self.iteration
-        write_csv(
-            self.out_dir / PROGRESS_FILE,
-            LOG_COLUMNS,
-            ([int(r[0]), f"{r[1]:.3f}", int(r[2]), int(r[3])] for r in self.log),
-        )
+        self.driver.checkpoint(self.solver)
 
-    def _next_chunk(self, rate: float, target: int | None) -> int | None:
+    def _chunk(self, rate: float) -> int | None:
         """Iterations for the next step with one worker (None: one epoch of several workers)."""
         if self.settings.workers > 1:
             return None
-        chunk = max(MIN_CHUNK, int(rate * CHUNK_SECONDS))
-        if target is not None:
-            chunk = min(chunk, target - self.iteration)
-        return chunk
+        return max(MIN_CHUNK, int(rate * CHUNK_SECONDS))
 
-    def run(self, progress: Callable[[MCCFRProgress], None] | None = None) -> KeyedStrategyFile:
+    def _measure(self, spent: float) -> tuple[tuple[float, ...], dict[str, float]]:
+        """The progress row after a step: the solver's own counts (no merge of the tables)."""
+        visits, infostates = self.solver.node_visits, self.solver.num_infostates
+        row = (self.iteration, self.driver.elapsed, visits, infostates)
+        return row, {"infostates": infostates, "node_visits": visits}
+
+    def run(self, progress: Callable[[RunProgress], None] | None = None) -> KeyedStrategyFile:
         """Iterate until the iteration or time budget; save and return the strategy."""
         s = self.settings
-        target = s.iterations
         # compile the numba code on a scratch solver, so that wall time is solving time
         MCCFRSolver(self.config, **s.solver_kwargs()).run(WARMUP_ITERATIONS)
-        session_start = time.perf_counter()
-        last_ckpt = session_start
-        rate = 1.0
         try:
-            while target is None or self.iteration < target:
-                if s.seconds is not None and time.perf_counter() - session_start >= s.seconds:
-                    break
-                start = time.perf_counter()
-                done = self.solver.step(self._next_chunk(rate, target))
-                spent = time.perf_counter() - start
-                self.elapsed += spent
-                rate = done / max(spent, 1e-9)
-                # the solver's own counts: its master would merge the workers' tables
-                visits, infostates = self.solver.node_visits, self.solver.num_infostates
-                self.log.append((self.iteration, self.elapsed, visits, infostates))
-                pause_point("iterations")
-                if progress:
-                    progress(
-                        MCCFRProgress(
-                            self.iteration, target, self.elapsed, rate, infostates, visits
-                        )
-                    )
-                if time.perf_counter() - last_ckpt >= s.checkpoint_seconds:
-                    self.checkpoint()
-                    last_ckpt = time.perf_counter()
+            self.driver.iterate(
+                self.solver,
+                Budget(s.iterations, s.seconds, s.checkpoint_seconds),
+                chunk=self._chunk,
+                measure=self._measure,
+                progress=progress,
+                # a step that raised (not Ctrl-C: steps finish first) may leave the workers'
+                # tables mid-epoch: keep the last good checkpoint rather than overwrite it
+                consistent=lambda: self.solver.consistent,
+            )
         finally:
-            # a step that raised (not Ctrl-C: steps finish first) may leave the workers'
-            # tables mid-epoch: keep the last good checkpoint rather than overwrite it
-            if self._checkpointed != self.iteration and self.solver.consistent:
-                self.checkpoint()
             self.solver.close()
         return self.save()
 
