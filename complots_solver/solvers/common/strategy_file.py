@@ -24,6 +24,15 @@ Infoset ids are those of the deterministic tree compiler named in
 fingerprint proves it. Each file is written to a temporary name and renamed,
 ``meta.json`` last, so a reader never sees a half-written strategy.
 
+``strategy.npz`` also holds the metadata (all of it but ``sha256``) as the
+array ``meta_json``, and both carry the same random ``save_id``. A run killed
+after renaming ``strategy.npz`` into place but before ``meta.json`` (a first
+save, or a resumed run's new save beside the older ``meta.json``) is therefore
+read whole from ``strategy.npz`` alone: readers take ``meta.json`` when it
+belongs to the strategy file (same ``sha256``, or for :func:`read_meta` the same
+``save_id``), else the embedded copy. Fields added to ``meta.json`` later
+(:func:`update_keyed_meta`) are kept, since that file then still belongs.
+
 Keyed variant (Monte Carlo CFR, games too large for a compiled tree)
 -------------------------------------------------------------------
 Same two files and the same atomic writing, but ``meta.json`` has ``format``
@@ -55,6 +64,9 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import uuid
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,8 +79,9 @@ from complots_solver.solvers.common.atomic import (
     atomic_write_npz,
     atomic_write_npz_streamed,
 )
-from complots_solver.solvers.common.hashing import arrays_digest, bytes_digest
+from complots_solver.solvers.common.hashing import arrays_digest, bytes_digest, file_digest
 
+META_ARRAY = "meta_json"  # the metadata inside strategy.npz
 FORMAT_NAME = "complots-strategy"
 FORMAT_VERSION = 1
 STRATEGY_FILE = "strategy.npz"
@@ -91,7 +104,14 @@ KEYED_ARRAYS = {
     "legal_actions": np.int32,
     "average": np.float64,
 }
-AVERAGE_TOLERANCE = 1e-6  # rows of a keyed average strategy must sum to 1 within this
+AVERAGE_TOLERANCE = 1e-6
+# what reading a damaged .npz raises (a member's CRC-32 is checked as it is read)
+UNREADABLE = (
+    zipfile.BadZipFile,
+    zlib.error,
+    OSError,
+    EOFError,
+)  # rows of a keyed average strategy must sum to 1 within this
 
 
 def layout_fingerprint(
@@ -146,7 +166,6 @@ def save_strategy(directory: Path, strategy: StrategyFile) -> None:
     slots = arrays["legal_actions"].shape[0]
     if arrays["average"].shape != (slots,) or arrays["current"].shape != (slots,):
         raise ValueError(f"average and current must have one entry per slot ({slots})")
-    data = atomic_write_npz(directory / STRATEGY_FILE, arrays)
     meta = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
@@ -160,10 +179,26 @@ def save_strategy(directory: Path, strategy: StrategyFile) -> None:
             "slots": int(slots),
             "fingerprint": strategy.fingerprint,
         },
-        "sha256": bytes_digest(data),
+        "save_id": uuid.uuid4().hex,
     }
+    meta.pop("sha256", None)
+    data = atomic_write_npz(directory / STRATEGY_FILE, {**arrays, **_embedded(meta)})
+    meta["sha256"] = bytes_digest(data)
     strategy.meta = meta
     atomic_write_json(directory / META_FILE, meta)
+
+
+def _embedded(meta: dict[str, Any]) -> dict[str, np.ndarray]:
+    """The metadata as the strategy file's ``meta_json`` array (a unicode scalar, no pickle)."""
+    return {META_ARRAY: np.array(json.dumps(meta))}
+
+
+def _embedded_meta(npz: Any) -> dict[str, Any] | None:
+    """The metadata inside an open strategy.npz, or None (files saved before it was added)."""
+    if META_ARRAY not in npz.files:
+        return None
+    meta = json.loads(str(npz[META_ARRAY]))
+    return meta if isinstance(meta, dict) else None
 
 
 def _load_json(path: Path) -> Any:
@@ -185,10 +220,45 @@ def _read_checked(
     """
     directory = Path(directory)
     meta_path, npz_path = directory / META_FILE, directory / STRATEGY_FILE
-    for path in (meta_path, npz_path):
-        if not path.is_file():
-            raise ValueError(f"no strategy in {directory}: {path.name} is missing")
-    meta = _load_json(meta_path)
+    if not npz_path.is_file():
+        raise ValueError(f"no strategy in {directory}: {npz_path.name} is missing")
+    data = npz_path.read_bytes()
+    digest = bytes_digest(data)
+    corrupt = f"{npz_path} is corrupt or does not belong to {meta_path.name} (sha256 mismatch)"
+    on_disk = _load_json(meta_path) if meta_path.is_file() else None
+    if isinstance(on_disk, dict) and on_disk.get("sha256") == digest:
+        meta = on_disk
+    else:  # meta.json missing or of an older save: the strategy file's own copy says it all
+        try:
+            with np.load(io.BytesIO(data)) as npz:
+                inside = _embedded_meta(npz)
+        except (*UNREADABLE, ValueError):
+            inside = None
+        if inside is not None:
+            meta = {**inside, "sha256": digest}  # the zip's CRC-32 checks each array below
+        elif on_disk is None:
+            raise ValueError(f"no strategy in {directory}: {meta_path.name} is missing")
+        else:
+            meta = on_disk
+    _check_format(meta, meta_path, fmt, version, other)
+    if meta.get("sha256") != digest:
+        raise ValueError(corrupt)
+    try:
+        with np.load(io.BytesIO(data)) as npz:
+            names = set(npz.files)
+            arrays = {n: np.asarray(npz[n], dtype=t) for n, t in schema.items() if n in names}
+    except UNREADABLE:
+        raise ValueError(corrupt) from None
+    missing = set(schema) - names
+    if missing:
+        raise ValueError(f"{npz_path} lacks arrays {sorted(missing)}")
+    return meta, arrays
+
+
+def _check_format(
+    meta: Any, meta_path: Path, fmt: str, version: int, other: dict[str, str]
+) -> None:
+    """Raise ValueError unless ``meta`` names format ``fmt`` at ``version``."""
     found = meta.get("format") if isinstance(meta, dict) else None
     if found in other:
         raise ValueError(f"{meta_path} holds {other[found]}")
@@ -198,17 +268,6 @@ def _read_checked(
         raise ValueError(
             f"{meta_path} has format_version {meta.get('format_version')}; this version reads {version}"
         )
-    data = npz_path.read_bytes()
-    if bytes_digest(data) != meta.get("sha256"):
-        raise ValueError(
-            f"{npz_path} is corrupt or does not belong to {meta_path.name} (sha256 mismatch)"
-        )
-    with np.load(io.BytesIO(data)) as npz:
-        missing = set(schema) - set(npz.files)
-        if missing:
-            raise ValueError(f"{npz_path} lacks arrays {sorted(missing)}")
-        arrays = {name: np.asarray(npz[name], dtype=dtype) for name, dtype in schema.items()}
-    return meta, arrays
 
 
 def load_strategy(directory: Path) -> StrategyFile:
@@ -309,7 +368,6 @@ def save_keyed_strategy(directory: Path, strategy: KeyedStrategyFile) -> None:
     """Write a keyed strategy (strategy.npz, then meta.json), each atomically."""
     strategy.check()
     directory = Path(directory)
-    digest = atomic_write_npz_streamed(directory / STRATEGY_FILE, strategy.arrays())
     meta = {
         "format": KEYED_FORMAT_NAME,
         "format_version": KEYED_FORMAT_VERSION,
@@ -322,20 +380,51 @@ def save_keyed_strategy(directory: Path, strategy: KeyedStrategyFile) -> None:
             "slots": int(strategy.legal_actions.shape[0]),
             "fingerprint": strategy.fingerprint,
         },
-        "sha256": digest,
+        "save_id": uuid.uuid4().hex,
     }
+    meta.pop("sha256", None)
+    arrays = {**strategy.arrays(), **_embedded(meta)}
+    meta["sha256"] = atomic_write_npz_streamed(directory / STRATEGY_FILE, arrays)
     strategy.meta = meta
     atomic_write_json(directory / META_FILE, meta)
 
 
-def read_meta(directory: Path) -> dict[str, Any]:
-    """meta.json of a strategy directory (either format); ValueError if absent or invalid."""
-    path = Path(directory) / META_FILE
-    if not path.is_file():
+def _current_meta(directory: Path) -> tuple[dict[str, Any], bool]:
+    """(metadata, whether meta.json holds it) of the strategy saved last in ``directory``.
+
+    meta.json belongs to strategy.npz when both carry the same ``save_id``
+    (one small member of the .npz is read, not the whole file).
+    """
+    directory = Path(directory)
+    path, npz_path = directory / META_FILE, directory / STRATEGY_FILE
+    on_disk = _load_json(path) if path.is_file() else None
+    inside = None
+    if npz_path.is_file():
+        try:
+            with np.load(npz_path) as npz:
+                inside = _embedded_meta(npz)
+        except (*UNREADABLE, ValueError):
+            inside = None  # unreadable: meta.json (if any) is all there is; loading will say
+    if inside is not None and not (
+        isinstance(on_disk, dict) and on_disk.get("save_id") == inside.get("save_id")
+    ):
+        return inside, False
+    if on_disk is None:
         raise ValueError(f"no strategy in {directory}: {META_FILE} is missing")
-    meta = _load_json(path)
+    return on_disk, True
+
+
+def read_meta(directory: Path) -> dict[str, Any]:
+    """Metadata of a strategy directory (either format); ValueError if absent or invalid.
+
+    meta.json when it belongs to strategy.npz, else the copy inside strategy.npz
+    (a save killed before it wrote meta.json).
+    """
+    meta, _ = _current_meta(directory)
     if not isinstance(meta, dict) or meta.get("format") not in (FORMAT_NAME, KEYED_FORMAT_NAME):
-        raise ValueError(f"{path} is not a {FORMAT_NAME} or {KEYED_FORMAT_NAME} file")
+        raise ValueError(
+            f"{Path(directory) / META_FILE} is not a {FORMAT_NAME} or {KEYED_FORMAT_NAME} file"
+        )
     return meta
 
 
@@ -349,6 +438,9 @@ def update_keyed_meta(directory: Path, **fields: Any) -> dict[str, Any]:
     meta = read_meta(directory)
     if meta["format"] != KEYED_FORMAT_NAME:
         raise ValueError(f"{directory} does not hold a keyed strategy")
+    _, belongs = _current_meta(directory)
+    if not belongs:  # meta.json was never written for this strategy.npz: it needs its digest
+        meta["sha256"] = file_digest(Path(directory) / STRATEGY_FILE)
     meta.update(fields)
     atomic_write_json(Path(directory) / META_FILE, meta)
     return meta
