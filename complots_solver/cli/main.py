@@ -218,302 +218,235 @@ def simulate_cmd(game: str, games: int, seed: int) -> None:
     console.print(table)
 
 
-MCCFR_ALGORITHMS = {"es-mccfr": "es", "os-mccfr": "os"}
-EXACT_DEFAULT_ITERATIONS = 1000
-EXACT_CHECKPOINT_SECONDS = 60.0
-MCCFR_CHECKPOINT_SECONDS = 300.0
+# the methods of ``solve`` (cli/solve_options.py holds their settings; imported lazily)
+SOLVE_ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "es-mccfr", "os-mccfr", "belief")
+# old flags of ``solve``, kept as hidden aliases of ``--option KEY=VALUE``: flag -> (key, value)
+OLD_FLAGS: dict[str, tuple[str, object]] = {
+    "--target-exploitability": ("target_exploitability", None),
+    "--eval-every": ("eval_every", None),
+    "--checkpoint-seconds": ("checkpoint_seconds", None),
+    "--simultaneous": ("alternating", False),
+    "--alpha": ("alpha", None),
+    "--beta": ("beta", None),
+    "--gamma": ("gamma", None),
+    "--key": ("key", None),
+    "--sync-iterations": ("sync_iterations", None),
+    "--ray": ("ray_address", None),
+    "--capacity": ("capacity", None),
+    "--split": ("split", None),
+    "--round-epochs": ("round_epochs", None),
+    "--averaging": ("averaging", None),
+    "--epsilon": ("epsilon", None),
+    "--discount-interval": ("discount_interval", None),
+    "--baseline": ("baseline", None),
+    "--regret-floor": ("regret_floor", True),
+    "--exact": ("exact", True),
+}
+FLAG_VALUES = {"--simultaneous", "--regret-floor", "--exact"}  # on/off flags, no value
 
 
-@cli.command(short_help="Solve a game exactly or by Monte Carlo CFR.")
-@click.argument("game")
+def _old_flags(command):  # noqa: ANN001, ANN202  (a click decorator)
+    """Add the old algorithm flags as hidden options (``-e`` stays shown: the README uses it)."""
+    for flag in reversed(OLD_FLAGS):
+        name = flag[2:].replace("-", "_")
+        if flag == "--target-exploitability":
+            command = click.option(
+                "--target-exploitability",
+                "-e",
+                name,
+                type=float,
+                default=None,
+                help="exact: stop once the exploitability is at most this "
+                "(--option target_exploitability=X)",
+            )(command)
+        elif flag in FLAG_VALUES:
+            command = click.option(flag, name, is_flag=True, default=None, hidden=True)(command)
+        else:
+            command = click.option(flag, name, default=None, hidden=True)(command)
+    return command
+
+
+def _list_options(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``--list-options [ALGORITHM]``: print the settings tables and stop."""
+    if value is None or ctx.resilient_parsing:
+        return
+    from complots_solver.cli.solve_options import ALGORITHMS, markdown
+
+    if value != "all" and value not in ALGORITHMS:
+        raise click.BadParameter(
+            f"must be one of {', '.join(ALGORITHMS)}, got {value!r}", param_hint="--list-options"
+        )
+    say("Settings of each method: --option KEY=VALUE, or a --config JSON file of them")
+    say(markdown(None if value == "all" else [value]))
+    ctx.exit(0)
+
+
+@cli.command(short_help="Solve a game exactly, by Monte Carlo CFR or by belief search.")
+@click.argument("game", required=False)
 @click.option(
     "--algorithm",
-    type=click.Choice(["auto", "cfr", "cfr+", "lcfr", "dcfr", *MCCFR_ALGORITHMS, "belief"]),
+    type=click.Choice(["auto", *SOLVE_ALGORITHMS]),
     default="auto",
     show_default=True,
     help="auto picks for the game: exact cfr+ when the tree fits in memory, belief (public-belief "
     "search, 2 players) when it does not, os-mccfr for 3+ players",
 )
 @click.option(
-    "--option",
-    "options",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="belief: a training setting (games, iterations, epsilon, outcome_weight, steps, batch, "
-    "lr, distill_games, distill_epochs); see docs/solving-the-full-game.md",
-)
-@click.option(
     "--iterations",
     "-n",
     type=int,
     default=None,
-    help="iteration budget (exact: default 1000; MCCFR: total, optional with --seconds)",
+    help="iteration budget, in all (exact: default 1000; MCCFR: optional with --seconds; "
+    "belief: training rounds)",
 )
-@click.option(
-    "--target-exploitability",
-    "-e",
-    default=0.0,
-    show_default=True,
-    help="stop once the exact exploitability is at most this",
-)
-@click.option(
-    "--out", "out_dir", required=True, type=click.Path(file_okay=False), help="run directory"
-)
+@click.option("--seconds", type=float, default=None, help="time budget of this session")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="run directory (required)")
 @click.option("--resume", is_flag=True, help="continue the run saved in --out")
-@click.option("--force", is_flag=True, help="discard any run already in --out and start afresh")
 @click.option(
-    "--eval-every", default=10, show_default=True, help="iterations between exact evaluations"
+    "--force", is_flag=True, help="delete any run already in --out (all its files) and start afresh"
 )
-@click.option(
-    "--checkpoint-seconds",
-    type=float,
-    default=None,
-    help="seconds between checkpoints (default: 60 exact, 300 MCCFR)",
-)
-@click.option("--simultaneous", is_flag=True, help="simultaneous instead of alternating updates")
-@click.option("--alpha", type=float, default=None, help="DCFR alpha (default 1.5)")
-@click.option("--beta", type=float, default=None, help="DCFR beta (default 0)")
-@click.option("--gamma", type=float, default=None, help="DCFR gamma (default 2)")
-@click.option(
-    "--key",
-    type=click.Choice(["perfect", "markov", "compact"]),
-    default=None,
-    help="MCCFR information key (default markov; perfect = perfect recall, small games; "
-    "compact = about 10x fewer states, for the full game)",
-)
-@click.option("--seconds", type=float, default=None, help="MCCFR: time budget of this session")
+@click.option("--seed", type=int, default=0, show_default=True, help="random seed")
 @click.option(
     "--workers",
     type=int,
     default=1,
     show_default=True,
-    help="MCCFR: parallel workers. They pay off on large games (the full draft game); on the "
-    "small ladder configurations one worker converges faster (reports/mccfr-runs.md)",
+    help="parallel workers (MCCFR, belief). On the small ladder games one MCCFR worker "
+    "converges faster (reports/mccfr-runs.md)",
 )
 @click.option(
-    "--sync-iterations",
-    type=int,
+    "--option",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="a setting of the method (repeatable); complots solve --list-options [ALGORITHM] "
+    "lists them (docs/solve-options.md)",
+)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False),
     default=None,
-    help=(
-        "MCCFR with several workers: iterations per worker between table merges (default 1000). "
-        "Longer epochs merge less often, but each worker plays the others' strategies from the "
-        "epoch's start: keep it a small share of the run (10000 suits the full draft game)"
-    ),
+    help='a JSON file of settings ({"key": value}); --option overrides it',
 )
 @click.option(
-    "--ray", "ray_address", default=None, help="MCCFR: run the workers on Ray ('local' starts one)"
-)
-@click.option(
-    "--capacity",
-    type=int,
+    "--list-options",
+    is_flag=False,
+    flag_value="all",
     default=None,
-    help="MCCFR: size the table for this many (information state, action) slots at the start "
-    "(default: start small and grow when full). The hash index, 32 bytes a slot, is written at "
-    "once; rows and pool take memory only as they fill. Each growth rehashes the index and "
-    "copies the used rows; a long run that knows its size saves those. Results are the same",
+    metavar="[ALGORITHM]",
+    expose_value=False,
+    is_eager=True,
+    callback=_list_options,
+    help="list the settings of every method (or of ALGORITHM) and exit",
 )
-@click.option(
-    "--split",
-    type=click.Choice(["seats", "iterations", "shared"]),
-    default=None,
-    help="MCCFR with several workers: each worker owns some seats' traversals (seats, the "
-    "default), or runs whole iterations whose regret changes are summed (iterations: "
-    "balanced, but no discounting, regret floor or baselines), or owns seats as in seats "
-    "but reads the other worker's table instead of copying it (shared: os-mccfr, 2 workers; "
-    "same results as seats, less memory, no exchange)",
-)
-@click.option(
-    "--round-epochs",
-    type=int,
-    default=None,
-    help="MCCFR, split shared: pipelined rounds of N epochs (default 1). Within a round a "
-    "worker may run one epoch ahead of the other instead of waiting at every epoch's end; "
-    "the other seat's strategy then lags by one epoch more. Results depend on N, not on timing",
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="MCCFR: random seed")
-@click.option(
-    "--averaging",
-    type=click.Choice(["simple", "linear"]),
-    default="simple",
-    show_default=True,
-    help="MCCFR: average-strategy weighting",
-)
-@click.option("--epsilon", type=float, default=None, help="os-mccfr: exploration (default 0.6)")
-@click.option(
-    "--discount-interval",
-    type=int,
-    default=None,
-    help="MCCFR: DCFR discounting (--alpha/--beta/--gamma) every N iterations",
-)
-@click.option(
-    "--baseline",
-    type=float,
-    default=None,
-    help="os-mccfr: learned action baselines (VR-MCCFR) with this decay in (0, 1]",
-)
-@click.option(
-    "--regret-floor",
-    is_flag=True,
-    help="MCCFR: floor cumulative regrets at 0 (regret matching+, a heuristic with sampling)",
-)
-@click.option(
-    "--exact", is_flag=True, help="MCCFR: exact exploitability at the end (small 2-player games)"
-)
+@_old_flags
 def solve(
-    game: str,
+    game: str | None,
     algorithm: str,
-    options: tuple[str, ...],
     iterations: int | None,
-    target_exploitability: float,
-    out_dir: str,
+    seconds: float | None,
+    out_dir: str | None,
     resume: bool,
     force: bool,
-    eval_every: int,
-    checkpoint_seconds: float | None,
-    simultaneous: bool,
-    alpha: float | None,
-    beta: float | None,
-    gamma: float | None,
-    key: str | None,
-    seconds: float | None,
-    workers: int,
-    sync_iterations: int | None,
-    ray_address: str | None,
-    capacity: int | None,
-    split: str | None,
-    round_epochs: int | None,
     seed: int,
-    averaging: str,
-    epsilon: float | None,
-    discount_interval: int | None,
-    regret_floor: bool,
-    baseline: float | None,
-    exact: bool,
+    workers: int,
+    options: tuple[str, ...],
+    config_file: str | None,
+    **old: object,
 ) -> None:
-    """Solve GAME exactly (2 players) or by Monte Carlo CFR; write the strategy to --out."""
-    from complots_solver.solvers.exact.run import SolveRun, SolveSettings
+    """Solve GAME and write the strategy to --out.
 
+    The method comes from the game (--algorithm auto) or --algorithm; its
+    settings are --option KEY=VALUE (complots solve --list-options).
+    """
+    from complots_solver.cli.solve_options import family, resolve
+    from complots_solver.solvers.common.options import parse_pairs, read_config_file
+
+    if game is None:
+        raise click.UsageError("Missing argument 'GAME'.")
+    if out_dir is None:
+        raise click.UsageError("Missing option '--out'.")
     config, preset = _game_arg(game)
     if algorithm == "auto":
         algorithm, reason = _pick_algorithm(config)
         say(f"method: {algorithm} ({reason})")
-    if options and algorithm != "belief":
-        raise click.BadParameter(f"applies to belief only, not {algorithm}", param_hint="--option")
-    if algorithm == "belief":
-        from complots_solver.cli.belief_cmd import parse_options, solve_belief
-
-        not_belief = {
-            "--target-exploitability": target_exploitability != 0.0,
-            "--simultaneous": simultaneous,
-            "--key": key is not None,
-            "--ray": ray_address is not None,
-            "--capacity": capacity is not None,
-            "--split": split is not None,
-            "--round-epochs": round_epochs is not None,
-            "--epsilon": epsilon is not None,
-            "--exact": exact,
-            "--averaging": averaging != "simple",
-            "--discount-interval": discount_interval is not None,
-            "--regret-floor": regret_floor,
-            "--baseline": baseline is not None,
-            "--sync-iterations": sync_iterations is not None,
-        }
-        _refuse_given(not_belief, "does not apply to belief")
-        _check_out(Path(out_dir), resume)
-        say(config.game_string(), bold=True)
-        solve_belief(
-            config,
-            Path(out_dir),
-            resume,
-            force,
-            seconds,
-            iterations,
-            workers,
-            seed,
-            parse_options(options),
-            console,
+    given: list[tuple[str, str, object]] = []
+    if config_file is not None:
+        path = Path(config_file)
+        if not path.is_file():
+            raise click.BadParameter(f"no such file: {config_file}", param_hint="--config")
+        given += [(f"--config {config_file}: {k}", k, v) for k, v in read_config_file(path).items()]
+    given += [(f"--option {k}", k, v) for k, v in parse_pairs(options).items()]
+    for flag, (key, value) in OLD_FLAGS.items():
+        raw = old[flag[2:].replace("-", "_")]
+        if raw is not None and raw is not False:
+            given.append((flag, key, raw if value is None else value))
+    values = resolve(algorithm, given)
+    kind = family(algorithm)
+    if kind == "exact" and workers != 1:
+        raise click.BadParameter(
+            f"applies to belief and es-mccfr and os-mccfr only, not {algorithm}",
+            param_hint="--workers",
         )
-        return
-    if algorithm in MCCFR_ALGORITHMS:
-        exact_only = {
-            "--target-exploitability": target_exploitability != 0.0,
-            "--simultaneous": simultaneous,
-        }
-        if discount_interval is None and any(v is not None for v in (alpha, beta, gamma)):
-            raise click.BadParameter(
-                "with an MCCFR algorithm, give --discount-interval too",
-                param_hint="--alpha/--beta/--gamma",
-            )
-        _refuse_given(exact_only, f"applies to exact algorithms only, not {algorithm}")
-        _solve_mccfr(
-            config,
-            preset,
-            Path(out_dir),
-            resume,
-            force,
-            MCCFR_ALGORITHMS[algorithm],
-            key=key or "markov",
-            iterations=iterations,
-            seconds=seconds,
-            workers=workers,
-            sync_iterations=sync_iterations,
-            ray_address=ray_address,
-            capacity=capacity or 0,
-            split=split or "seats",
-            round_epochs=1 if round_epochs is None else round_epochs,
-            seed=seed,
-            averaging=averaging,
-            epsilon=epsilon,
-            exact=exact,
-            checkpoint_seconds=checkpoint_seconds or MCCFR_CHECKPOINT_SECONDS,
-            regret_floor=regret_floor,
-            baseline=baseline or 0.0,
-            discount_interval=discount_interval,
-            **{
-                name: value
-                for name, value in (("alpha", alpha), ("beta", beta), ("gamma", gamma))
-                if value is not None
-            },
-        )
-        return
-    mccfr_only = {
-        "--key": key is not None,
-        "--seconds": seconds is not None,
-        "--workers": workers != 1,
-        "--sync-iterations": sync_iterations is not None,
-        "--ray": ray_address is not None,
-        "--capacity": capacity is not None,
-        "--split": split is not None,
-        "--round-epochs": round_epochs is not None,
-        "--epsilon": epsilon is not None,
-        "--exact": exact,
-        "--averaging": averaging != "simple",
-        "--discount-interval": discount_interval is not None,
-        "--regret-floor": regret_floor,
-        "--baseline": baseline is not None,
-    }
-    _refuse_given(mccfr_only, f"applies to es-mccfr and os-mccfr only, not {algorithm}")
-    iterations = EXACT_DEFAULT_ITERATIONS if iterations is None else iterations
-    checkpoint_seconds = checkpoint_seconds or EXACT_CHECKPOINT_SECONDS
-    settings = SolveSettings(
-        algorithm=algorithm,
-        iterations=iterations,
-        target_exploitability=target_exploitability,
-        eval_every=eval_every,
-        checkpoint_seconds=checkpoint_seconds,
-        alternating=not simultaneous,
-        alpha=alpha,
-        beta=beta,
-        gamma=gamma,
-    )
-    settings.validate()
-    from complots_solver.solvers.exact.estimate import check_exact_fits
-
-    check_exact_fits(config, preset or config.game_string())
     _check_out(Path(out_dir), resume)
+    common = {"iterations": iterations, "seconds": seconds, "seed": seed}
+    if kind == "belief":
+        _solve_belief(config, Path(out_dir), resume, force, workers, values, **common)
+    elif kind == "mccfr":
+        _solve_mccfr(
+            config, preset, Path(out_dir), resume, force, algorithm, workers, values, common
+        )
+    else:
+        _solve_exact(config, preset, Path(out_dir), resume, force, algorithm, values, common)
+
+
+def _solve_belief(
+    config: GameConfig,
+    out_dir: Path,
+    resume: bool,
+    force: bool,
+    workers: int,
+    values: dict[str, object],
+    iterations: int | None,
+    seconds: float | None,
+    seed: int,
+) -> None:
+    """The belief branch of ``solve`` (cli/belief_cmd.py)."""
+    from complots_solver.cli.belief_cmd import solve_belief
+
+    ray_address = values.pop("ray_address", None)
+    extra = {} if ray_address is None else {"ray_address": ray_address}
+    say(config.game_string(), bold=True)
+    settings = {k: str(v) for k, v in values.items()}
+    solve_belief(
+        config, out_dir, resume, force, seconds, iterations, workers, seed, settings, console,
+        **extra,
+    )  # fmt: skip
+
+
+def _solve_exact(
+    config: GameConfig,
+    preset: str | None,
+    out_dir: Path,
+    resume: bool,
+    force: bool,
+    algorithm: str,
+    values: dict[str, object],
+    common: dict[str, object],
+) -> None:
+    """The exact branch of ``solve``: tree, CFR iterations with exact evaluations, strategy file."""
+    from complots_solver.solvers.exact.estimate import check_exact_fits
+    from complots_solver.solvers.exact.run import DEFAULT_ITERATIONS, SolveRun, SolveSettings
+
+    if common["iterations"] is None and common["seconds"] is None:
+        common = {**common, "iterations": DEFAULT_ITERATIONS}
+    settings = SolveSettings(algorithm=algorithm, **common, **values)  # type: ignore[arg-type]
+    settings.validate()
+    check_exact_fits(config, preset or config.game_string())
     start = time.perf_counter()
     with waiting("building the exact tree"):
-        run = SolveRun(Path(out_dir), config, settings, preset=preset, resume=resume, force=force)
+        run = SolveRun(out_dir, config, settings, preset=preset, resume=resume, force=force)
     built = time.perf_counter() - start
     say(config.game_string(), bold=True)
     summary = run.tree.summary().removeprefix(config.game_string() + ": ")
@@ -522,28 +455,7 @@ def solve(
         say(_resuming(run.resumed, run.solver.iteration, out_dir))
     iterating_before = run.elapsed
     loop_start = time.perf_counter()
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("expl {task.fields[expl]}"),
-        TextColumn("{task.fields[rate]} it/s"),
-        TimeRemainingColumn(),
-        console=console,
-    ) as bar:
-        task = bar.add_task(
-            algorithm, total=iterations, completed=run.solver.iteration, expl="-", rate="-"
-        )
-
-        def report(p):
-            bar.update(
-                task,
-                completed=p.iteration,
-                expl=f"{p.exploitability:.3g}",
-                rate=f"{p.iterations_per_second:,.0f}",
-            )
-
-        strategy = _run_interruptible(run, report, lambda: run.solver.iteration)
+    strategy = _drive(run, algorithm, settings.iterations, settings.seconds, run.solver.iteration)
     meta = strategy.meta
     loop = time.perf_counter() - loop_start
     iterating = meta["wall_time_seconds"] - iterating_before
@@ -558,11 +470,51 @@ def solve(
     say(f"strategy written to {out_dir}/strategy.npz and meta.json")
 
 
-def _refuse_given(given: dict[str, bool], message: str) -> None:
-    """A usage error naming the first option given that the chosen method does not take."""
-    for name, was_given in given.items():
-        if was_given:
-            raise click.BadParameter(message, param_hint=name)
+def _figure(p: object) -> str:
+    """The family's figure a progress line shows: exact exploitability, or information states."""
+    figures = getattr(p, "figures", {})
+    if "exploitability" in figures:
+        return f"expl {figures['exploitability']:.3g}"
+    if "infostates" in figures:
+        return f"{int(figures['infostates']):,} infostates"
+    return ""
+
+
+def _drive(run, description: str, target: int | None, seconds: float | None, done: int):  # noqa: ANN001, ANN202
+    """Run ``run`` (any family's run on the driver) under one progress bar; its result.
+
+    The bar counts iterations against an iteration budget, else seconds against the
+    time budget of this session.
+    """
+    by_time = target is None
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[iters]} it"),
+        TextColumn("{task.fields[rate]} it/s"),
+        TextColumn("{task.fields[figure]}"),
+        TimeRemainingColumn(),
+        console=console,
+    ) as bar:
+        task = bar.add_task(
+            description,
+            total=seconds if by_time else target,
+            completed=0 if by_time else done,
+            iters=f"{done:,}",
+            rate="-",
+            figure="-",
+        )
+
+        def report(p) -> None:  # noqa: ANN001
+            bar.update(
+                task,
+                completed=p.session_seconds if by_time else p.iteration,
+                iters=f"{p.iteration:,}",
+                rate=f"{p.iterations_per_second:,.0f}",
+                figure=_figure(p),
+            )
+
+        return _run_interruptible(run, report, lambda: run.solver.iteration)
 
 
 def _pick_algorithm(config: GameConfig) -> tuple[str, str]:
@@ -593,7 +545,7 @@ def _resuming(resumed: bool, iteration: int, out_dir: Path | str) -> str:
     return f"no checkpoint in {out_dir} yet (the run stopped before its first): starting afresh"
 
 
-def _run_interruptible(run, report, iteration):
+def _run_interruptible(run, report, iteration):  # noqa: ANN001, ANN201
     """run.run(report); on Ctrl-C (the run has checkpointed) say how to resume, exit 130."""
     try:
         return run.run(report)
@@ -611,60 +563,38 @@ def _solve_mccfr(
     resume: bool,
     force: bool,
     algorithm: str,
-    **options: object,
+    workers: int,
+    values: dict[str, object],
+    common: dict[str, object],
 ) -> None:
     """The MCCFR branch of ``solve``: progress bar, checkpoints, keyed strategy file."""
-    from complots_solver.solvers.mccfr.parallel.solver import DEFAULT_SYNC_ITERATIONS
+    from complots_solver.cli.solve_options import MCCFR_ALGORITHMS
     from complots_solver.solvers.mccfr.run import MCCFRRun, MCCFRSettings
-    from complots_solver.solvers.mccfr.solver import DEFAULT_EPSILON
 
-    if options["epsilon"] is None:
-        options["epsilon"] = DEFAULT_EPSILON
-    if options["sync_iterations"] is None:
-        options["sync_iterations"] = DEFAULT_SYNC_ITERATIONS
-    settings = MCCFRSettings(algorithm=algorithm, **options)  # type: ignore[arg-type]
+    discount = [k for k in ("alpha", "beta", "gamma") if k in values]
+    if discount and "discount_interval" not in values:
+        raise ValueError(
+            f"{', '.join(discount)}: give discount_interval too (--option discount_interval=N, "
+            "formerly --discount-interval)"
+        )
+    settings = MCCFRSettings(
+        algorithm=MCCFR_ALGORITHMS[algorithm],
+        workers=workers,
+        **common,  # type: ignore[arg-type]
+        **values,  # type: ignore[arg-type]
+    )
     settings.validate()
-    _check_out(out_dir, resume)
     start = time.perf_counter()
     run = MCCFRRun(out_dir, config, settings, preset=preset, resume=resume, force=force)
     say(config.game_string(), bold=True)
     backend = f"Ray ({settings.ray_address})" if settings.ray_address else "threads"
     say(
-        f"{algorithm}-mccfr, key {settings.key}, seed {settings.seed}, "
+        f"{algorithm}, key {settings.key}, seed {settings.seed}, "
         f"{settings.workers} worker(s) ({backend})"
     )
     if resume:
         say(_resuming(run.resumed, run.iteration, out_dir))
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.fields[iters]} it"),
-        TextColumn("{task.fields[rate]} it/s"),
-        TextColumn("{task.fields[states]} infostates"),
-        TimeRemainingColumn(),
-        console=console,
-    ) as bar:
-        by_time = settings.iterations is None
-        task = bar.add_task(
-            f"{algorithm}-mccfr",
-            total=settings.seconds if by_time else settings.iterations,
-            completed=0 if by_time else run.iteration,
-            iters=f"{run.iteration:,}",
-            rate="-",
-            states="-",
-        )
-        session_start = time.perf_counter()
-
-        def report(p):
-            bar.update(
-                task,
-                completed=time.perf_counter() - session_start if by_time else p.iteration,
-                iters=f"{p.iteration:,}",
-                rate=f"{p.iterations_per_second:,.0f}",
-                states=f"{p.infostates:,}",
-            )
-
-        strategy = _run_interruptible(run, report, lambda: run.iteration)
+    strategy = _drive(run, algorithm, settings.iterations, settings.seconds, run.iteration)
     meta = strategy.meta
     console.print(
         f"{meta['iterations']:,} iterations, {meta['node_visits']:,} node visits in "

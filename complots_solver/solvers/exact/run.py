@@ -64,9 +64,9 @@ class SolveSettings:
     alternating: bool = field(
         default=True, metadata={"help": "alternating updates (false: simultaneous)"}
     )
-    alpha: float | None = field(default=None, metadata={"help": "dcfr: alpha (default 1.5)"})
-    beta: float | None = field(default=None, metadata={"help": "dcfr: beta (default 0)"})
-    gamma: float | None = field(default=None, metadata={"help": "dcfr: gamma (default 2)"})
+    alpha: float | None = field(default=None, metadata={"help": "alpha (default 1.5)"})
+    beta: float | None = field(default=None, metadata={"help": "beta (default 0)"})
+    gamma: float | None = field(default=None, metadata={"help": "gamma (default 2)"})
     seed: int = 0
     seconds: float | None = None  # time budget of this session (None: iterations only)
 

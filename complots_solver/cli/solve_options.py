@@ -1,0 +1,144 @@
+"""The algorithm settings of ``complots solve``: one table per method, checked and documented.
+
+``complots solve`` takes a few common options (``--algorithm``, ``-n``,
+``--seconds``, ``--out``, ``--resume``, ``--force``, ``--seed``, ``--workers``);
+every other setting is ``--option KEY=VALUE`` or a key of a ``--config`` JSON
+file, checked here against the chosen method's table (built from its settings
+dataclass). ``complots solve --list-options [ALGORITHM]`` prints the tables and
+``docs/solve-options.md`` holds them (a test keeps the two equal).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from complots_solver.solvers.belief.run import BeliefRunSettings
+from complots_solver.solvers.common.options import OptionSpec, option_table, parse_value
+from complots_solver.solvers.exact.cfr import ALGORITHMS as EXACT_ALGORITHMS
+from complots_solver.solvers.exact.run import SolveSettings
+from complots_solver.solvers.mccfr.run import MCCFRSettings
+
+MCCFR_ALGORITHMS = {"es-mccfr": "es", "os-mccfr": "os"}
+BELIEF = "belief"
+ALGORITHMS = (*EXACT_ALGORITHMS, *MCCFR_ALGORITHMS, BELIEF)
+COMMON = ("algorithm", "iterations", "seconds", "seed", "workers")
+FAMILY_NAMES = {
+    "exact": "exact algorithms",
+    "mccfr": "es-mccfr and os-mccfr",
+    "belief": "belief",
+}
+BELIEF_HELP = {
+    "games": "self-play games per training round",
+    "iterations": "CFR iterations per subgame (each turn's search)",
+    "epsilon": "exploration in self-play",
+    "outcome_weight": "blend of the game's result into the held hands' value targets, in [0, 1]",
+    "steps": "Adam steps on the replay buffer per round",
+    "batch": "examples per Adam step",
+    "lr": "learning rate of the value network",
+    "distill_games": "self-play games the policy network is distilled from",
+    "distill_epochs": "passes over the distillation examples",
+    "pretrain_games": "games between the bots the value network is first fitted to (0: none)",
+    "pretrain_steps": "Adam steps of that fit",
+}
+RAY = OptionSpec(
+    "ray_address", str, None, "run the self-play workers as Ray actors ('local' starts one)", True
+)
+TABLES: dict[str, dict[str, OptionSpec]] = {
+    "exact": option_table(SolveSettings, exclude=COMMON),
+    "mccfr": option_table(MCCFRSettings, exclude=COMMON),
+    "belief": {**option_table(BeliefRunSettings, helps=BELIEF_HELP), "ray_address": RAY},
+}
+DCFR_ONLY = ("alpha", "beta", "gamma")
+DISCOUNT_KEYS = ("alpha", "beta", "gamma")
+
+
+def family(algorithm: str) -> str:
+    """The family of a method: ``exact``, ``mccfr`` or ``belief``."""
+    if algorithm in EXACT_ALGORITHMS:
+        return "exact"
+    if algorithm in MCCFR_ALGORITHMS:
+        return "mccfr"
+    if algorithm == BELIEF:
+        return "belief"
+    raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
+
+
+def table(algorithm: str) -> dict[str, OptionSpec]:
+    """The settings ``algorithm`` takes, by key."""
+    found = TABLES[family(algorithm)]
+    if algorithm in EXACT_ALGORITHMS and algorithm != "dcfr":
+        return {k: v for k, v in found.items() if k not in DCFR_ONLY}
+    return found
+
+
+def takers(key: str) -> list[str]:
+    """The methods that take ``key``, whole families named as such (belief first)."""
+    out = []
+    for fam in ("belief", "exact", "mccfr"):
+        members = [a for a in ALGORITHMS if family(a) == fam and key in table(a)]
+        if not members:
+            continue
+        every = [a for a in ALGORITHMS if family(a) == fam]
+        out.append(FAMILY_NAMES[fam] if members == every else " and ".join(members))
+    return out
+
+
+def _listed(names: list[str]) -> str:
+    """``a, b and c``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def refusal(key: str, algorithm: str) -> str:
+    """Why ``algorithm`` refuses ``key``: which methods take it, or which keys it allows."""
+    found = takers(key)
+    if found:
+        return f"applies to {_listed(found)} only, not {algorithm}"
+    return f"unknown; allowed: {', '.join(sorted(table(algorithm)))}"
+
+
+def resolve(algorithm: str, given: list[tuple[str, str, Any]]) -> dict[str, Any]:
+    """Settings of ``algorithm`` from (hint, key, raw value) in order (later ones win).
+
+    The hint names where the value came from (``--option KEY``, a config file, an
+    old flag) and starts the message of the ValueError a bad key or value raises.
+    """
+    allowed = table(algorithm)
+    values: dict[str, Any] = {}
+    for hint, key, raw in given:
+        if key not in allowed:
+            raise ValueError(f"{hint}: {refusal(key, algorithm)}")
+        try:
+            values[key] = parse_value(allowed[key], raw)
+        except ValueError as exc:
+            raise ValueError(f"{hint}: {exc}") from None
+    return values
+
+
+def _cell(value: Any) -> str:
+    """A default as the table shows it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+def markdown(algorithms: list[str] | None = None) -> str:
+    """The option tables as markdown (``docs/solve-options.md``'s tables)."""
+    lines: list[str] = []
+    for fam, names in (
+        ("exact", list(EXACT_ALGORITHMS)),
+        ("mccfr", list(MCCFR_ALGORITHMS)),
+        ("belief", [BELIEF]),
+    ):
+        if algorithms is not None and not set(names) & set(algorithms):
+            continue
+        lines += [f"### {', '.join(names)}", "", "| key | type | default | meaning |"]
+        lines.append("| --- | --- | --- | --- |")
+        for spec in TABLES[fam].values():
+            only = " (dcfr only)" if fam == "exact" and spec.name in DCFR_ONLY else ""
+            lines.append(
+                f"| `{spec.name}` | {spec.type_name} | {_cell(spec.default)} | {spec.help}{only} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
