@@ -76,12 +76,15 @@ class FileSystemError(click.ClickException):
 
 
 class ComplotsGroup(click.Group):
-    """The command group; any command's OSError becomes one line naming the path."""
+    """The command group; OSError and Ctrl-C end any command in one line."""
 
     def invoke(self, ctx: click.Context) -> object:
-        """Run the command, turning file-system errors into FileSystemError."""
+        """Run the command: file-system errors exit 2, Ctrl-C exits 130, each in one line."""
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt as exc:  # commands that keep work catch it first and say so
+            click.echo(f"interrupted: {exc}" if str(exc) else "interrupted", err=True)
+            raise click.exceptions.Exit(INTERRUPTED) from None
         except OSError as exc:
             where = exc.filename if exc.filename is not None else "a file"
             reason = exc.strerror or str(exc)
@@ -800,7 +803,10 @@ cli.add_command(_compare_cmd)
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI; usage errors exit 2 with one line, no traceback."""
     try:
-        cli.main(args=argv, prog_name="complots", standalone_mode=False)
+        code = cli.main(args=argv, prog_name="complots", standalone_mode=False)
+        # without standalone mode click returns, not raises, the code of an Exit (Ctrl-C: 130)
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:

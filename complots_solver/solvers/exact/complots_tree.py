@@ -22,10 +22,17 @@ Infoset keys (OpenSpiel's ``information_state_string``) are not built during
 the walk: :class:`InfosetKeys` remembers one representative node per infoset
 and rebuilds a key on demand by replaying the action history of that node
 through the registered pyspiel game.
+
+The walk runs in a worker thread (it releases the GIL) while the calling
+thread waits in steps of 0.1 s, so Ctrl-C is seen at once: the waiting thread
+raises the walk's stop flag, the walk returns within a few milliseconds, and
+:class:`BuildInterrupted` is raised. Without that, a KeyboardInterrupt waited
+for the compiled walk to return, minutes on a large game.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
@@ -93,6 +100,11 @@ DONE = 0
 NEED_ROOM = 1  # a growable table is full: grow it and resume
 ERR_TOO_DEEP = 2
 ERR_INFOSET_ACTIONS = 3
+STOPPED = 4  # the stop flag was raised (Ctrl-C)
+# The walk looks at its stop flag once per this many loop steps (a power of
+# two): a few milliseconds apart, and no measurable cost.
+STOP_CHECK_STEPS = 1 << 16
+WAIT_SECONDS = 0.1  # the waiting thread wakes this often; signals interrupt it anyway
 _ERRORS = {
     ERR_TOO_DEEP: "game deeper than config.max_game_length()",
     ERR_INFOSET_ACTIONS: "two nodes of one information set have different legal actions",
@@ -218,8 +230,13 @@ def _walk_steps(
     children: np.ndarray,
     chance_prob: np.ndarray,
     utility: np.ndarray,
+    stop: np.ndarray,
 ) -> int:
-    """Continue the depth-first walk from ``regs``; return DONE, NEED_ROOM or an error code."""
+    """Continue the depth-first walk from ``regs``; return DONE, NEED_ROOM, STOPPED or an error.
+
+    ``stop[0] != 0`` asks the walk to return STOPPED (looked at every
+    STOP_CHECK_STEPS steps).
+    """
     depth_cap = states.shape[0]
     width = moves.shape[1]
     returns = np.zeros(NUM_PLAYERS, dtype=np.float64)
@@ -232,7 +249,12 @@ def _walk_steps(
     num_slots = regs[R_SLOTS]
     num_trie = regs[R_TRIE]
     status = DONE
+    steps = 0
     while True:
+        steps += 1
+        if steps & (STOP_CHECK_STEPS - 1) == 0 and stop[0] != 0:
+            status = STOPPED
+            break
         if track_infosets and (
             (num_trie + NUM_PLAYERS) * MAX_LOAD_DEN > trie.shape[0] * MAX_LOAD_NUM
             or num_trie + NUM_PLAYERS > trie_infoset.shape[0]
@@ -370,7 +392,8 @@ def _walk_steps(
     return status
 
 
-# nogil: a progress display keeps moving during a long build (the walk touches arrays only)
+# nogil: the walk runs in a worker thread while the caller's thread stays free for
+# Ctrl-C and a progress display (the walk touches arrays only)
 @njit(cache=True, nogil=True)
 def _walk(
     cfg: np.ndarray,
@@ -387,8 +410,11 @@ def _walk(
     children: np.ndarray,
     chance_prob: np.ndarray,
     utility: np.ndarray,
+    stop: np.ndarray,
 ):
     """Depth-first walk of the whole game; fill the node arrays if ``store``.
+
+    The walk ends early with status STOPPED once ``stop[0]`` is set.
 
     Returns ``(stats, status, infoset_player, action_offsets, legal_actions,
     representative)``; the infoset arrays are over-allocated, their used
@@ -450,6 +476,7 @@ def _walk(
             children,
             chance_prob,
             utility,
+            stop,
         )
         if status != NEED_ROOM:
             break
@@ -525,6 +552,51 @@ def _history_of(
 
 
 # ---- Python API ------------------------------------------------------------------
+class BuildInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a tree walk; nothing of the tree is kept."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the exact tree build was stopped before any solving; run the command again to restart"
+        )
+
+
+def _interruptible_walk(*args: object) -> tuple:
+    """:func:`_walk` in a worker thread; on Ctrl-C stop it and raise :class:`BuildInterrupted`.
+
+    The calling thread waits in short steps, where Python handles signals, so
+    a KeyboardInterrupt arrives at once instead of when the compiled walk returns.
+    """
+    stop = np.zeros(1, dtype=np.int8)
+    outcome: list = []
+    # an Event, not Thread.join: an interrupted join can mark a running thread as
+    # finished (Python 3.11), and the walk must be seen to stop before its arrays go
+    finished = threading.Event()
+
+    def work() -> None:
+        try:
+            outcome.append(_walk(*args, stop))
+        except BaseException as exc:  # re-raised in the calling thread
+            outcome.append(exc)
+        finally:
+            finished.set()
+
+    worker = threading.Thread(target=work, name="complots-tree-walk", daemon=True)
+    worker.start()
+    try:
+        while not finished.wait(WAIT_SECONDS):
+            pass
+    except KeyboardInterrupt:
+        stop[0] = 1
+        finished.wait()
+        worker.join()
+        raise BuildInterrupted() from None
+    worker.join()
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
+
+
 def _check_config(config: GameConfig) -> None:
     """Raise ValueError unless ``config`` is a 2-player game."""
     if config.players != NUM_PLAYERS:
@@ -555,7 +627,7 @@ def _run_walk(
         for attr in ("kind", "player", "infoset", "child_offsets", "children")
         + ("chance_prob", "utility")
     }
-    stats, error, info_player, info_offsets, info_actions, info_rep = _walk(
+    stats, error, info_player, info_offsets, info_actions, info_rep = _interruptible_walk(
         config.to_array(),
         config.max_game_length(),
         _move_width(config),
@@ -571,6 +643,8 @@ def _run_walk(
         node_arrays["chance_prob"],
         node_arrays["utility"],
     )
+    if error == STOPPED:  # only the interrupt handler above raises the flag
+        raise BuildInterrupted()
     if error != DONE:
         raise ValueError(f"cannot compile {config.game_string()}: {_ERRORS[int(error)]}")
     num_infosets = int(stats[ST_INFOSETS_P0 : ST_INFOSETS_P0 + NUM_PLAYERS].sum())
@@ -705,9 +779,20 @@ def compile_complots_tree(
 
     The arrays equal those of ``compile_openspiel_tree`` on the registered
     game (same node, edge and infoset numbering); ``validate`` runs
-    :meth:`Tree.validate` (a few vectorised passes over the arrays).
+    :meth:`Tree.validate` (a few vectorised passes over the arrays). Ctrl-C
+    at any point raises :class:`BuildInterrupted` promptly.
     """
     _check_config(config)
+    try:
+        return _compile(config, terminals_last, validate)
+    except BuildInterrupted:
+        raise
+    except KeyboardInterrupt:  # between or after the walks: the same message
+        raise BuildInterrupted() from None
+
+
+def _compile(config: GameConfig, terminals_last: bool, validate: bool) -> ComplotsTree:
+    """The two walks (count, then fill) of :func:`compile_complots_tree`, and the Tree."""
     stats, *_ = _run_walk(config, track_infosets=False)
     counts = _counts(stats, track_infosets=False)
     num_internal = counts.nodes - counts.terminal
