@@ -46,9 +46,12 @@ from complots_solver.solvers.belief.policy_net import (
     PolicyNet,
     decision_features,
 )
-from complots_solver.solvers.bounds.rows import Rows
+from complots_solver.solvers.bounds.rows import PUB_SEED, Rows
 from complots_solver.solvers.exact.best_response import game_value
 from complots_solver.solvers.exact.tree import NodeKind, Tree
+
+TERMINAL_KIND = int(NodeKind.TERMINAL)
+DECISION_KIND = int(NodeKind.DECISION)
 
 
 class BoundStrategy(Protocol):
@@ -146,38 +149,87 @@ class TabularStrategy:
 
 def _tree_keys(cfg: np.ndarray, tree: Tree) -> tuple[np.ndarray, np.ndarray]:
     """(key, infoset) of every infoset of ``tree``, checked one-to-one (see TabularStrategy)."""
-    rows = Rows.initial(cfg, 1, 0)
+    keys = np.zeros(tree.num_infosets, dtype=np.int64)
+    status = _walk_keys(
+        tree.kind.astype(np.int64),
+        tree.infoset.astype(np.int64),
+        tree.child_offsets.astype(np.int64),
+        tree.children.astype(np.int64),
+        tree.action_offsets.astype(np.int64),
+        tree.legal_actions.astype(np.int32),
+        cfg,
+        keys,
+    )
+    if status == 1:
+        raise ValueError("tree: one information set has two keys")
+    if status == 2:
+        raise ValueError("tree: too deep for the key walk")
+    if len(np.unique(keys)) != tree.num_infosets:
+        raise ValueError("tree: two information sets share one key")
+    return keys, np.arange(tree.num_infosets, dtype=np.int64)
+
+
+STACK = 1 << 16
+
+
+@njit(cache=True)
+def _walk_keys(kind, infoset, child_offsets, children, action_offsets, legal_actions, cfg, keys):
+    """Depth-first walk of the tree with the rules core; the key of every infoset (0: fine)."""
+    players = cfg[0]
+    state0 = core.initial_state(cfg)
+    width = state0.shape[0]
+    st = np.empty((STACK, width), dtype=np.int32)
+    xs = np.zeros((STACK, players), dtype=np.int64)
+    pubs = np.empty(STACK, dtype=np.int64)
+    nodes = np.empty(STACK, dtype=np.int64)
+    done = np.zeros(keys.shape[0], dtype=np.bool_)
     outcomes = np.empty(64, dtype=np.int32)
-    probs = np.empty(64)
-    found: dict[int, int] = {}
-    seen_info = np.full(tree.num_infosets, 0, dtype=np.int64)
-    have = np.zeros(tree.num_infosets, dtype=bool)
-    key = np.empty(1, dtype=np.int64)
-    stack = [(0, rows)]
-    while stack:
-        node, r = stack.pop()
-        kind = int(tree.kind[node])
-        if kind == NodeKind.TERMINAL:
+    probs = np.empty(64, dtype=np.float64)
+    moves = np.empty(256, dtype=np.int32)
+    st[0] = state0
+    pubs[0] = PUB_SEED
+    nodes[0] = 0
+    sp = 1
+    while sp > 0:
+        sp -= 1
+        node = nodes[sp]
+        k = kind[node]
+        if k == TERMINAL_KIND:
             continue
-        start = int(tree.child_offsets[node])
-        if kind == NodeKind.DECISION:
-            info = int(tree.infoset[node])
-            info_keys(r.pubs, r.xs, r.states, key)
-            k = int(key[0])
-            if found.setdefault(k, info) != info:
-                raise ValueError("tree: two information sets share one key")
-            if have[info] and seen_info[info] != k:
-                raise ValueError("tree: one information set has two keys")
-            have[info], seen_info[info] = True, k
-            moves = tree.legal_actions[tree.action_offsets[info] : tree.action_offsets[info + 1]]
+        s = st[sp].copy()
+        x = xs[sp].copy()
+        pub = pubs[sp]
+        if k == DECISION_KIND:
+            info = infoset[node]
+            p = s[S_CUR]
+            key = mix(mix(pub, x[p]), p + 3)
+            if done[info] and keys[info] != key:
+                return 1
+            done[info] = True
+            keys[info] = key
+            m = action_offsets[info + 1] - action_offsets[info]
+            for j in range(m):
+                moves[j] = legal_actions[action_offsets[info] + j]
         else:
-            n = core.chance_outcomes_into(r.states[0], cfg, outcomes, probs)
-            moves = outcomes[:n]
-        for j, a in enumerate(moves.tolist()):
-            child = r.take(np.zeros(1, dtype=np.int64))
-            child.step(np.array([a]), cfg, Memory.PERFECT, 0)
-            stack.append((int(tree.children[start + j]), child))
-    return np.array(list(found), dtype=np.int64), np.array(list(found.values()), dtype=np.int64)
+            m = core.chance_outcomes_into(s, cfg, outcomes, probs)
+            for j in range(m):
+                moves[j] = outcomes[j]
+        if sp + m > STACK:
+            return 2
+        for j in range(m):
+            a = moves[j]
+            child = st[sp + j]
+            for i in range(width):
+                child[i] = s[i]
+            tok_pub = core.observation_token(s, a, core.PUBLIC_VIEWER)
+            for q in range(players):
+                tok = core.observation_token(s, a, q)
+                xs[sp + j, q] = mix(x[q], tok) if tok != tok_pub else x[q]
+            core.apply_action(child, cfg, a)
+            pubs[sp + j] = mix(pub, tok_pub)
+            nodes[sp + j] = children[child_offsets[node] + j]
+        sp += m
+    return 0
 
 
 @njit(cache=True)
