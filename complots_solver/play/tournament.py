@@ -308,6 +308,29 @@ class TournamentResult:
                 )
 
 
+def read_records(path: Path) -> list[GameRecord]:
+    """The games of a tournament CSV written by :meth:`TournamentResult.write_csv`."""
+    with Path(path).open() as fh:
+        rows = list(csv.DictReader(fh))
+    if not rows:
+        raise ValueError(f"path {path} holds no games")
+    seats = sorted((k for k in rows[0] if k.startswith("seat") and k[4:].isdigit()), key=len)
+    n = len(seats)
+    counted = f"lookups{n - 1}" in rows[0]
+    return [
+        GameRecord(
+            int(r["seating"]),
+            int(r["game"]),
+            tuple(r[s] for s in seats),
+            int(r["winner_seat"]),
+            int(r["turns"]),
+            tuple(int(r[f"lookups{p}"]) for p in range(n)) if counted else (),
+            tuple(int(r[f"misses{p}"]) for p in range(n)) if counted else (),
+        )
+        for r in rows
+    ]
+
+
 def run_tournament(
     config: GameConfig,
     bots: Sequence[str],

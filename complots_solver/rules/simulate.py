@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,20 +10,9 @@ import numpy as np
 
 from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
+from complots_solver.rules.stats import Z95, wilson_interval  # noqa: F401  (re-exported)
 
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
 CHUNK = 2000  # games per compiled call, so progress can be reported
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95% by default)."""
-    if trials <= 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass

@@ -38,12 +38,12 @@ from complots_solver.rules.layout import (
     S_WINNER,
     STATE_SIZE,
 )
+from complots_solver.rules.stats import Z95, combined_bound  # noqa: F401  (Z95 re-exported)
 from complots_solver.solvers.mccfr.infokeys import KEY_BOTH, init_keys, key_of, step_keys
 from complots_solver.solvers.mccfr.policy_table import PolicyTable
 from complots_solver.solvers.mccfr.solver import MCCFRSolver
 from complots_solver.solvers.mccfr.table import NO_ROW, RI_START, lookup, sample
 
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
 SELECTION_SHARE = 4  # games // this per candidate responder to pick one (separate games)
 RESPONDER_EPSILON = 0.2  # OS exploration of the responder (0.6 gave far weaker responders)
 SELECTION_SEED = 1000  # offset of the selection games' seeds from the evaluation games'
@@ -278,11 +278,10 @@ def best_response_bound(
         iters.append(solver.iteration)
         states.append(solver.num_infostates)
         misses.append(result.miss_share[other])
-    bound = sum(values) / 2
-    half = Z95 * math.sqrt(sum(e * e for e in errors)) / 2
+    bound, low, high = combined_bound(values, errors)
     return BestResponseBound(
         lower_bound=bound,
-        ci95=(bound - half, bound + half),
+        ci95=(low, high),
         responder_values=(values[0], values[1]),
         responder_stderr=(errors[0], errors[1]),
         games_per_seat=games,
