@@ -201,3 +201,57 @@ def test_a_killed_run_resumes_to_the_uninterrupted_result(
     assert results["report"].stderr == ""  # its progress lines draw on terminals only
     assert "policy:" in results["evaluate"].stdout
     assert "You left the game" in results["play"].stdout
+
+
+def _budget(family: str, iterations: int) -> tuple[str, ...]:
+    """The family's settings with another iteration budget."""
+    args = list(SETTINGS[family])
+    args[args.index("-n") + 1] = str(iterations)
+    return tuple(args)
+
+
+@pytest.mark.parametrize(
+    "family, first",
+    [
+        pytest.param("exact", EXACT_ITERATIONS // 2, id="exact"),
+        pytest.param("mccfr", MCCFR_ITERATIONS // 2, id="mccfr", marks=pytest.mark.slow),
+    ],
+)
+def test_a_resumed_run_killed_between_its_strategy_and_meta_stays_readable(
+    family: str, first: int, reference: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """Killed after the new strategy.npz, before meta.json: read as is, then resumed, whole."""
+    uninterrupted = reference(family)
+    run = tmp_path / "run"
+    done = complots("solve", GAME, *_budget(family, first), "--out", str(run))
+    assert done.returncode == 0, done.stderr
+    env = {**_env(), PAUSE_ENV: "replace:meta.json"}
+    args = [sys.executable, "-c", CODE, "solve", GAME, *SETTINGS[family], "--out", str(run)]
+    with tempfile.TemporaryFile("w+") as stdout:
+        proc = subprocess.Popen(
+            [*args, "--resume"], stdout=stdout, stderr=subprocess.PIPE, text=True, env=env
+        )
+        try:
+            assert proc.stderr is not None
+            for line in proc.stderr:
+                if line.startswith(f"{PAUSED} "):
+                    break
+            else:
+                pytest.fail("the resumed solve ended without pausing at meta.json")
+            proc.send_signal(signal.SIGKILL)
+            assert proc.wait(timeout=TIMEOUT) == -signal.SIGKILL
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    # the new strategy.npz is in place beside the older meta.json: no --resume needed
+    assert_same_strategy(family, run, uninterrupted)
+    results = read_commands(family, run, tmp_path)
+    for name, res in results.items():
+        assert res.returncode == 0, (name, res.stderr)
+    assert "policy:" in results["evaluate"].stdout
+    assert "You left the game" in results["play"].stdout
+
+    solve(family, run)
+    assert strays(run) == []
+    assert_same_strategy(family, run, uninterrupted)
