@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from complots_solver.rules import core
+from complots_solver.rules import core, view
 from complots_solver.rules.enums import NUM_CLANS, PlayerId, Stage, TokenKind, Variant
 from complots_solver.rules.layout import (
     A_CHALLENGE,
@@ -34,25 +34,6 @@ from complots_solver.rules.layout import (
     KIND_SLOTS,
     MAX_CHANCE_OUTCOMES,
     MAX_PLAYERS,
-    S_ACT,
-    S_ACTOR,
-    S_CHALLENGER,
-    S_CLAIM,
-    S_CLAIM_TRUE,
-    S_COINS,
-    S_COUNTER_CLAN,
-    S_COUNTERER,
-    S_COURT,
-    S_CTX,
-    S_CUR,
-    S_HIDDEN,
-    S_OUT,
-    S_REVEALED,
-    S_SHOWN,
-    S_STAGE,
-    S_TARGET,
-    S_TREASURY,
-    S_TURN,
     STAGE_SLOTS,
     STATE_SIZE,
     VALUE_SLOTS,
@@ -99,35 +80,26 @@ def _split(token: int):
 
 
 @njit(cache=True)
-def _swap_in(s: np.ndarray, p: int, give: int, take: int) -> None:
-    """Exchange p's invented card ``take`` for ``give`` from the rest of the deck."""
-    s[S_HIDDEN + p * NUM_CLANS + take] -= 1
-    s[S_HIDDEN + p * NUM_CLANS + give] += 1
-    s[S_COURT + take] += 1
-    s[S_COURT + give] -= 1
-
-
-@njit(cache=True)
 def _force_has(s: np.ndarray, p: int, clan: int) -> None:
     """Make p's invented hand hold ``clan``."""
-    if s[S_HIDDEN + p * NUM_CLANS + clan] > 0:
+    if view.hidden(s, p, clan) > 0:
         return
     for c in range(NUM_CLANS):
-        if s[S_HIDDEN + p * NUM_CLANS + c] > 0:
-            _swap_in(s, p, clan, c)
+        if view.hidden(s, p, c) > 0:
+            view.swap_with_court(s, p, clan, c)
             return
 
 
 @njit(cache=True)
 def _force_lacks(s: np.ndarray, p: int, clan: int) -> None:
     """Make p's invented hand hold no ``clan``."""
-    while s[S_HIDDEN + p * NUM_CLANS + clan] > 0:
+    while view.hidden(s, p, clan) > 0:
         other = (clan + 1) % NUM_CLANS
         for c in range(NUM_CLANS):
-            if c != clan and s[S_COURT + c] > 0:
+            if c != clan and view.court_count(s, c) > 0:
                 other = c
                 break
-        _swap_in(s, p, other, clan)
+        view.swap_with_court(s, p, other, clan)
 
 
 @njit(cache=True)
@@ -152,10 +124,10 @@ def _decode_one(
         out[F_START_HAND + c] = 0
     for j in range(length):
         kind, stage, who, value = _split(tokens[j])
-        if s[S_STAGE] != stage:
+        if view.stage(s) != stage:
             ok = 0
             break
-        cur = s[S_CUR]
+        cur = view.current_player(s)
         if cur == _CHANCE:
             if value == HIDDEN_VALUE:
                 k = core.chance_outcomes_into(s, cfg, moves, probs)
@@ -177,7 +149,7 @@ def _decode_one(
                 if stage == Stage.PICK:
                     value = A_PICK
                     for c in range(NUM_CLANS):
-                        if s[S_OUT + c] > 0:
+                        if view.out_count(s, c) > 0:
                             value = A_PICK + c
                             break
                 else:
@@ -195,11 +167,11 @@ def _decode_one(
                 kind == TokenKind.CHALLENGE_TRUE or kind == TokenKind.CHALLENGE_FALSE
             ):
                 if stage == Stage.CHALLENGE:
-                    claimant = s[S_ACTOR]
-                    clan = s[S_CLAIM]
+                    claimant = view.actor(s)
+                    clan = view.claim(s)
                 else:
-                    claimant = s[S_COUNTERER]
-                    clan = s[S_COUNTER_CLAN]
+                    claimant = view.counterer(s)
+                    clan = view.counter_clan(s)
                 if claimant != seat:
                     if kind == TokenKind.CHALLENGE_TRUE:
                         _force_has(s, claimant, clan)
@@ -210,10 +182,10 @@ def _decode_one(
             if stage == Stage.EXCHANGE_KEEP and who == seat:
                 drawn = -1
             core.apply_action(s, cfg, value)
-        if setup_done == 0 and s[S_STAGE] != Stage.DEAL and s[S_STAGE] != Stage.PICK:
+        if setup_done == 0 and view.stage(s) != Stage.DEAL and view.stage(s) != Stage.PICK:
             setup_done = 1
             for c in range(NUM_CLANS):
-                out[F_START_HAND + c] = s[S_HIDDEN + seat * NUM_CLANS + c]
+                out[F_START_HAND + c] = view.hidden(s, seat, c)
     out[F_OK] = ok
     read_fields(s, cfg, seat, draft_card, own_turns, drawn, setup_done, out)
 
@@ -236,39 +208,41 @@ def read_fields(
     are the seat's own memory of the game so far (see the F_* columns).
     """
     n = cfg[C_PLAYERS]
-    stage_now = s[S_STAGE]
+    stage_now = view.stage(s)
+    announced = view.announced(s) >= 0
+    challenged = view.challenger(s) >= 0
     out[F_STAGE] = stage_now
-    out[F_TURN] = s[S_TURN]
-    out[F_ACTOR] = s[S_ACTOR] if stage_now != Stage.DEAL and stage_now != Stage.PICK else -1
-    out[F_ACT] = s[S_ACT]
-    out[F_TARGET] = s[S_TARGET] if s[S_ACT] >= 0 else -1
-    out[F_CLAIM] = s[S_CLAIM] if s[S_ACT] >= 0 else -1
-    out[F_CHALLENGER] = s[S_CHALLENGER] if s[S_ACT] >= 0 else -1
-    out[F_CTX] = s[S_CTX] if s[S_CHALLENGER] >= 0 else -1
-    out[F_CLAIM_TRUE] = s[S_CLAIM_TRUE] if s[S_CHALLENGER] >= 0 else -1
-    out[F_COUNTERER] = s[S_COUNTERER] if s[S_ACT] >= 0 else -1
-    out[F_COUNTER_CLAN] = s[S_COUNTER_CLAN] if s[S_COUNTERER] >= 0 else -1
+    out[F_TURN] = view.turn(s)
+    out[F_ACTOR] = view.actor(s) if stage_now != Stage.DEAL and stage_now != Stage.PICK else -1
+    out[F_ACT] = view.announced(s)
+    out[F_TARGET] = view.target(s) if announced else -1
+    out[F_CLAIM] = view.claim(s) if announced else -1
+    out[F_CHALLENGER] = view.challenger(s) if announced else -1
+    out[F_CTX] = view.challenge_context(s) if challenged else -1
+    out[F_CLAIM_TRUE] = view.claim_true(s) if challenged else -1
+    out[F_COUNTERER] = view.counterer(s) if announced else -1
+    out[F_COUNTER_CLAN] = view.counter_clan(s) if view.counterer(s) >= 0 else -1
     shown = -1
-    if stage_now == Stage.EXAMINE_DECIDE and (seat == s[S_ACTOR] or seat == s[S_TARGET]):
-        shown = s[S_SHOWN]
+    if stage_now == Stage.EXAMINE_DECIDE and (seat == view.actor(s) or seat == view.target(s)):
+        shown = view.shown(s)
     out[F_SHOWN] = shown
-    out[F_TREASURY] = s[S_TREASURY]
+    out[F_TREASURY] = view.treasury(s)
     out[F_DRAFT_CARD] = draft_card
     out[F_OWN_TURNS] = own_turns
     out[F_DRAWN] = drawn if stage_now == Stage.EXCHANGE_KEEP else -1
     out[F_SETUP_DONE] = setup_done
     for p in range(MAX_PLAYERS):
-        out[F_COINS + p] = s[S_COINS + p] if p < n else 0
+        out[F_COINS + p] = view.coins(s, p) if p < n else 0
         down = 0
         for c in range(NUM_CLANS):
             if p < n:
-                down += s[S_HIDDEN + p * NUM_CLANS + c]
-                out[F_FACE_UP + p * NUM_CLANS + c] = s[S_REVEALED + p * NUM_CLANS + c]
+                down += view.hidden(s, p, c)
+                out[F_FACE_UP + p * NUM_CLANS + c] = view.revealed(s, p, c)
             else:
                 out[F_FACE_UP + p * NUM_CLANS + c] = 0
         out[F_FACE_DOWN + p] = down
     for c in range(NUM_CLANS):
-        out[F_HAND + c] = s[S_HIDDEN + seat * NUM_CLANS + c]
+        out[F_HAND + c] = view.hidden(s, seat, c)
 
 
 @njit(cache=True)

@@ -16,17 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from complots_solver.rules import core
+from complots_solver.rules import core, view
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import NUM_CLANS, PlayerId, Stage
 from complots_solver.rules.layout import (
     A_CHALLENGE,
     A_PASS,
     MAX_CHANCE_OUTCOMES,
-    S_CUR,
-    S_HIDDEN,
-    S_STAGE,
-    S_TURN,
     STATE_SIZE,
 )
 from complots_solver.solvers.exact.tree import NodeKind, Tree
@@ -88,13 +84,13 @@ def _walk(
             entering = False
             n = node_at[d]
             s = states[d]
-            if s[S_CUR] == _CHANCE_PLAYER:
+            if view.current_player(s) == _CHANCE_PLAYER:
                 core.chance_outcomes_into(s, cfg, moves[d], probs[d])
             else:
                 core.legal_actions_into(s, cfg, moves[d])
                 i = infoset[n]
                 if lengths[i] < 0:
-                    p = s[S_CUR]
+                    p = view.current_player(s)
                     lengths[i] = d
                     rep[i] = n
                     for j in range(d):
@@ -103,9 +99,9 @@ def _walk(
                         snaps[i, :] = s
                 if (
                     d > 0
-                    and s[S_STAGE] == _ACTION
-                    and s[S_TURN] == 0
-                    and _is_setup(states[d - 1][S_STAGE])
+                    and view.stage(s) == _ACTION
+                    and view.turn(s) == 0
+                    and _is_setup(view.stage(states[d - 1]))
                 ):
                     if num_starts == starts.shape[0]:
                         starts = _grow1(starts)
@@ -113,7 +109,7 @@ def _walk(
                     starts[num_starts] = n
                     for p in range(2):
                         for c in range(NUM_CLANS):
-                            hands[num_starts, p, c] = s[S_HIDDEN + p * NUM_CLANS + c]
+                            hands[num_starts, p, c] = view.hidden(s, p, c)
                     num_starts += 1
         n = node_at[d]
         e0 = child_offsets[n]

@@ -59,7 +59,7 @@ from complots_solver.browse.decode import (
     NUM_FIELDS,
     read_fields,
 )
-from complots_solver.rules import core
+from complots_solver.rules import core, view
 from complots_solver.rules.enums import NUM_CLANS, PlayerId, Stage, Variant
 from complots_solver.rules.layout import (
     A_CHALLENGE,
@@ -68,12 +68,6 @@ from complots_solver.rules.layout import (
     C_VARIANT,
     MAX_CHANCE_OUTCOMES,
     MAX_PLAYERS,
-    S_CUR,
-    S_DEAL_NEXT,
-    S_DRAWER,
-    S_HIDDEN,
-    S_STAGE,
-    S_WINNER,
     STATE_SIZE,
 )
 from complots_solver.rules.presets import resolve_game
@@ -156,17 +150,17 @@ def _record_games(
         for p in range(n):
             for c in range(NUM_CLANS):
                 game_start[g, p, c] = 0
-        while s[S_STAGE] != _TERMINAL:
-            st = s[S_STAGE]
-            if s[S_CUR] == _CHANCE:
+        while view.stage(s) != _TERMINAL:
+            st = view.stage(s)
+            if view.current_player(s) == _CHANCE:
                 a = core.sample_chance(s, cfg, rng, outcomes, chance_probs)
                 if st == Stage.DEAL:
                     if draft:
-                        draft_card[s[S_DEAL_NEXT]] = a
+                        draft_card[view.deal_next(s)] = a
                 elif st == Stage.EXCHANGE_DRAW:
-                    drawn[s[S_DRAWER]] = a
+                    drawn[view.drawer(s)] = a
             else:
-                cur = s[S_CUR]
+                cur = view.current_player(s)
                 k = core.legal_actions_into(s, cfg, acts)
                 if r_at >= max_records or sl_at + k > max_slots:
                     return -1
@@ -208,15 +202,15 @@ def _record_games(
             core.apply_action(s, cfg, a)
             hashes[:] = new_hashes
             memory[:] = new_memory
-            if setup_done == 0 and s[S_STAGE] != Stage.DEAL and s[S_STAGE] != Stage.PICK:
+            if setup_done == 0 and view.stage(s) != Stage.DEAL and view.stage(s) != Stage.PICK:
                 setup_done = 1
                 for p in range(n):
                     for c in range(NUM_CLANS):
-                        game_start[g, p, c] = s[S_HIDDEN + p * NUM_CLANS + c]
+                        game_start[g, p, c] = view.hidden(s, p, c)
         core.returns_into(s, cfg, ret)
         for p in range(n):
             game_returns[g, p] = ret[p]
-        game_capped[g] = 1 if s[S_WINNER] < 0 else 0
+        game_capped[g] = 1 if view.winner(s) < 0 else 0
     rec_slot[r_at] = sl_at
     return r_at
 
