@@ -24,6 +24,7 @@ import pyspiel
 
 from complots_solver.play.base import Bot
 from complots_solver.play.cards import CardTracker, CardView, holding_probabilities
+from complots_solver.rules import view
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import NUM_CLANS, ActionKind, Clan, Lineup, Stage
 from complots_solver.rules.layout import (
@@ -43,16 +44,6 @@ from complots_solver.rules.layout import (
     A_TAX,
     MS_FIRST,
     MS_SECOND,
-    S_ACT,
-    S_ACTOR,
-    S_CLAIM,
-    S_COINS,
-    S_COUNTER_CLAN,
-    S_COUNTERER,
-    S_CUR,
-    S_SHOWN,
-    S_STAGE,
-    S_TARGET,
     T_ASSASSINATE,
     T_COUP,
     T_EXAMINE,
@@ -262,7 +253,7 @@ class HeuristicBot(Bot):
     def situation(self, state: pyspiel.State) -> Situation:
         """The decision at hand as the seat to move sees it."""
         s = state.s
-        p = int(s[S_CUR])
+        p = view.current_player(s)
         if p < 0:
             raise ValueError(f"{self.name} bot asked to move at a non-decision node (player {p})")
         owner, tracker = self._trackers.get(p, (None, None))
@@ -270,21 +261,21 @@ class HeuristicBot(Bot):
             tracker = CardTracker(self.config, p)
             self._trackers[p] = (state.tokens, tracker)
         tracker.update(state.view_tokens(p))
-        stage = Stage(int(s[S_STAGE]))
-        actor = int(s[S_ACTOR])
-        shown = int(s[S_SHOWN]) if stage == Stage.EXAMINE_DECIDE and actor == p else -1
+        stage = Stage(view.stage(s))
+        actor = view.actor(s)
+        shown = view.shown(s) if stage == Stage.EXAMINE_DECIDE and actor == p else -1
         return Situation(
             config=self.config,
             player=p,
             stage=stage,
             legal=tuple(state.legal_actions()),
-            coins=tuple(int(c) for c in s[S_COINS : S_COINS + self.config.players]),
+            coins=tuple(view.all_coins(s, self.config.players).tolist()),
             actor=actor,
-            kind=int(s[S_ACT]),
-            target=int(s[S_TARGET]),
-            claim=int(s[S_CLAIM]),
-            counterer=int(s[S_COUNTERER]),
-            counter_clan=int(s[S_COUNTER_CLAN]),
+            kind=view.announced(s),
+            target=view.target(s),
+            claim=view.claim(s),
+            counterer=view.counterer(s),
+            counter_clan=view.counter_clan(s),
             shown=shown,
             cards=tracker.view(),
         )

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from complots_solver.rules import core
+from complots_solver.rules import core, view
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import NUM_CLANS, Clan, Stage, TokenKind, Variant
 from complots_solver.rules.layout import (
@@ -48,8 +48,6 @@ from complots_solver.rules.layout import (
     A_TARGETED,
     MS_FIRST,
     MS_SECOND,
-    S_COURT,
-    S_OUT,
     X_WITCH,
     c2_base,
 )
@@ -135,8 +133,8 @@ class CardTracker:
         self.face_up = np.zeros((n, NUM_CLANS), dtype=np.int64)
         self.face_down = np.zeros(n, dtype=np.int64)
         s0 = core.initial_state(self._cfg)
-        self.known_court = s0[S_COURT : S_COURT + NUM_CLANS].astype(np.int64)
-        self.known_out = s0[S_OUT : S_OUT + NUM_CLANS].astype(np.int64)
+        self.known_court = view.court(s0).astype(np.int64)
+        self.known_out = view.out_of_game(s0).astype(np.int64)
         self.court_size = int(self.known_court.sum())
         # the current turn, as far as the viewer has seen it
         self._actor = NO_PLAYER

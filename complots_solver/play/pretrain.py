@@ -16,16 +16,10 @@ import numpy as np
 import pyspiel
 
 from complots_solver.play.tournament import play_game_bots
+from complots_solver.rules import view
 from complots_solver.rules.config import GameConfig
-from complots_solver.rules.enums import NUM_CLANS, Stage
-from complots_solver.rules.layout import (
-    MS_SIZE2_BASE,
-    NUM_MULTISETS,
-    S_CUR,
-    S_HIDDEN,
-    S_STAGE,
-    S_TURN,
-)
+from complots_solver.rules.enums import Stage
+from complots_solver.rules.layout import MS_SIZE2_BASE, NUM_MULTISETS
 from complots_solver.solvers.belief.features import (
     F_HANDS,
     NUM_FEATURES,
@@ -63,21 +57,19 @@ def bot_game_examples(
 
         def record(state, bot, action, starts=starts, last_turn=last_turn):
             s = state.s
-            if int(s[S_STAGE]) == Stage.ACTION and int(s[S_TURN]) != last_turn[0]:
-                last_turn[0] = int(s[S_TURN])
+            if view.stage(s) == Stage.ACTION and view.turn(s) != last_turn[0]:
+                last_turn[0] = view.turn(s)
                 starts.append(np.array(s, dtype=np.int32))
 
         rngs = [np.random.default_rng([seed, g, i]) for i in range(3)]
         winner, _, _ = play_game_bots(game, specs, rngs, on_decision=record)
         for s in starts:
-            me = int(s[S_CUR])
+            me = view.current_player(s)
             u_me = 0.0 if winner < 0 else (1.0 if winner == me else -1.0)
             f = np.zeros(NUM_FEATURES, dtype=np.float32)
             public_features(s, f)
-            cards_me = int(s[S_HIDDEN + me * NUM_CLANS : S_HIDDEN + (me + 1) * NUM_CLANS].sum())
-            cards_opp = int(
-                s[S_HIDDEN + (1 - me) * NUM_CLANS : S_HIDDEN + (2 - me) * NUM_CLANS].sum()
-            )
+            cards_me = view.hand_size(s, me)
+            cards_opp = view.hand_size(s, 1 - me)
             f[F_HANDS : F_HANDS + NUM_MULTISETS] = _uniform_hands(cards_me)
             f[F_HANDS + NUM_MULTISETS :] = _uniform_hands(cards_opp)
             t = np.zeros(NUM_OUTPUTS, dtype=np.float32)

@@ -17,6 +17,7 @@ import pyspiel
 
 import complots_solver.openspiel  # noqa: F401  (registers "complots")
 from complots_solver.play.bots import Bot, make_bot
+from complots_solver.rules import view
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import NUM_CLANS, Clan, Stage, Variant
 from complots_solver.rules.layout import (
@@ -26,24 +27,6 @@ from complots_solver.rules.layout import (
     A_REVEAL,
     A_SHOW,
     C_COUNTERS,
-    S_ACT,
-    S_ACTOR,
-    S_CLAIM,
-    S_CLAIM_TRUE,
-    S_CLAIMANT,
-    S_CLAIMED,
-    S_COINS,
-    S_COUNTER_CLAN,
-    S_COUNTERER,
-    S_DEAD,
-    S_HIDDEN,
-    S_KEEP_N,
-    S_REVEALED,
-    S_SHOWN,
-    S_STAGE,
-    S_TARGET,
-    S_TREASURY,
-    S_TURN,
 )
 from complots_solver.rules.text import action_to_string, split_token, token_to_string
 
@@ -62,24 +45,20 @@ def _cards(config: GameConfig, counts: np.ndarray) -> str:
     return ", ".join(names) if names else "-"
 
 
-def _hidden(s: np.ndarray, p: int) -> np.ndarray:
-    return s[S_HIDDEN + p * NUM_CLANS : S_HIDDEN + (p + 1) * NUM_CLANS]
-
-
 def board(state: pyspiel.State, seat: int) -> str:
     """The table as seat ``seat`` sees it: coins, face-down counts, face-up cards, own hand."""
     config: GameConfig = state.config
     s = state.s
     rows = []
     for p in range(config.players):
-        down = int(_hidden(s, p).sum())
-        up = _cards(config, s[S_REVEALED + p * NUM_CLANS : S_REVEALED + (p + 1) * NUM_CLANS])
+        down = view.hand_size(s, p)
+        up = _cards(config, view.face_up(s, p))
         name = f"P{p} (you)" if p == seat else f"P{p}"
         out = ", out of the game" if not down and up != "-" else ""
         rows.append(
-            f"  {name}: {coins_text(int(s[S_COINS + p]))}, {down} face down, face up [{up}]{out}"
+            f"  {name}: {coins_text(view.coins(s, p))}, {down} face down, face up [{up}]{out}"
         )
-    rows.append(f"  your hand: {_cards(config, _hidden(s, seat))}   treasury {int(s[S_TREASURY])}")
+    rows.append(f"  your hand: {_cards(config, view.hand(s, seat))}   treasury {view.treasury(s)}")
     return "\n".join(rows)
 
 
@@ -108,7 +87,7 @@ def _announcement(state: pyspiel.State, seat: int) -> str:
 def _counters_against(state: pyspiel.State) -> str:
     """'Countess' or 'Captain or Inquisitor': who may counter this turn's action."""
     config: GameConfig = state.config
-    mask = int(state.cfg[C_COUNTERS + int(state.s[S_ACT])])
+    mask = int(state.cfg[C_COUNTERS + view.announced(state.s)])
     return " or the ".join(config.clan_name(c) for c in range(NUM_CLANS) if mask >> c & 1)
 
 
@@ -116,16 +95,16 @@ def question(state: pyspiel.State, seat: int) -> str:
     """What the person answers at this decision, in words."""
     config: GameConfig = state.config
     s = state.s
-    stage = int(s[S_STAGE])
-    actor = int(s[S_ACTOR])
+    stage = view.stage(s)
+    actor = view.actor(s)
     names = [state.action_to_string(seat, a) for a in state.legal_actions()]
     counters = [n.removeprefix("Counter as ") for n in names if n.startswith("Counter as ")]
     if stage == Stage.PICK:
         return "Draft: pick the card you add to your hand from your own pile"
     if stage == Stage.ACTION:
-        return f"Turn {int(s[S_TURN]) + 1}, your move ({coins_text(int(s[S_COINS + seat]))})"
+        return f"Turn {view.turn(s) + 1}, your move ({coins_text(view.coins(s, seat))})"
     if stage == Stage.CHALLENGE:
-        claim = config.clan_name(int(s[S_CLAIM]))
+        claim = config.clan_name(view.claim(s))
         what = _announcement(state, seat)
         if "you" not in what.split():
             return f"P{actor} claims the {claim} ({what}): challenge or accept?"
@@ -137,26 +116,26 @@ def question(state: pyspiel.State, seat: int) -> str:
         options = " or ".join(counters)
         return f"P{actor} announces {what}: counter as {options}, or accept?"
     if stage == Stage.COUNTER_CHALLENGE:
-        who = int(s[S_COUNTERER])
-        clan = config.clan_name(int(s[S_COUNTER_CLAN]))
+        who = view.counterer(s)
+        clan = config.clan_name(view.counter_clan(s))
         whose = "your" if actor == seat else f"P{actor}'s"
         return (
             f"P{who} counters {whose} {_announcement(state, seat)} as the {clan}: "
             "challenge or accept?"
         )
     if stage == Stage.CLAIM_CHALLENGE:
-        clan = config.clan_name(int(s[S_CLAIMED]))
-        return f"P{int(s[S_CLAIMANT])} claims the {clan}: challenge or accept?"
+        clan = config.clan_name(view.claimed(s))
+        return f"P{view.claimant(s)} claims the {clan}: challenge or accept?"
     if stage in (Stage.CHALLENGE_LOSS, Stage.EFFECT_LOSS):
         return "You lose a card: choose which one to turn face up"
     if stage == Stage.EXCHANGE_KEEP:
-        keep = int(s[S_KEEP_N])
+        keep = view.keep_count(s)
         return f"Exchange: choose the {'card' if keep == 1 else f'{keep} cards'} you keep"
     if stage == Stage.EXAMINE_SHOW:
         return f"P{actor} examines you as the {config.clan_name(Clan.NEGOTIATOR)}: choose the card to show"
     if stage == Stage.EXAMINE_DECIDE:
-        shown = config.clan_name(int(s[S_SHOWN]))
-        return f"P{int(s[S_TARGET])} shows you their {shown}: give it back or force a swap?"
+        shown = config.clan_name(view.shown(s))
+        return f"P{view.target(s)} shows you their {shown}: give it back or force a swap?"
     if stage == Stage.BLACKMAIL_CHOICE:
         return (
             f"P{actor} blackmails you: pay 3 coins, or refuse "
@@ -171,7 +150,7 @@ def question(state: pyspiel.State, seat: int) -> str:
         return f"P{actor} claims the {clan}: claim it too (to take 1 of the coins), or pass?"
     if stage == Stage.UNDERTAKER_CLAIM:
         clan = config.clan_name(Clan.UNTOUCHABLE)
-        return f"P{int(s[S_DEAD])} is out: claim the {clan} to share their coins, or pass?"
+        return f"P{view.dead(s)} is out: claim the {clan} to share their coins, or pass?"
     return "Your move"
 
 
@@ -187,22 +166,22 @@ def narrate(before: np.ndarray, state: pyspiel.State, player: int, action: int, 
     text = token_to_string(config, token)
     if player < 0:  # chance: what the person saw of a deal or draw
         return text
-    stage = int(before[S_STAGE])
+    stage = view.stage(before)
     if action == A_CHALLENGE and stage in (
         Stage.CHALLENGE,
         Stage.COUNTER_CHALLENGE,
         Stage.CLAIM_CHALLENGE,
     ):
         if stage == Stage.CHALLENGE:
-            claimant, clan = int(before[S_ACTOR]), int(before[S_CLAIM])
+            claimant, clan = view.actor(before), view.claim(before)
         elif stage == Stage.COUNTER_CHALLENGE:
-            claimant, clan = int(before[S_COUNTERER]), int(before[S_COUNTER_CLAN])
+            claimant, clan = view.counterer(before), view.counter_clan(before)
         else:
-            claimant, clan = int(before[S_CLAIMANT]), int(before[S_CLAIMED])
+            claimant, clan = view.claimant(before), view.claimed(before)
         name = config.clan_name(clan)
         whose = "your" if claimant == seat else f"P{claimant}'s"
         head = f"{_verb(player, seat, 'challenge', 'challenges')} {whose} {name}: "
-        if int(state.s[S_CLAIM_TRUE]) == 1:
+        if view.claim_true(state.s) == 1:
             had = _verb(claimant, seat, "had", "had")
             loses = _verb(player, seat, "lose a card", "loses a card")
             swap = "shuffled back into the Court for a new card"
@@ -213,7 +192,7 @@ def narrate(before: np.ndarray, state: pyspiel.State, player: int, action: int, 
     if A_REVEAL <= action < A_SHOW:
         card = config.clan_name(action - A_REVEAL)
         line = f"{_verb(player, seat, 'turn', 'turns')} {card} face up"
-        if int(_hidden(state.s, player).sum()) == 0:
+        if not view.alive(state.s, player):
             line += " and " + _verb(player, seat, "are out of the game", "is out of the game")
         return line
     if A_COUNTER <= action < A_REVEAL:
@@ -298,9 +277,9 @@ def _standing(state: pyspiel.State, seat: int) -> str:
     """'you: 2 cards, 3 coins; P1: 1 card, 5 coins' (public counts only)."""
     parts = []
     for p in range(state.config.players):
-        down = int(_hidden(state.s, p).sum())
+        down = view.hand_size(state.s, p)
         cards = "1 card" if down == 1 else f"{down} cards"
-        parts.append(f"{_who(p, seat)}: {cards}, {coins_text(int(state.s[S_COINS + p]))}")
+        parts.append(f"{_who(p, seat)}: {cards}, {coins_text(view.coins(state.s, p))}")
     return "; ".join(parts)
 
 
@@ -337,7 +316,7 @@ def play_session(
         return _play(state, rngs[0], against, seat, bots, advisor, prompt, echo, show_strategy)
     except (EOFError, KeyboardInterrupt):
         echo("")
-        echo(f"Game left at turn {int(state.s[S_TURN]) + 1}. So far: {_standing(state, seat)}.")
+        echo(f"Game left at turn {view.turn(state.s) + 1}. So far: {_standing(state, seat)}.")
         return None
 
 
@@ -410,7 +389,7 @@ def _play(
     show_board()
     winner = state.winner()
     hands = "; ".join(
-        f"P{p} [{_cards(config, _hidden(state.s, p))}]" for p in range(config.players)
+        f"P{p} [{_cards(config, view.hand(state.s, p))}]" for p in range(config.players)
     )
     if winner < 0:
         echo(f"Game over: draw at the turn cap ({config.max_turns} turns). Hands: {hands}")

@@ -30,8 +30,8 @@ import pyspiel
 
 import complots_solver.openspiel  # noqa: F401  (registers "complots")
 from complots_solver.play.bots import Bot, make_bot
+from complots_solver.rules import view
 from complots_solver.rules.config import GameConfig
-from complots_solver.rules.layout import S_TURN
 from complots_solver.rules.simulate import wilson_interval
 
 NO_WINNER = -1
@@ -124,7 +124,7 @@ def play_game_bots(
             if on_decision is not None:
                 on_decision(state, bot, action)
         state.apply_action(action)
-    return state.winner(), int(state.s[S_TURN]), bots
+    return state.winner(), view.turn(state.s), bots
 
 
 def _play_chunk(
