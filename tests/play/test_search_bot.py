@@ -105,3 +105,36 @@ def test_shipped_strategy_loads_as_solved_and_plays(preset: str) -> None:
     rngs = [np.random.default_rng([7, i]) for i in range(3)]
     winner, turns, _ = play_game_bots(game, ["solved", "honest"], rngs)
     assert winner in (0, 1, -1) and turns >= 1
+
+
+def test_solved_plays_as_an_openspiel_bot() -> None:
+    """`solved` wrapped as a pyspiel.Bot plays pyspiel.evaluate_bots and exposes its policy."""
+    from complots_solver.play.bots import SpielBot
+
+    config, _ = resolve_game("draft-ambassador")
+    game = pyspiel.load_game(config.game_string())
+    bots = [
+        SpielBot(make_bot("solved", config, np.random.default_rng(1)), 0),
+        SpielBot(make_bot("honest", config, np.random.default_rng(2)), 1),
+    ]
+    assert isinstance(bots[0], pyspiel.Bot)
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 3)
+    assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    policy, action = bots[state.current_player()].step_with_policy(state)
+    assert {a for a, _ in policy} == set(state.legal_actions())
+    assert sum(p for _, p in policy) == pytest.approx(1.0)
+    assert action in state.legal_actions()
+
+
+def test_truncated_shipped_file_is_a_clear_error(tmp_path) -> None:
+    """A corrupt (truncated) policy file is a ValueError naming it, never a uniform policy."""
+    from complots_solver.play.search_bot import shipped_dir
+
+    config, _ = resolve_game("draft-ambassador")
+    good = (shipped_dir(config) / POLICY_FILE).read_bytes()
+    (tmp_path / POLICY_FILE).write_bytes(good[: len(good) // 2])
+    with pytest.raises(ValueError, match=POLICY_FILE):
+        make_bot(f"net:{tmp_path}", config, np.random.default_rng(0))

@@ -9,6 +9,7 @@ so a shared file is data, never code.
 
 from __future__ import annotations
 
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,8 +86,8 @@ class ValueNet:
                 weights = [np.asarray(data[f"w{i}"], dtype=np.float32) for i in range(n)]
                 biases = [np.asarray(data[f"b{i}"], dtype=np.float32) for i in range(n)]
                 meta = {k[5:]: str(data[k]) for k in data.files if k.startswith("meta_")}
-        except (OSError, KeyError, EOFError) as exc:
-            raise ValueError(f"{path}: unreadable value network ({exc})") from None
+        except (OSError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+            raise ValueError(f"{path}: unreadable or corrupt network file ({exc})") from None
         except ValueError as exc:
             if "pickle" in str(exc).lower():
                 raise ValueError(
