@@ -15,13 +15,9 @@ import json
 import shutil
 from pathlib import Path
 
-import numpy as np
-
-from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.common.rundir import CHECKPOINT_FILE, CONFIG_FILE, solver_state
+from complots_solver.solvers.common.rundir import CONFIG_FILE
 from complots_solver.solvers.common.strategy_file import keyed_strategy, save_keyed_strategy
-from complots_solver.solvers.mccfr.solver import MCCFRSolver
-from complots_solver.solvers.mccfr.table import TABLE_ARRAYS
+from complots_solver.solvers.policies.runs import checkpoint_solver
 
 
 def main() -> None:
@@ -31,16 +27,7 @@ def main() -> None:
     parser.add_argument("out")
     args = parser.parse_args()
     run, out = Path(args.run), Path(args.out)
-    record = json.loads((run / CONFIG_FILE).read_text())
-    solver = MCCFRSolver(
-        GameConfig.from_params(record["params"]),
-        algorithm=record["solver"]["algorithm"],
-        key=record["solver"]["key"],
-    )
-    with np.load(run / CHECKPOINT_FILE) as npz:
-        state = solver_state(npz)
-    solver.load_table({n: state[n] for n in TABLE_ARRAYS if n in state}, copy=False)
-    del state
+    _, _, solver, _ = checkpoint_solver(run)
     meta = json.loads((run / "meta.json").read_text())
     meta["strategy_kind"] = "current (regret matching on the last checkpoint), not the average"
     out.mkdir(parents=True, exist_ok=True)

@@ -23,7 +23,6 @@ writes it into the snapshot's meta.json and the whole trend to
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import shutil
 import subprocess
@@ -31,23 +30,19 @@ import sys
 import time
 from pathlib import Path
 
-from complots_solver.solvers.common.strategy_file import update_keyed_meta
-from complots_solver.solvers.mccfr.evaluate import best_response_bound, play_games
-from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
+from complots_solver.solvers.policies.measure import (
+    SNAPSHOT_PREFIX,
+    bound_into_meta,
+    has_bound,
+    snapshots,
+    trend_row,
+    write_trend,
+)
+from complots_solver.solvers.policies.runs import solved_seconds
 
 SEED = 0
-SNAPSHOT_PREFIX = "snapshot-"
 SNAPSHOT_FILES = ("strategy.npz", "meta.json")
-SELF_PLAY_GAMES = 20000
 SNAPSHOT_TOLERANCE = 0.05  # relative gap between target and solved seconds
-
-
-def _solved_seconds(out: Path) -> float:
-    """Cumulative solving seconds recorded in a run directory (0 if none)."""
-    meta = out / "meta.json"
-    if not meta.exists():
-        return 0.0
-    return float(json.loads(meta.read_text()).get("wall_time_seconds", 0.0))
 
 
 def cmd_solve(args: argparse.Namespace, extra: list[str]) -> None:
@@ -57,7 +52,7 @@ def cmd_solve(args: argparse.Namespace, extra: list[str]) -> None:
     if targets != sorted(targets) or targets[0] <= 0:
         raise SystemExit("--segments must be increasing positive seconds, e.g. 300,600,1200")
     for target in targets:
-        done = _solved_seconds(out)
+        done = solved_seconds(out)
         if done >= target - 1:
             print(f"segment {target:g} s already done ({done:.0f} s)", flush=True)
             continue
@@ -81,7 +76,7 @@ def cmd_solve(args: argparse.Namespace, extra: list[str]) -> None:
         print("$", " ".join(cmd), flush=True)
         start = time.perf_counter()
         subprocess.run(cmd, check=True)
-        solved = _solved_seconds(out)
+        solved = solved_seconds(out)
         # Named after the target unless the run stopped elsewhere (e.g. a resume
         # from a checkpoint written by an interrupted segment).
         label = target if abs(solved - target) <= SNAPSHOT_TOLERANCE * target else solved
@@ -92,73 +87,25 @@ def cmd_solve(args: argparse.Namespace, extra: list[str]) -> None:
         print(f"segment to {target:g} s took {time.perf_counter() - start:.0f} s wall", flush=True)
 
 
-def _snapshots(out: Path) -> list[Path]:
-    """Snapshot directories of a run, in order of solving time."""
-    found = [p for p in out.glob(f"{SNAPSHOT_PREFIX}*s") if (p / "strategy.npz").exists()]
-    return sorted(found, key=lambda p: float(p.name[len(SNAPSHOT_PREFIX) : -1]))
-
-
 def cmd_bound(args: argparse.Namespace) -> None:
     """Bound every snapshot with the same responder budget; write the trend."""
     out = Path(args.out)
     rows = []
-    for snap in _snapshots(out):
+    for snap in snapshots(out):
         meta = json.loads((snap / "meta.json").read_text())
-        bound = meta.get("exploitability_bound")
-        if not (
-            bound
-            and bound.get("train_iterations") == [args.train_iterations] * 2
-            and bound.get("games_per_seat") == args.games
-        ):
-            policy = KeyedPolicy.load(snap)
+        if not has_bound(meta, args.train_iterations, args.games):
             start = time.perf_counter()
-            result = best_response_bound(
-                policy.config,
-                policy.table,
-                0.0,
-                args.games,
-                seed=SEED,
-                train_iterations=args.train_iterations,
-            )
-            selfplay = play_games(policy.config, [policy.table] * 2, SELF_PLAY_GAMES, seed=SEED)
-            bound = result.to_dict()
-            meta = update_keyed_meta(
-                snap,
-                exploitability_bound=bound,
-                self_play={
-                    "games": selfplay.games,
-                    "turn_cap_share": selfplay.capped_share,
-                    "mean_return": list(selfplay.mean),
-                    "stderr": list(selfplay.stderr),
-                    "miss_share": list(selfplay.miss_share),
-                },
-            )
+            bound_into_meta(snap, args.games, seed=SEED, train_iterations=args.train_iterations)
+            meta = json.loads((snap / "meta.json").read_text())
             print(
-                f"{snap.name}: bound {bound['lower_bound']:.3f} "
+                f"{snap.name}: bound {meta['exploitability_bound']['lower_bound']:.3f} "
                 f"({time.perf_counter() - start:.0f} s)",
                 flush=True,
             )
-        rows.append(
-            {
-                "snapshot": snap.name,
-                "solve_seconds": meta["wall_time_seconds"],
-                "iterations": meta["iterations"],
-                "infostates": meta["information_states"]["total"],
-                "bound": bound["lower_bound"],
-                "ci95_low": bound["ci95"][0],
-                "ci95_high": bound["ci95"][1],
-                "responder_iterations": args.train_iterations,
-                "games_per_seat": args.games,
-                "turn_cap_share": meta["self_play"]["turn_cap_share"],
-            }
-        )
+        rows.append(trend_row(snap, meta, args.train_iterations, args.games))
     if not rows:
         raise SystemExit(f"no snapshots under {out}")
-    (out / "trend.json").write_text(json.dumps(rows, indent=2) + "\n")
-    with open(out / "trend.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_trend(out, rows)
     print(json.dumps(rows, indent=2))
 
 
