@@ -1,0 +1,41 @@
+"""The sample-report index and run checks behind scripts/make_sample_reports.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from complots_solver.reports import samples
+
+
+def test_index_replaces_its_own_section_and_keeps_the_others(tmp_path: Path) -> None:
+    """Writing section B twice keeps A, and B holds only the last lines."""
+    index = tmp_path / samples.INDEX
+    samples.write_index(index, "A", ["", "first A", ""])
+    samples.write_index(index, "B", ["", "old B"])
+    samples.write_index(index, "B", ["", "new B", "", ""])
+    text = index.read_text()
+    assert text.startswith("# Sample reports\n")
+    assert "first A" in text and "new B" in text and "old B" not in text
+    assert text.index("## A") < text.index("## B")
+    assert not text.endswith("\n\n\n")
+
+
+def test_exploitability_cell_says_how_it_was_measured() -> None:
+    """Exact when known, else the strongest sampled bound with its interval, else not measured."""
+    assert samples._exploitability({"exploitability": 0.001234}) == "0.00123"
+    bound = {"lower_bound": 0.25, "ci95": [0.2, 0.3], "responder": "trained"}
+    cell = samples._exploitability({"exploitability_bound": bound})
+    assert cell.startswith(">= 0.25 (sampled bound") and "95% CI 0.2 to 0.3" in cell
+    assert samples._exploitability({}) == "not measured"
+    keyed = {"format": samples.KEYED_FORMAT}
+    assert samples._basis(keyed, 5000, 3) == "sampled: 5,000 self-play games, seed 3, 95% CI"
+    assert samples._basis({}, 5000, 3) == "exact (compiled tree)"
+
+
+def test_a_run_without_strategy_is_refused_unless_solving(tmp_path: Path) -> None:
+    """A mistyped run directory is an error naming it, not a solve of the default preset."""
+    with pytest.raises(ValueError, match="holds no strategy"):
+        samples.ensure_run(tmp_path / "missing", "ladder-1-ambassador", 10, solve=False)
+    assert not (tmp_path / "missing").exists()

@@ -1,0 +1,69 @@
+"""The benchmark logic behind scripts/bench_solvers.py and scripts/bench_mccfr.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.exact import benchmark as exact_bench
+from complots_solver.solvers.mccfr import benchmark as mccfr_bench
+
+TINY = {"players": 2, "influence": 1, "max_turns": 2}
+
+
+def test_result_rates_follow_from_time_and_visits() -> None:
+    """Seconds per iteration and nanoseconds per nominal visit, from the totals."""
+    r = exact_bench.Result("x", iterations=50, seconds=2.0, visits_per_iteration=1000)
+    assert r.seconds_per_iteration == pytest.approx(0.04)
+    assert r.ns_per_visit == pytest.approx(0.04 / 1000 * 1e9)
+
+
+@pytest.mark.slow
+def test_bench_game_prints_every_solver_against_the_reference(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """On Kuhn poker: one row per solver, the C++ CFR row at 1.0x, the time to the target."""
+    exact_bench.bench_game("kuhn_poker", seconds=0.05, target=0.05, target_budget=10.0)
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith(("ours", "openspiel"))]
+    assert [r[:32].strip() for r in rows[:7]] == [
+        "ours cfr", "ours cfr (simultaneous)", "ours cfr+", "ours dcfr",
+        exact_bench.REFERENCE_ROW, "openspiel C++ CFRPlusSolver", "openspiel Python CFRSolver",
+    ]  # fmt: skip
+    assert rows[4].endswith(" 1.0x")
+    assert "time to exploitability <= 0.05" in out
+    assert "ours                   : " in out and "not reached" not in out.split("ours")[-1]
+
+
+def test_timed_solvers_total_their_rounds() -> None:
+    """Timed adds each round's iterations and seconds; reset forgets them."""
+    calls = []
+
+    def step() -> int:
+        calls.append(1)
+        return 3
+
+    timed = mccfr_bench.Timed(step, visits=lambda: 7 * len(calls))
+    rate = timed.measure(0.01)
+    assert timed.iterations == 3 * len(calls) and rate > 0
+    assert timed.rate.node_visits == 7 * len(calls)
+    assert timed.rate.iterations_per_second == pytest.approx(timed.iterations / timed.seconds)
+    timed.reset()
+    assert (timed.iterations, timed.seconds, timed.node_visits) == (0, 0.0, 0)
+
+
+def test_the_mccfr_cases_name_their_game_and_algorithm() -> None:
+    """Four cases: ES on ladder-2 and the short draft game, OS on the full draft and ladder-2."""
+    cases = mccfr_bench.cases()
+    assert [c.algorithm for c in cases] == ["es", "es", "os", "os"]
+    assert cases[1].config.max_turns == mccfr_bench.SHORT_DRAFT_TURNS
+    assert all(c.label.endswith(c.algorithm.upper()) for c in cases)
+
+
+@pytest.mark.slow
+def test_bench_cases_prints_one_row_per_case(capsys: pytest.CaptureFixture[str]) -> None:
+    """A tiny ES case runs through every measurement and prints its row."""
+    case = mccfr_bench.Case("tiny ES", GameConfig.from_params(TINY), "es")
+    mccfr_bench.bench_cases([case], seconds=0.5)
+    row = capsys.readouterr().out.strip().splitlines()[-1]
+    assert row.startswith("tiny ES") and row.count("x") >= 3
