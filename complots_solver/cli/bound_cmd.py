@@ -1,0 +1,261 @@
+"""``complots bound``: a lower bound on a strategy's exploitability from a best responder.
+
+The strategy is ``solved`` (the shipped policy network of the game), a
+folder with a policy network (``policy-net.npz``, from the belief solver) or
+a folder with an exact strategy (``strategy.npz``, from ``complots solve``
+on a rung that fits in memory: its value is then exact).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+import numpy as np
+
+from complots_solver.rules.config import GameConfig
+from complots_solver.rules.presets import resolve_game
+
+if TYPE_CHECKING:
+    from complots_solver.solvers.bounds.measure import Bound
+    from complots_solver.solvers.bounds.strategy import BoundStrategy
+
+# the solver's choices, repeated so that the command line starts without loading numba
+# (tests/cli/test_bound_cmd.py checks they agree)
+METHODS = ("lbr", "trained")
+KEYS = ("perfect", "abstract")
+DEFAULT_ROLLOUTS = 16
+DEFAULT_TRAIN_GAMES = 2000
+
+
+def load_strategy(spec: str, config: GameConfig) -> tuple[BoundStrategy, Path]:
+    """The strategy named by ``spec`` (``solved`` or a folder) and its folder; ValueError if unusable."""
+    from complots_solver.play.search_bot import shipped_dir
+    from complots_solver.solvers.belief.policy_net import PolicyNet
+    from complots_solver.solvers.belief.train import POLICY_FILE
+    from complots_solver.solvers.bounds.strategy import NetStrategy, TabularStrategy
+    from complots_solver.solvers.common.strategy_file import STRATEGY_FILE
+    from complots_solver.solvers.common.strategy_file import load_strategy as load_file
+    from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+    from complots_solver.solvers.policies.exact_keyed import average_probabilities
+
+    if config.players != 2:
+        raise ValueError(f"GAME: bounds are for 2-player games, not {config.players} players")
+    folder = shipped_dir(config) if spec == "solved" else Path(spec)
+    cfg = config.to_array()
+    if (folder / POLICY_FILE).is_file():
+        policy = PolicyNet.load(folder / POLICY_FILE)
+        game = policy.net.meta.get("game")
+        if game is not None and game != config.game_string():
+            raise ValueError(f"--strategy: {folder} holds a strategy for {game}")
+        if policy.net.sizes[-1] != config.num_distinct_actions():
+            raise ValueError(f"--strategy: {folder}'s network does not fit this game's actions")
+        return NetStrategy(cfg, policy, config.num_distinct_actions()), folder
+    if (folder / STRATEGY_FILE).is_file():
+        strategy = load_file(folder)
+        game = strategy.meta.get("game")
+        if game != config.game_string():
+            raise ValueError(f"--strategy: {folder} holds a strategy for {game}")
+        tree = compile_complots_tree(config)
+        strategy.check_matches(tree.action_offsets, tree.legal_actions, tree.infoset_player)
+        probs = average_probabilities(strategy.average, strategy.action_offsets)
+        return TabularStrategy(cfg, tree, probs), folder
+    raise ValueError(f"--strategy: {folder} holds no {POLICY_FILE} and no {STRATEGY_FILE}")
+
+
+def parse_budget(text: str | None) -> tuple[int | None, float | None]:
+    """``--budget``: N training games per seat, or Ns seconds per seat."""
+    if text is None:
+        return DEFAULT_TRAIN_GAMES, None
+    raw = text.strip().lower()
+    try:
+        if raw.endswith("s"):
+            seconds = float(raw[:-1])
+            if seconds > 0:
+                return None, seconds
+        else:
+            games = int(raw)
+            if games > 0:
+                return games, None
+    except ValueError:
+        pass
+    raise click.BadParameter(
+        f"{text!r}: training games per seat (e.g. 2000) or seconds per seat (e.g. 600s)",
+        param_hint="--budget",
+    )
+
+
+def describe(bound: Bound) -> list[str]:
+    """The bound as lines of text, each figure with its interval."""
+    lines = []
+    for s in bound.seats:
+        lo, hi = s.ci95
+        lines.append(
+            f"seat {s.seat}: responder {s.responder_mean:+.3f} (stderr {s.responder_stderr:.3f}) "
+            f"over {s.games} games; strategy's own value {s.value:+.3f}; gain {s.gain:+.3f} "
+            f"[95% CI {lo:+.3f}, {hi:+.3f}]; {s.seconds:.0f} s"
+        )
+    lo, hi = bound.ci95
+    lines.append(
+        f"exploitability lower bound (mean of the two responder values): {bound.exploitability:+.3f} "
+        f"[95% CI {lo:+.3f}, {hi:+.3f}]"
+    )
+    lines.append(f"how: {bound.how}")
+    lines.append(f"strategy's own value: {bound.value_how}")
+    return lines
+
+
+def write_bound(folder: Path, bound: Bound, command: str) -> None:
+    """Record ``bound`` in ``folder/meta.json`` (``exploitability_bound`` by method, a quality sentence)."""
+    from complots_solver.solvers.common.atomic import atomic_write_json
+
+    path = folder / "meta.json"
+    meta = json.loads(path.read_text()) if path.is_file() else {}
+    if not isinstance(meta, dict):
+        raise ValueError(f"--write: {path} is not a JSON object")
+    bounds = meta.get("exploitability_bound")
+    bounds = bounds if isinstance(bounds, dict) else {}
+    lo, hi = bound.ci95
+    bounds[bound.method] = {
+        "exploitability_lower_bound": round(bound.exploitability, 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "seats": [
+            {
+                "seat": s.seat,
+                "games": s.games,
+                "gain": round(s.gain, 4),
+                "ci95": [round(s.ci95[0], 4), round(s.ci95[1], 4)],
+                "responder_mean": round(s.responder_mean, 4),
+                "value": round(s.value, 4),
+            }
+            for s in bound.seats
+        ],
+        "how": bound.how,
+        "value_how": bound.value_how,
+        "command": command,
+    }
+    meta["exploitability_bound"] = bounds
+    prefix = f"Exploitability lower bound ({bound.method}): "
+    sentence = (
+        f"{prefix}{bound.exploitability:+.3f} [95% CI {lo:+.3f}, {hi:+.3f}], "
+        f"{bound.seats[0].games} games per seat ({command})."
+    )
+    kept = [s for s in str(meta.get("quality", "")).split("\n") if s and not s.startswith(prefix)]
+    meta["quality"] = "\n".join([*kept, sentence])
+    atomic_write_json(path, meta)
+
+
+@click.command(short_help="Bound a strategy's exploitability from below with a best responder.")
+@click.argument("game")
+@click.option(
+    "--strategy",
+    "spec",
+    default="solved",
+    show_default=True,
+    help="solved (the game's shipped strategy) or a folder with policy-net.npz or strategy.npz",
+)
+@click.option(
+    "--method", type=click.Choice(METHODS), default="lbr", show_default=True, help="responder"
+)
+@click.option("--games", "-n", type=int, default=200, show_default=True, help="games per seat")
+@click.option("--seed", type=int, default=0, show_default=True, help="seed of every game")
+@click.option("--workers", type=int, default=1, show_default=True, help="worker processes")
+@click.option(
+    "--rollouts",
+    type=int,
+    default=DEFAULT_ROLLOUTS,
+    show_default=True,
+    help="lbr: rollouts per legal action per decision",
+)
+@click.option(
+    "--budget",
+    default=None,
+    help=f"trained: training games per seat (default {DEFAULT_TRAIN_GAMES}) or seconds ('600s')",
+)
+@click.option(
+    "--key",
+    type=click.Choice(KEYS),
+    default=None,
+    help="trained: information key (default: perfect for an exact strategy, abstract otherwise)",
+)
+@click.option(
+    "--value-games",
+    type=int,
+    default=None,
+    help="self-play games for the strategy's own value when it is not exact (default: --games)",
+)
+@click.option("--write", is_flag=True, help="record the bound in the strategy folder's meta.json")
+def bound(
+    game: str,
+    spec: str,
+    method: str,
+    games: int,
+    seed: int,
+    workers: int,
+    rollouts: int,
+    budget: str | None,
+    key: str | None,
+    value_games: int | None,
+    write: bool,
+) -> None:
+    """Bound the exploitability of a strategy of GAME from below, per seat, with 95% intervals.
+
+    lbr: a local best response (exact belief, rollouts of the strategy). trained:
+    a responder trained against the strategy with a fixed budget, then played
+    on fresh games. Gain of a seat = responder's mean return minus the
+    strategy's own value there (exact for an exact strategy, else self-play).
+    """
+    try:
+        config, _ = resolve_game(game)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="GAME") from None
+    for name, value, least in (("--games", games, 2), ("--workers", workers, 1)):
+        if value < least:
+            raise click.BadParameter(f"at least {least}, got {value}", param_hint=name)
+    if rollouts < 1:
+        raise click.BadParameter(f"at least 1, got {rollouts}", param_hint="--rollouts")
+    if value_games is not None and value_games < 2:
+        raise click.BadParameter(f"at least 2, got {value_games}", param_hint="--value-games")
+    train_games, train_seconds = parse_budget(budget)
+    try:
+        strategy, folder = load_strategy(spec, config)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--strategy") from None
+    if write and not folder.is_dir():
+        raise click.BadParameter(f"{folder} is not a folder", param_hint="--strategy")
+    from complots_solver.solvers.bounds.measure import lbr_bound, trained_bound
+
+    cfg = np.ascontiguousarray(config.to_array())
+    exact = strategy.exact_value() is not None
+    start = time.perf_counter()
+    if method == "lbr":
+        result = lbr_bound(cfg, strategy, games, seed, rollouts, workers, value_games)
+    else:
+        result = trained_bound(
+            cfg,
+            strategy,
+            games,
+            seed,
+            key or ("perfect" if exact else "abstract"),
+            train_games=train_games,
+            train_seconds=train_seconds,
+            workers=workers,
+            value_games=value_games,
+        )
+    elapsed = time.perf_counter() - start
+    click.echo(f"{game}: strategy {spec} ({folder}), method {method}")
+    for line in describe(result):
+        click.echo(line)
+    click.echo(f"wall time {elapsed:.0f} s with {workers} worker(s)")
+    if write:
+        options = f"--method {method} --games {games} --seed {seed}"
+        if method == "lbr":
+            options += f" --rollouts {rollouts}"
+        else:
+            options += f" --budget {budget or DEFAULT_TRAIN_GAMES}"
+            options += f" --key {key or ('perfect' if exact else 'abstract')}"
+        write_bound(folder, result, f"complots bound {game} --strategy {spec} {options}")
+        click.echo(f"written to {folder / 'meta.json'}")
