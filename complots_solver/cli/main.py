@@ -794,11 +794,13 @@ def _ask(text: str) -> str:
 
 # Reports (complots_solver.reports, layer 5): report and compare live in their own module.
 from complots_solver.cli.bound_cmd import bound as _bound_cmd  # noqa: E402
+from complots_solver.cli.report_cmds import balance as _balance_cmd  # noqa: E402
 from complots_solver.cli.report_cmds import compare as _compare_cmd  # noqa: E402
 from complots_solver.cli.report_cmds import report as _report_cmd  # noqa: E402
 
 cli.add_command(_report_cmd)
 cli.add_command(_compare_cmd)
+cli.add_command(_balance_cmd)
 cli.add_command(_bound_cmd)
 
 

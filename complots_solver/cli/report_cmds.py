@@ -159,3 +159,59 @@ def compare(
         paths = write_comparison(run_a, run_b, out, formats, csv_dir, games, seed, progress)
     for kind, path in paths.items():
         click.echo(f"{kind}: {path}")
+
+
+@click.command(short_help="Balance report: plain verdicts from the shipped strategies.")
+@click.argument("presets", nargs=-1)
+@click.option("--format", "fmt", default="html,pdf", show_default=True, help="html, pdf or both")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="output file; its stem gets .html and/or .pdf",
+)
+@click.option(
+    "--games",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="self-play games per line-up (about 0.2-0.5 s each on one core)",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="seed of the games")
+@click.option(
+    "--workers",
+    type=int,
+    default=2,
+    show_default=True,
+    help="worker processes (results do not depend on it)",
+)
+def balance(
+    presets: tuple[str, ...], fmt: str, out: Path, games: int, seed: int, workers: int
+) -> None:
+    """Balance report of the shipped strategies (HTML and/or PDF), verdicts first.
+
+    PRESETS: the games to cover (default: every game with a shipped strategy
+    among draft-ambassador, draft-inquisitor, the Complots 2 drafts and the
+    3- and 4-player games). Each is played --games times, solved against
+    solved, with seeded games.
+    """
+    from complots_solver.reports.balance import check_presets, write_balance
+
+    try:
+        chosen = check_presets(presets)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="PRESETS") from None
+    if games < 1:
+        raise click.BadParameter(f"must be >= 1, got {games}", param_hint="--games")
+    if workers < 1:
+        raise click.BadParameter(f"must be >= 1, got {workers}", param_hint="--workers")
+    _check_outputs(out, None)
+    formats = _formats(fmt)
+    words = ["complots balance", *presets, f"--games {games}", f"--seed {seed}"]
+    words += [f"--workers {workers}", f"--out {out}"]
+    if fmt != "html,pdf":
+        words.append(f"--format {fmt}")
+    with report_progress() as progress:
+        paths = write_balance(chosen, out, formats, games, seed, workers, " ".join(words), progress)
+    for kind, path in paths.items():
+        click.echo(f"{kind}: {path}")

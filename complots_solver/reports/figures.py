@@ -90,6 +90,7 @@ def value_bars_figure(
     group: str = "seat",
     ci: tuple[str, str] | None = None,
     note: str = "",
+    ylabel: str | None = None,
 ) -> Figure:
     """Grouped bar chart of values per category (one bar per group), with error bars if ``ci``."""
     fig = Figure(figsize=WIDE)
@@ -115,8 +116,10 @@ def value_bars_figure(
         )
     ax.axhline(0.0, color="black", lw=0.8)
     ax.set_xticks(x)
-    ax.set_xticklabels(categories, rotation=30 if len(categories) > 6 else 0, ha="right")
-    ax.set_ylabel(value)
+    longest = max((len(str(c)) for c in categories), default=0)
+    tilt = len(categories) > 6 or longest * len(categories) > 90  # labels would overlap
+    ax.set_xticklabels(categories, rotation=30 if tilt else 0, ha="right" if tilt else "center")
+    ax.set_ylabel(ylabel or value)
     ax.set_title(title)
     ax.legend()
     ax.grid(True, axis="y", alpha=0.3)

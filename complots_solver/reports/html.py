@@ -20,15 +20,18 @@ body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;mar
 max-width:1100px;color:#1d2330;line-height:1.45;padding:0 1em}
 h1{font-size:1.7em;margin-bottom:.2em}h2{border-bottom:2px solid #d8dce6;padding-bottom:.2em;
 margin-top:2em}h3{font-size:1.05em;margin-bottom:.3em}
-table{border-collapse:collapse;font-size:.82em;margin:.4em 0 1.2em}
-th,td{border:1px solid #d8dce6;padding:.25em .55em;text-align:right}
+table{border-collapse:collapse;font-size:.82em;margin:.4em 0 1.2em;max-width:100%}
+th,td{border:1px solid #d8dce6;padding:.25em .55em;text-align:right;overflow-wrap:anywhere}
 th{background:#eef1f7;cursor:pointer;user-select:none;position:sticky;top:0}
 th.sorted-asc::after{content:" \\25B2"}th.sorted-desc::after{content:" \\25BC"}
 td.text,th.text{text-align:left}tr:nth-child(even) td{background:#fafbfd}
 .facts td{text-align:left}.basis{font-size:.8em;color:#5a6275}
 .note{font-style:italic;color:#5a6275}figure{margin:1em 0}figcaption{font-size:.85em;color:#5a6275}
 nav ul{columns:2;font-size:.9em}img{max-width:100%}
-.table-wrap{max-height:34em;overflow:auto;display:inline-block;max-width:100%}
+.table-wrap{max-height:34em;overflow-y:auto;max-width:100%}
+tr.faint td{color:#a0a6b4}
+.warning{border:3px solid #b3261e;background:#fdecea;color:#5f1412;padding:.6em 1em;
+margin:1em 0;font-weight:600}
 """
 
 JS = """
@@ -53,9 +56,11 @@ document.querySelectorAll('table.sortable').forEach(function(t){
 TEMPLATE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{ report.title }}</title><style>{{ css }}</style></head>
+<title>{{ report.title }}</title><style>{{ css | safe }}</style></head>
 <body>
 <h1>{{ report.title }}</h1>
+{% for w in report.warnings %}<div class="warning" role="alert">{{ w }}</div>
+{% endfor %}
 <table class="facts">{% for k, v in report.facts %}<tr><th class="text">{{ k }}</th>
 <td class="text">{{ v }}</td></tr>{% endfor %}
 <tr><th class="text">Report date</th><td class="text">{{ report.created }}</td></tr></table>
@@ -71,7 +76,7 @@ TEMPLATE = """<!DOCTYPE html>
 {% if t.rows %}<div class="table-wrap"><table class="sortable" data-key="{{ t.key }}"><thead><tr>
 {% for c in t.columns %}<th class="{{ 'text' if c.text else '' }}">{{ c.name }}</th>{% endfor %}
 </tr></thead><tbody>
-{% for r in t.rows %}<tr>{% for v in r %}<td class="{{ 'text' if t.columns[loop.index0].text else '' }}">{{ v }}</td>{% endfor %}</tr>
+{% for r in t.rows %}<tr{% if t.faint[loop.index0] %} class="faint"{% endif %}>{% for v in r %}<td class="{{ 'text' if t.columns[loop.index0].text else '' }}">{{ v }}</td>{% endfor %}</tr>
 {% endfor %}</tbody></table></div>{% endif %}
 {% endfor %}
 {% for f in s.rendered_figures %}
@@ -80,7 +85,7 @@ TEMPLATE = """<!DOCTYPE html>
 {% endfor %}
 </section>
 {% endfor %}
-<script>{{ js }}</script>
+<script>{{ js | safe }}</script>
 </body></html>
 """
 
@@ -108,6 +113,7 @@ def render_html(
                     "note": t.note,
                     "columns": [{"name": c, "text": c in text_cols} for c in shown.columns],
                     "rows": shown.values.tolist(),
+                    "faint": [bool(x) for x in t.faint] + [False] * (len(shown) - len(t.faint)),
                 }
             )
         rendered = []
@@ -134,6 +140,7 @@ def render_html(
             on_section(len(sections))
     env = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
     view = {"title": report.title, "facts": report.facts, "created": report.created}
+    view["warnings"] = report.warnings
     view["sections"] = sections
     return env.from_string(TEMPLATE).render(report=view, css=CSS, js=JS)
 

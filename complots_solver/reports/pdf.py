@@ -41,24 +41,81 @@ BOLD_WIDTH = 1.15  # a bold label character is about this much wider than a cell
 TEXT_CELL_PAD = 0.005  # left padding of text cells, as a share of the table's width
 DEFAULT_CELL_PAD = 0.1  # matplotlib's Cell.PAD
 TOP = 0.95
+BOTTOM = 0.06
+FAINT = "#a0a6b4"  # rows with little data behind them
+WARNING = "#b3261e"  # page numbers and the footer sit below this
 LEFT = 0.05
 WRAP = 150
 
 
 def page_count(report: Report) -> int:
     """Number of pages :func:`write_pdf` writes for ``report``."""
-    return 1 + sum(_section_pages(s) for s in report.sections)
+    return 1 + len(_plan(report))
 
 
-def _section_pages(section: Section) -> int:
-    """Pages of one section (see the module docstring)."""
-    pages = sum(_table_pages(t) for t in section.tables) + len(section.figures)
-    return max(1, pages)
+def _line_height(size: float) -> float:
+    """Height of one text line of ``size`` points, as a share of the page height."""
+    return size / 72 / PAGE[1] * 1.45
 
 
-def _table_pages(table: StrategyTable) -> int:
-    """Pages of one table."""
-    return len(_table_chunks(table)[1])
+def _text_height(lines: list[str], size: float) -> float:
+    """Height :func:`_text_block` takes for ``lines``."""
+    wrapped = sum(len(textwrap.wrap(line, WRAP) or [""]) for line in lines)
+    return wrapped * _line_height(size) + 0.008 * len(lines)
+
+
+def _table_height(table: StrategyTable, rows: list[list[str]], columns: list[str]) -> float:
+    """Height of one table chunk: title, description, note and rows (see :func:`_table_page`)."""
+    height = 0.035 + _text_height([f"{table.description} [{table.basis_text}]"], 8.5)
+    if table.note:
+        height += _text_height([table.note], 8.5)
+    if rows:
+        height += 0.026 * (_lines(_labels(columns)) + sum(_lines(r) for r in rows)) + 0.01
+    return height + 0.03
+
+
+# one planned item: (section number, section, index in the section, kind, item, height)
+_Item = tuple[int, Section, int, str, object, float]
+
+
+def _plan(report: Report) -> list[list[_Item]]:
+    """The pages after the title page, each a list of items drawn from the top down.
+
+    Each table chunk and figure gets its own page; with ``report.compact``
+    table chunks and text-only sections share a page while they fit, so that
+    small tables leave no nearly empty pages (figures still take a page).
+    """
+    room = TOP - BOTTOM
+    pages: list[list[_Item]] = []
+    used = room  # no open page yet
+    open_page = False
+    for number, section in enumerate(report.sections, 1):
+        items: list[tuple[str, object, float]] = []
+        for tab in section.tables:
+            columns, chunks = _table_chunks(tab)
+            offset = 0
+            for k, chunk in enumerate(chunks):
+                part = f" (part {k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
+                faint = [bool(x) for x in tab.faint[offset : offset + len(chunk)]]
+                offset += len(chunk)
+                draw = _table_page(tab, chunk, columns, part, faint)
+                items.append(("table", draw, _table_height(tab, chunk, columns)))
+        for f in section.figures:
+            items.append(("figure", f, room))
+        if not items:
+            items.append(("text", None, 0.0))
+        head = 0.05 + _text_height(section.paragraphs, 9.5)
+        for k, (kind, item, height) in enumerate(items):
+            need = height + (head if k == 0 else 0.0)
+            fits = open_page and used + need <= room
+            if report.compact and kind != "figure" and fits:
+                pages[-1].append((number, section, k, kind, item, need))
+                used += need
+                continue
+            pages.append([(number, section, k, kind, item, need)])
+            used = need
+            open_page = report.compact and kind != "figure"
+    return pages
 
 
 def _table_chunks(table: StrategyTable) -> tuple[list[str], list[list[list[str]]]]:
@@ -127,7 +184,22 @@ def _title_page(report: Report) -> Figure:
     """The title page."""
     fig = Figure(figsize=PAGE)
     fig.text(0.5, 0.86, report.title, ha="center", fontsize=20, weight="bold")
-    y = 0.74
+    y = 0.80
+    for warning in report.warnings:
+        lines = textwrap.wrap(warning, 110)
+        fig.text(
+            0.08,
+            y,
+            "\n".join(lines),
+            fontsize=10.5,
+            weight="bold",
+            color=WARNING,
+            va="top",
+            linespacing=1.4,
+            bbox={"boxstyle": "square,pad=0.6", "fc": "#fdecea", "ec": WARNING, "lw": 2},
+        )
+        y -= 0.027 * len(lines) + 0.045
+    y = min(y, 0.74)
     for key, value in [*report.facts, ("Report date", report.created)]:
         fig.text(0.12, y, f"{key}:", fontsize=11, weight="bold", va="top")
         for k, part in enumerate(textwrap.wrap(str(value), 95)):
@@ -144,7 +216,11 @@ def _title_page(report: Report) -> Figure:
 
 
 def _table_page(
-    table: StrategyTable, rows: list[list[str]], columns: list[str], part: str
+    table: StrategyTable,
+    rows: list[list[str]],
+    columns: list[str],
+    part: str,
+    faint: list[bool] | None = None,
 ) -> Callable[[Figure, float], None]:
     """A drawer of one table chunk (cell strings, wrapped) below height ``y``."""
     text_cols = text_columns(table)
@@ -193,6 +269,8 @@ def _table_page(
             if r == 0:
                 cell.set_facecolor("#eef1f7")
                 cell.set_text_props(weight="bold")
+            elif faint and r - 1 < len(faint) and faint[r - 1]:
+                cell.get_text().set_color(FAINT)
 
     return draw
 
@@ -204,56 +282,46 @@ def write_pdf(report: Report, path: Path, on_section: Callable[[int], None] | No
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    total = page_count(report)
-    page = 1
+    plan = _plan(report)
+    total = 1 + len(plan)
+    ends = {item[0]: page for page, items in enumerate(plan, 2) for item in items}
     with matplotlib.rc_context({"pdf.fonttype": 42}), PdfPages(path) as pdf:
         meta = pdf.infodict()
         meta["Title"] = report.title
         meta["Subject"] = "Complots strategy report"
         pdf.savefig(_title_page(report))
-        for number, section in enumerate(report.sections, 1):
-            items: list[tuple[str, object]] = []
-            for tab in section.tables:
-                columns, chunks = _table_chunks(tab)
-                for k, chunk in enumerate(chunks):
-                    part = f" (part {k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
-                    items.append(("table", _table_page(tab, chunk, columns, part)))
-            for f in section.figures:
-                items.append(("figure", f))
-            if not items:
-                items.append(("text", None))
-            for k, (kind, item) in enumerate(items):
-                page += 1
-                y = TOP
-                heading: list[tuple[float, str, float]] = []
-                if k == 0:
-                    heading.append((y, f"{number}. {section.title}", 15))
+        for page, items in enumerate(plan, 2):
+            fig: Figure | None = None
+            y = TOP
+            for number, section, k, kind, item, need in items:
+                top = y
+                heading = f"{number}. {section.title}" if k == 0 else ""
+                if heading:
                     y -= 0.05
                 if kind == "figure":
                     spec = item
-                    probe = Figure(figsize=PAGE)
                     if k == 0:
-                        y = _text_block(probe, y, section.paragraphs, 9.5)
+                        y = _text_block(Figure(figsize=PAGE), y, section.paragraphs, 9.5)
                     fig = _figure_page(spec.make(), spec.title, spec.caption, y)  # type: ignore[union-attr]
+                    if k == 0:
+                        _text_block(fig, top - 0.05, section.paragraphs, 9.5)
                 else:
-                    fig = Figure(figsize=PAGE)
+                    fig = fig or Figure(figsize=PAGE)
                     if k == 0:
                         y = _text_block(fig, y, section.paragraphs, 9.5)
                     if kind == "table":
                         item(fig, y)  # type: ignore[operator]
-                if k == 0:
-                    if kind == "figure":
-                        _text_block(fig, TOP - 0.05, section.paragraphs, 9.5)
-                    for hy, text, size in heading:
-                        fig.text(LEFT, hy, text, fontsize=size, weight="bold", va="top")
-                fig.text(LEFT, 0.02, report.title, fontsize=7, color="#5a6275")
-                fig.text(0.95, 0.02, f"page {page} of {total}", fontsize=8, ha="right")
-                pdf.savefig(fig)
+                if heading:
+                    fig.text(LEFT, top, heading, fontsize=15, weight="bold", va="top")
+                y = top - need
+            assert fig is not None
+            fig.text(LEFT, 0.02, report.title, fontsize=7, color="#5a6275")
+            fig.text(0.95, 0.02, f"page {page} of {total}", fontsize=8, ha="right")
+            pdf.savefig(fig)
             if on_section:
-                on_section(number)
-    if page != total:
-        raise RuntimeError(f"wrote {page} pages, planned {total}")
-    return page
+                for number in (n for n, end in ends.items() if end == page):
+                    on_section(number)
+    return total
 
 
 def _figure_page(fig: Figure, title: str, caption: str, top: float) -> Figure:

@@ -44,6 +44,7 @@ class StrategyTable:
     method: str = ""  # how the numbers were obtained, in words
     prob_columns: list[str] = field(default_factory=list)  # each row's probabilities sum to 1
     note: str = ""  # e.g. why the table is empty
+    faint: list[bool] = field(default_factory=list)  # per row: little data behind it (greyed)
 
     @property
     def exact(self) -> bool:

@@ -170,8 +170,9 @@ def test_html_renders_headless_without_console_errors(report, tmp_path: Path) ->
     path = tmp_path / "r.html"
     path.write_text(render_html(report))
     out = subprocess.run(
-        [browser, "--headless", "--disable-gpu", "--enable-logging=stderr", "--v=0",
-         "--dump-dom", path.as_uri()],
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--enable-logging=stderr", "--v=0", "--dump-dom", path.as_uri()],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert out.returncode == 0

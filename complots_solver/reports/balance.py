@@ -1,0 +1,841 @@
+"""The balance report: plain verdicts on the game, from self-play of the shipped strategies.
+
+``complots balance`` plays seeded self-play games of each shipped strategy
+(:mod:`complots_solver.reports.balance_games`), measures seat win rates,
+the value of each character and starting hand, the draft picks, bluffs and
+challenges (:mod:`complots_solver.reports.balance_stats`, every number with
+its 95% confidence interval), and writes one report that opens with the
+verdicts in plain sentences, each naming the quality of the strategy behind
+it (``meta.json`` of the shipped strategy).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from complots_solver.play.search_bot import shipped_presets, strategies_dir
+from complots_solver.reports import figures
+from complots_solver.reports.api import write_outputs
+from complots_solver.reports.balance_games import play_preset
+from complots_solver.reports.balance_stats import (
+    MIN_EVENTS,
+    Estimate,
+    LineupData,
+    Metric,
+    balance_verdict,
+    compare_balance,
+)
+from complots_solver.reports.document import FigureSpec, Report, Section
+from complots_solver.reports.tables import SAMPLED, StrategyTable
+from complots_solver.rules.presets import load_presets
+
+AMBASSADOR, INQUISITOR = "draft-ambassador", "draft-inquisitor"
+TWO_PLAYER = (AMBASSADOR, INQUISITOR, "draft-c2-catechumene", "draft-c2-expert")
+MORE_PLAYERS = (
+    "complots-ambassador-3",
+    "complots-inquisitor-3",
+    "complots-ambassador",
+    "complots-inquisitor",
+)
+COVERED = TWO_PLAYER + MORE_PLAYERS
+DEFAULT_GAMES = 1000
+WEAK_BOUND = 0.2  # an exploitability bound above this gets the strategy warning
+DRAWS_DOMINATE = 0.5  # a draw share from this on gets the short-horizon warning
+FIFTH = "Ambassador / Inquisitor"
+
+
+@dataclass(frozen=True)
+class Quality:
+    """What a shipped strategy's meta.json says of its strength."""
+
+    preset: str
+    label: str  # 'WEAK', or the first word of the quality text
+    bound: float | None  # exploitability bound, None when not measured
+    detail: str  # the quality text as written
+
+    @property
+    def short(self) -> str:
+        """'WEAK strategy, exploitability not measured'."""
+        bound = (
+            "exploitability not measured"
+            if self.bound is None
+            else f"exploitability bound {self.bound:.3g}"
+        )
+        return f"{self.label} strategy, {bound}"
+
+    @property
+    def warn(self) -> bool:
+        """Whether the strategy warning applies: bound above 0.2, or weak and unmeasured."""
+        if self.bound is not None:
+            return self.bound > WEAK_BOUND
+        return self.label.upper().startswith("WEAK")
+
+
+def strategy_quality(preset: str) -> Quality:
+    """The quality of ``preset``'s shipped strategy, read from its meta.json."""
+    path = strategies_dir() / preset / "meta.json"
+    try:
+        meta = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return Quality(preset, "UNKNOWN", None, "no readable meta.json")
+    text = str(meta.get("quality", "")).strip()
+    label = text.split(":", 1)[0].split()[0] if text else "UNKNOWN"
+    bound = meta.get("exploitability_bound")
+    return Quality(preset, label, None if bound is None else float(bound), text)
+
+
+def available_presets() -> list[str]:
+    """The covered games that have a shipped strategy, in report order."""
+    shipped = set(shipped_presets())
+    return [p for p in COVERED if p in shipped]
+
+
+def check_presets(requested: Sequence[str]) -> list[str]:
+    """The presets to report: ``requested`` or every available one; ValueError naming the choice."""
+    have = available_presets()
+    if not requested:
+        if not have:
+            raise ValueError("no shipped strategy for any covered game yet")
+        return have
+    missing = [p for p in requested if p not in have]
+    if missing:
+        raise ValueError(
+            f"no shipped strategy for {', '.join(missing)}; "
+            f"available: {', '.join(have) or 'none yet'}"
+        )
+    return list(dict.fromkeys(requested))
+
+
+def strategy_warning(qualities: Sequence[Quality]) -> str | None:
+    """The warning that the strategies behind the numbers are weak, or None."""
+    weak = [q for q in qualities if q.warn]
+    if not weak:
+        return None
+    which = "; ".join(f"{q.preset}: {q.short}" for q in weak)
+    return (
+        "Warning: weak strategies. Every number in this report describes how the shipped "
+        "strategies play against themselves, not how the game plays between strong players: "
+        f"{which} (an exploitability bound above {WEAK_BOUND} or unmeasured). Read each "
+        "verdict as the behaviour of these bots."
+    )
+
+
+def draw_warning(preset: str, draws: Estimate, max_turns: int) -> str | None:
+    """The warning that draws dominate a short-horizon game, or None."""
+    if not math.isfinite(draws.value) or draws.value < DRAWS_DOMINATE:
+        return None
+    return (
+        f"Warning: draws dominate {preset}. {draws.pct()} of its games reach the turn cap of "
+        f"{max_turns} turns and are draws; its win rates and values mostly measure draws, "
+        "not who is stronger."
+    )
+
+
+def _lineup_name(d: LineupData) -> str:
+    """'Ambassador' or the five Complots 2 names."""
+    return d.config.lineup_label()
+
+
+def _cell(e: Estimate) -> str:
+    """A share with its interval, and its count when small."""
+    if e.n == 0:
+        return "no data"
+    text = e.pct()
+    return text if e.n >= MIN_EVENTS else f"{text} (n={e.n})"
+
+
+def _table(
+    key: str,
+    title: str,
+    description: str,
+    frame: pd.DataFrame,
+    method: str,
+    faint: list[bool] | None = None,
+    note: str = "",
+) -> StrategyTable:
+    """A balance table (sampled)."""
+    return StrategyTable(
+        key=key,
+        title=title,
+        description=description,
+        frame=frame.reset_index(drop=True),
+        basis=SAMPLED,
+        method=method,
+        note=note,
+        faint=list(faint or []),
+    )
+
+
+@dataclass
+class BalanceInputs:
+    """Everything the report is built from."""
+
+    data: dict[str, LineupData]  # by preset, in report order
+    qualities: dict[str, Quality]
+    games: int
+    seed: int
+    command: str
+    seconds: float = float("nan")
+    workers: int = 1
+
+
+def _seat_sentence(d: LineupData, q: Quality) -> str:
+    """Seat win rates, draws and the first player's edge, in one sentence."""
+    edge = d.first_player_edge()
+    sig = (
+        f"significant: seat {0 if edge.value > 0 else 1} has the edge"
+        if edge.significant
+        else "not significant at this sample size"
+    )
+    return (
+        f"{_lineup_name(d)} line-up ({d.preset}; {q.short}; {d.games:,} games): seat 0, "
+        f"who moves first, wins {d.seat_win(0).pct()} of games, seat 1 wins "
+        f"{d.seat_win(1).pct()}, and {d.draws().pct()} are draws. The first player's edge "
+        f"is {edge.points()}: {sig}."
+    )
+
+
+def _character_sentence(d: LineupData, q: Quality) -> str:
+    """The strongest and weakest character, best hand and the draft pick order."""
+    chars = d.character_table()
+    held = chars[chars["holders"] > 0]
+    best = held.iloc[int(np.argmax([e.value for e in held["estimate"]]))]
+    worst = held.iloc[int(np.argmin([e.value for e in held["estimate"]]))]
+    text = (
+        f"{_lineup_name(d)} ({q.short}): the strongest character to start with is the "
+        f"{best['character']} (a seat holding it wins {best['estimate'].pct()}), the weakest "
+        f"the {worst['character']} ({worst['estimate'].pct()})."
+    )
+    hands = d.hand_table()
+    solid = hands[hands["seats"] >= MIN_EVENTS]
+    if not solid.empty:
+        top = solid.iloc[int(np.argmax([e.value for e in solid["estimate"]]))]
+        low = solid.iloc[int(np.argmin([e.value for e in solid["estimate"]]))]
+        text += (
+            f" Best starting hand: {top['hand']} ({top['estimate'].pct()}, {top['seats']} "
+            f"seats); worst: {low['hand']} ({low['estimate'].pct()})."
+        )
+    picks = d.pick_table()
+    if not picks.empty:
+        order = ", ".join(
+            f"{r['character']} {100 * r['estimate'].value:.0f}%" for _, r in picks.iterrows()
+        )
+        text += f" Draft pick order (share of picks): {order}."
+    return text
+
+
+def _play_sentence(d: LineupData, q: Quality) -> str:
+    """How the strategy bluffs and challenges, and its first move."""
+    play = d.play_table()
+    bluff = [(r["character"], r["bluff share"]) for _, r in play.iterrows()]
+    bluff = [b for b in bluff if b[1].n >= MIN_EVENTS]
+    chal = [(r["character"], r["challenged, holding none"]) for _, r in play.iterrows()]
+    chal = [c for c in chal if c[1].n >= MIN_EVENTS]
+    parts = [f"{_lineup_name(d)} ({q.short}):"]
+    if bluff:
+        most = max(bluff, key=lambda b: b[1].value)
+        least = min(bluff, key=lambda b: b[1].value)
+        parts.append(
+            f"the strategy bluffs the {most[0]} most ({most[1].pct()} of its {most[0]} claims "
+            f"are bluffs) and the {least[0]} least ({least[1].pct()})."
+        )
+    if chal:
+        most = max(chal, key=lambda c: c[1].value)
+        parts.append(
+            f"It challenges {most[0]} claims most often: {most[1].pct()} of the time when it "
+            f"holds no {most[0]}."
+        )
+    first = d.first_moves()
+    for seat in (0, 1):
+        rows = first[first["seat"] == seat]
+        if not rows.empty:
+            r = rows.iloc[0]
+            parts.append(
+                f"On its first turn seat {seat} most often plays {r['first action']} "
+                f"({r['estimate'].pct()}; bluffed {r['bluffed'].pct()})."
+            )
+    return " ".join(parts)
+
+
+def _comparison_sentences(metrics: list[Metric], names: tuple[str, str]) -> list[str]:
+    """The balance verdict and its measures."""
+    lines = [balance_verdict(metrics, names)]
+    parts = []
+    for m in metrics:
+        fmt = (lambda e: e.points()) if m.unit == "share" else (lambda e: e.plain())
+        if m.unit == "share":
+            a, b = m.a.points().replace("+", ""), m.b.points().replace("+", "")
+        else:
+            a, b = m.a.plain(), m.b.plain()
+        parts.append(f"{m.name}: {names[0]} {a}, {names[1]} {b}, difference {fmt(m.difference)}")
+    lines.append("Measures (" + names[0] + " then " + names[1] + "): " + "; ".join(parts) + ".")
+    return lines
+
+
+def _unavailable(have: Sequence[str]) -> list[str]:
+    """Covered games without a shipped strategy."""
+    return [p for p in COVERED if p not in have]
+
+
+def _metric_frame(metrics: list[Metric], names: tuple[str, str]) -> pd.DataFrame:
+    """The balance measures as a display table."""
+    rows = []
+    for m in metrics:
+        if m.unit == "share":
+            a, b = m.a.points().replace("+", ""), m.b.points().replace("+", "")
+        else:
+            a, b = m.a.plain(), m.b.plain()
+        diff = m.difference.points() if m.unit == "share" else m.difference.plain()
+        if not m.criterion:
+            verdict = "context only"
+        elif m.better is None:
+            verdict = "cannot tell"
+        else:
+            verdict = names[m.better]
+        rows.append(
+            {
+                "measure": m.name,
+                names[0]: a,
+                names[1]: b,
+                f"difference ({names[0][:3]} - {names[1][:3]})": diff,
+                "better balanced": verdict,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def build_balance_report(inputs: BalanceInputs) -> Report:
+    """The balance report (verdicts first) from recorded self-play of the shipped strategies."""
+    data, quality = inputs.data, inputs.qualities
+    method = (
+        f"self-play of the shipped strategies (solved vs solved), {inputs.games:,} games "
+        f"per line-up, seed {inputs.seed}; 95% intervals"
+    )
+    warnings = []
+    strat = strategy_warning([quality[p] for p in data])
+    if strat:
+        warnings.append(strat)
+    for p, d in data.items():
+        w = draw_warning(p, d.draws(), d.config.max_turns)
+        if w:
+            warnings.append(w)
+
+    verdicts = Section("verdicts", "Verdicts")
+    seats_sec = Section("seats", "Seat win rates and the first player's edge")
+    balance_sec = Section("balance", "Ambassador or Inquisitor: which is better balanced?")
+    chars_sec = Section("characters", "Value of each character")
+    hands_sec = Section("hands", "Value of each starting hand")
+    draft_sec = Section("draft", "Draft picks")
+    play_sec = Section("play", "How to play: bluffs, challenges, first turns")
+    c2_sec = Section("complots2", "Complots 2 line-ups and other player counts")
+    method_sec = Section("method", "How these numbers were made")
+
+    # ---- verdicts ---------------------------------------------------------------------
+    verdicts.paragraphs.append(
+        "Each sentence gives its number, the 95% confidence interval in brackets and the "
+        "quality of the strategy behind it. Seat 0 moves first."
+    )
+    verdicts.paragraphs += [_seat_sentence(d, quality[p]) for p, d in data.items()]
+    metrics: list[Metric] | None = None
+    names = ("Ambassador", "Inquisitor")
+    if AMBASSADOR in data and INQUISITOR in data:
+        metrics = compare_balance(data[AMBASSADOR], data[INQUISITOR], inputs.seed)
+        both = f"{quality[AMBASSADOR].short} and {quality[INQUISITOR].short}"
+        lines = _comparison_sentences(metrics, names)
+        lines[0] = lines[0].rstrip(".") + f" (strategies: {both})."
+        verdicts.paragraphs += lines
+    else:
+        verdicts.paragraphs.append(
+            "Ambassador vs Inquisitor: not compared, the report needs both draft-ambassador "
+            "and draft-inquisitor."
+        )
+    verdicts.paragraphs += [_character_sentence(d, quality[p]) for p, d in data.items()]
+    verdicts.paragraphs += [_play_sentence(d, quality[p]) for p, d in data.items()]
+    missing = _unavailable(list(data))
+    if missing:
+        verdicts.paragraphs.append(
+            "Not available yet (no shipped strategy): " + ", ".join(missing) + ". The report "
+            "covers them as soon as strategies ship under games/strategies/."
+        )
+
+    # ---- seats ------------------------------------------------------------------------
+    rows = []
+    for p, d in data.items():
+        rows.append(
+            {
+                "line-up": _lineup_name(d),
+                "games": d.games,
+                "seat 0 wins": d.seat_win(0).pct(),
+                "seat 1 wins": d.seat_win(1).pct(),
+                "draws": d.draws().pct(),
+                "first player's edge": d.first_player_edge().points(),
+                "strategy": quality[p].short,
+            }
+        )
+    seats_sec.paragraphs.append(
+        "Win rates of each seat over the self-play games (Wilson 95% intervals); the first "
+        "player's edge is seat 0's win rate minus seat 1's, in percentage points."
+    )
+    seats_sec.tables.append(
+        _table(
+            "seat_win_rates",
+            "Seat win rates",
+            "Share of games each seat wins, draws (turn cap), and the first player's edge.",
+            pd.DataFrame(rows),
+            method,
+        )
+    )
+    seat_bars = []
+    for d in data.values():
+        for label, e in (("seat 0", d.seat_win(0)), ("seat 1", d.seat_win(1))):
+            seat_bars.append((_lineup_name(d), label, e))
+        seat_bars.append((_lineup_name(d), "draw", d.draws()))
+    seats_sec.figures.append(
+        FigureSpec(
+            "seat_win_rates",
+            "Seat win rates",
+            f"Share of games won by each seat, and draws; error bars: 95% intervals ({method}).",
+            lambda bars=seat_bars: _bars(bars, "share of games (%)", "Seat win rates"),
+        )
+    )
+
+    # ---- balance ----------------------------------------------------------------------
+    balance_sec.paragraphs.append(
+        "Better balanced means: a smaller gap between the seats' win rates (seat spread), a "
+        "smaller gap between the best and the worst character to hold (character spread, "
+        "the win rate of a seat whose starting hand holds the character), and fewer games "
+        "decided by the turn cap. A line-up is called better balanced when at least one of "
+        "these three differs significantly (the 95% bootstrap interval of the difference "
+        "excludes 0) and none favours the other line-up. The mean game length is given as "
+        "context and does not count. Spreads are maxima of noisy estimates, so they are "
+        "biased upwards by the sampling noise at small sizes, the same way for both line-ups."
+    )
+    if metrics is not None:
+        balance_sec.paragraphs += _comparison_sentences(metrics, names)
+        balance_sec.tables.append(
+            _table(
+                "balance_measures",
+                "Balance measures",
+                "Each measure for both line-ups and their difference (Ambassador minus "
+                "Inquisitor), with 95% bootstrap intervals over games.",
+                _metric_frame(metrics, names),
+                method + f", 1,000 bootstrap resamples (seed {inputs.seed})",
+            )
+        )
+    else:
+        balance_sec.paragraphs.append(
+            "Not measured: both draft-ambassador and draft-inquisitor are needed."
+        )
+
+    # ---- characters -------------------------------------------------------------------
+    rows, faint, char_bars = [], [], []
+    for d in data.values():
+        for _, r in d.character_table().iterrows():
+            est: Estimate = r["estimate"]
+            rows.append(
+                {
+                    "line-up": _lineup_name(d),
+                    "character": r["character"],
+                    "win rate holding it": _cell(est),
+                    "seats holding it": r["holders"],
+                    "share of hands": f"{100 * r['share of hands']:.1f}%",
+                }
+            )
+            faint.append(r["holders"] < MIN_EVENTS)
+            name = r["character"]
+            if name in ("Ambassador", "Inquisitor") and len(data) > 1:
+                name = FIFTH
+            char_bars.append((_lineup_name(d), name, est))
+    chars_sec.paragraphs.append(
+        "The value of a character is the win rate of a seat whose starting hand (after the "
+        "draft) holds at least one copy of it. Both seats play the same strategy, so a "
+        "character that helps shows a win rate above that of the others."
+    )
+    chars_sec.tables.append(
+        _table(
+            "character_values",
+            "Win rate when holding each character",
+            "Win rate of a seat whose starting hand holds the character (cluster-robust 95% "
+            "intervals over games), how many seats held it, and the share of starting hands "
+            f"holding it. Rows resting on fewer than {MIN_EVENTS} seats are greyed out.",
+            pd.DataFrame(rows),
+            method,
+            faint,
+        )
+    )
+    chars_sec.figures.append(
+        FigureSpec(
+            "character_values",
+            "Win rate when holding each character",
+            f"Win rate of a seat whose starting hand holds the character; error bars: 95% "
+            f"intervals ({method}).",
+            lambda bars=char_bars: _bars(bars, "win rate (%)", "Win rate when holding it"),
+        )
+    )
+
+    # ---- hands ------------------------------------------------------------------------
+    rows, faint = [], []
+    for d in data.values():
+        hands = d.hand_table()
+        order = np.argsort([-e.value for e in hands["estimate"]], kind="stable")
+        for _, r in hands.iloc[order].iterrows():
+            rows.append(
+                {
+                    "line-up": _lineup_name(d),
+                    "starting hand": r["hand"],
+                    "win rate": _cell(r["estimate"]),
+                    "seats": r["seats"],
+                }
+            )
+            faint.append(r["seats"] < MIN_EVENTS)
+    hands_sec.tables.append(
+        _table(
+            "hand_values",
+            "Win rate of each starting hand",
+            "Win rate of a seat by the two cards it starts play with (after the draft), best "
+            f"first; rows resting on fewer than {MIN_EVENTS} seats are greyed out.",
+            pd.DataFrame(rows),
+            method,
+            faint,
+        )
+    )
+
+    # ---- draft ------------------------------------------------------------------------
+    order_rows, given_rows, faint = [], [], []
+    for d in data.values():
+        for rank, (_, r) in enumerate(d.pick_table().iterrows(), 1):
+            order_rows.append(
+                {
+                    "line-up": _lineup_name(d),
+                    "rank": rank,
+                    "character": r["character"],
+                    "share of picks": _cell(r["estimate"]),
+                    "picks": r["picks"],
+                }
+            )
+        for _, r in d.pick_given_random().iterrows():
+            given_rows.append(
+                {
+                    "line-up": _lineup_name(d),
+                    "random card": r["random card"],
+                    "most picked": r["most picked"],
+                    "share of those picks": _cell(r["estimate"]),
+                    "picks": r["picks"],
+                }
+            )
+            faint.append(r["picks"] < MIN_EVENTS)
+    if order_rows:
+        draft_sec.paragraphs.append(
+            "In the 2-player draft each player receives a random card and picks one of the "
+            "five cards of their own pile. The pick order is the strategy's: characters by "
+            "their share of all picks."
+        )
+        draft_sec.tables.append(
+            _table(
+                "draft_pick_order",
+                "Draft pick order",
+                "Share of all picks going to each character (cluster-robust 95% intervals).",
+                pd.DataFrame(order_rows),
+                method,
+            )
+        )
+        draft_sec.tables.append(
+            _table(
+                "draft_pick_given_card",
+                "Most picked card for each random card",
+                "For each random card received, the card the strategy picks most and how "
+                "often (Wilson 95% intervals).",
+                pd.DataFrame(given_rows),
+                method,
+                faint,
+            )
+        )
+
+    # ---- how to play ------------------------------------------------------------------
+    rows, faint = [], []
+    for d in data.values():
+        for _, r in d.play_table().iterrows():
+            claims: Estimate = r["claims per game"]
+            rows.append(
+                {
+                    "line-up": _lineup_name(d),
+                    "character": r["character"],
+                    "claims per game": f"{claims.value:.2f}",
+                    "bluff share of its claims": _cell(r["bluff share"]),
+                    "bluffs challenged": _cell(r["bluffs challenged"]),
+                    "claim challenged, holding none": _cell(r["challenged, holding none"]),
+                    "claim challenged, holding one": _cell(r["challenged, holding one"]),
+                }
+            )
+            faint.append(r["bluff share"].n < MIN_EVENTS)
+    play_sec.paragraphs.append(
+        "A claim is an action or a counter that needs the character; it is a bluff when "
+        "the claimant holds no copy. 'Claim challenged' is how often the strategy "
+        "challenges a claim of the character, split by whether it holds a copy itself. "
+        f"A cell with fewer than {MIN_EVENTS} events gives its count (n=...); rows with "
+        "few claims are greyed out."
+    )
+    play_sec.tables.append(
+        _table(
+            "bluffs_and_challenges",
+            "Bluffs and challenges per character",
+            "Per character: claims per game, the share of claims that are bluffs, how often "
+            "a bluff is challenged, and how often a claim is challenged (cluster-robust 95% "
+            "intervals over games).",
+            pd.DataFrame(rows),
+            method,
+            faint,
+        )
+    )
+    rows, faint = [], []
+    for d in data.values():
+        for _, r in d.first_moves().iterrows():
+            rows.append(
+                {
+                    "line-up": _lineup_name(d),
+                    "seat": r["seat"],
+                    "first action": r["first action"],
+                    "share of first turns": _cell(r["estimate"]),
+                    "bluffed": _cell(r["bluffed"]) if r["turns"] else "",
+                    "turns": r["turns"],
+                }
+            )
+            faint.append(r["turns"] < MIN_EVENTS)
+    play_sec.tables.append(
+        _table(
+            "first_turns",
+            "First-turn plays",
+            "Each seat's first action: its share of first turns and the share of those made "
+            "without the claimed character (Wilson 95% intervals).",
+            pd.DataFrame(rows),
+            method,
+            faint,
+        )
+    )
+    bluff_bars = []
+    for d in data.values():
+        for _, r in d.play_table().iterrows():
+            if r["bluff share"].n:
+                name = r["character"]
+                if name in ("Ambassador", "Inquisitor") and len(data) > 1:
+                    name = FIFTH
+                bluff_bars.append((_lineup_name(d), name, r["bluff share"]))
+    play_sec.figures.append(
+        FigureSpec(
+            "bluff_share",
+            "Bluff share of each character's claims",
+            f"Share of the claims of each character made without holding it; error bars: 95% "
+            f"intervals ({method}).",
+            lambda bars=bluff_bars: _bars(bars, "bluff share (%)", "Bluff share of claims"),
+        )
+    )
+
+    # ---- Complots 2 and other player counts ---------------------------------------------
+    c2_sec.paragraphs.append(
+        "The named Complots 2 line-ups (docs/complots2.md) and the 3- and 4-player games. "
+        "A row is filled in as soon as a strategy for it ships under games/strategies/."
+    )
+    c2_sec.tables.append(
+        _table(
+            "complots2_lineups",
+            "Complots 2 line-ups",
+            "Each named line-up, its characters, its presets and whether a strategy ships.",
+            _complots2_frame(data),
+            "presets and shipped strategies",
+        )
+    )
+    c2_sec.tables.append(
+        _table(
+            "coverage",
+            "Games covered by this report",
+            "Each game the report covers, and whether it is in this report.",
+            _coverage_frame(data, quality),
+            "presets and shipped strategies",
+        )
+    )
+
+    # ---- method -----------------------------------------------------------------------
+    method_sec.paragraphs += [
+        f"Command: {inputs.command}",
+        f"Every number comes from {inputs.games:,} self-play games per line-up between two "
+        "copies of the shipped strategy (the bot spec 'solved': the policy network under "
+        f"games/strategies/PRESET), seed {inputs.seed}, played on {inputs.workers} worker "
+        f"process(es) in {inputs.seconds:,.0f} s; the same seed gives the same games on any "
+        "number of workers. Nothing here is exact: every figure is sampled.",
+        "Intervals: win rates over games are Wilson 95% intervals; rates over events "
+        "(claims, challenge decisions, seats holding a character) pool the events of each "
+        "game and use a cluster-robust (delta method) interval, the game being the sampling "
+        "unit; spreads and differences between line-ups use 1,000 bootstrap resamples of "
+        "the games. Rows or cells resting on fewer than "
+        f"{MIN_EVENTS} events are greyed out or carry their count.",
+        "Bluffs are read from the true cards, which the strategy does not see: a claim is "
+        "a bluff when the claimant holds no face-down copy of the character.",
+    ]
+    for p in data:
+        method_sec.paragraphs.append(
+            f"{p}: strategy quality from its meta.json: {quality[p].detail}"
+        )
+
+    sections = [
+        s
+        for s in (
+            verdicts,
+            seats_sec,
+            balance_sec,
+            chars_sec,
+            hands_sec,
+            draft_sec,
+            play_sec,
+            c2_sec,
+            method_sec,
+        )
+        if s.paragraphs or s.tables or s.figures
+    ]
+    facts = [
+        ("Games", ", ".join(f"{p} ({_lineup_name(d)})" for p, d in data.items())),
+        ("Strategies", "; ".join(f"{p}: {quality[p].short}" for p in data)),
+        ("Sampling", method),
+        ("Command", inputs.command),
+    ]
+    report = Report("Complots balance report", facts, sections, warnings=warnings)
+    report.compact = True
+    return report
+
+
+def _bars(bars: list[tuple[str, str, Estimate]], ylabel: str, title: str) -> Figure:
+    """Grouped bars (category by line-up) in percent with 95% error bars."""
+    frame = pd.DataFrame(
+        [
+            {
+                "line-up": g,
+                "category": c,
+                "value": 100 * e.value,
+                "lo": 100 * e.low,
+                "hi": 100 * e.high,
+            }
+            for g, c, e in bars
+        ]
+    )
+    return figures.value_bars_figure(
+        frame, "category", "value", title, group="line-up", ci=("lo", "hi"), ylabel=ylabel
+    )
+
+
+def _complots2_frame(data: dict[str, LineupData]) -> pd.DataFrame:
+    """One row per named Complots 2 line-up: characters, presets, strategy."""
+    presets = load_presets()
+    by_lineup: dict[str, dict] = {}
+    for name, preset in sorted(presets.items()):
+        config = preset.config()
+        if not config.extended:
+            continue
+        label = config.lineup_label()
+        head = preset.description.split(":", 1)[0]
+        named = head.split(" - ", 1)[1] if " - " in head else ""
+        row = by_lineup.setdefault(
+            label, {"line-up": "", "characters": label.replace("+", ", "), "presets": []}
+        )
+        if named and not row["line-up"]:
+            row["line-up"] = named
+        row["presets"].append(name)
+    rows = []
+    for row in by_lineup.values():
+        have = [p for p in row["presets"] if p in data]
+        status = (
+            "in this report: " + ", ".join(have)
+            if have
+            else "not available: no shipped strategy yet"
+        )
+        rows.append(
+            {
+                "line-up": row["line-up"] or "(unnamed)",
+                "characters": row["characters"],
+                "presets": ", ".join(p for p in row["presets"] if not p.startswith("ladder-")),
+                "strategy": status,
+            }
+        )
+    return pd.DataFrame(rows).sort_values("line-up").reset_index(drop=True)
+
+
+def _coverage_frame(data: dict[str, LineupData], quality: dict[str, Quality]) -> pd.DataFrame:
+    """One row per covered game: players, line-up, status."""
+    presets = load_presets()
+    rows = []
+    for p in COVERED:
+        if p not in presets:
+            continue
+        config = presets[p].config()
+        status = (
+            f"in this report ({quality[p].short})"
+            if p in data
+            else "not available: no shipped strategy yet"
+        )
+        rows.append(
+            {
+                "game": p,
+                "players": config.players,
+                "line-up": config.lineup_label().replace("+", ", "),
+                "status": status,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def run_balance(
+    presets: Sequence[str],
+    games: int,
+    seed: int,
+    workers: int,
+    progress: Callable[[str, int, int | None], None] | None = None,
+) -> dict[str, LineupData]:
+    """Play and record ``games`` self-play games of each preset's shipped strategy."""
+    out = {}
+    all_presets = load_presets()
+    for p in presets:
+        done = [0]
+
+        def tick(k: int, p: str = p, done: list[int] = done) -> None:
+            done[0] += k
+            if progress is not None:
+                progress(f"playing {p}", done[0], games)
+
+        if progress is not None:
+            progress(f"playing {p}", 0, games)
+        records = play_preset(p, games, seed, workers, tick)
+        out[p] = LineupData(p, all_presets[p].config(), records)
+    return out
+
+
+def write_balance(
+    presets: Sequence[str],
+    out: Path,
+    formats: list[str],
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    workers: int = 1,
+    command: str = "",
+    progress: Callable[[str, int, int | None], None] | None = None,
+) -> dict[str, Path]:
+    """Play, measure and write the balance report of ``presets`` (see :func:`check_presets`)."""
+    chosen = check_presets(presets)
+    start = time.perf_counter()
+    data = run_balance(chosen, games, seed, workers, progress)
+    inputs = BalanceInputs(
+        data=data,
+        qualities={p: strategy_quality(p) for p in chosen},
+        games=games,
+        seed=seed,
+        command=command or f"complots balance --games {games} --seed {seed}",
+        seconds=time.perf_counter() - start,
+        workers=workers,
+    )
+    return write_outputs(build_balance_report(inputs), out, formats, progress)

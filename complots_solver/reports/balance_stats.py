@@ -1,0 +1,447 @@
+"""Statistics of the balance report, each with its 95% confidence interval.
+
+The sampling unit is the game: rates over events (claims, challenge decisions,
+seats holding a character) pool every event of a game, and their intervals
+are cluster-robust (a ratio estimator with the delta method), so correlated
+events of one game are not counted as independent. Win rates over games use
+Wilson intervals. Spreads (a maximum minus a minimum) and differences between
+line-ups use a seeded bootstrap over games.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from complots_solver.reports.balance_games import GameRecord
+from complots_solver.rules.config import GameConfig
+from complots_solver.rules.enums import NUM_CLANS
+from complots_solver.rules.simulate import wilson_interval
+
+Z95 = 1.959963984540054
+BOOTSTRAP = 1000
+MIN_EVENTS = 30  # rows resting on fewer events are greyed out as rough estimates
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A number with its 95% confidence interval and the count of events behind it."""
+
+    value: float
+    low: float
+    high: float
+    n: int = 0
+
+    @property
+    def significant(self) -> bool:
+        """Whether the interval excludes 0 (for differences)."""
+        return self.low > 0 or self.high < 0
+
+    def pct(self, digits: int = 1) -> str:
+        """'48.1% [45.0, 51.2]' (a share shown in percent)."""
+        if not math.isfinite(self.value):
+            return "n/a"
+        f = f"{{:.{digits}f}}"
+        return (
+            f"{f.format(100 * self.value)}% "
+            f"[{f.format(100 * self.low)}, {f.format(100 * self.high)}]"
+        )
+
+    def points(self, digits: int = 1) -> str:
+        """'+2.3 points [-1.0, +5.6]' (a difference of shares, in percentage points)."""
+        if not math.isfinite(self.value):
+            return "n/a"
+        f = f"{{:+.{digits}f}}"
+        return (
+            f"{f.format(100 * self.value)} points "
+            f"[{f.format(100 * self.low)}, {f.format(100 * self.high)}]"
+        )
+
+    def plain(self, digits: int = 1) -> str:
+        """'14.2 [13.8, 14.6]' (a plain number)."""
+        if not math.isfinite(self.value):
+            return "n/a"
+        f = f"{{:.{digits}f}}"
+        return f"{f.format(self.value)} [{f.format(self.low)}, {f.format(self.high)}]"
+
+
+NAN = Estimate(float("nan"), float("nan"), float("nan"), 0)
+
+
+def proportion(successes: int, trials: int) -> Estimate:
+    """A share of independent trials with its Wilson interval."""
+    if trials <= 0:
+        return NAN
+    low, high = wilson_interval(int(successes), int(trials), Z95)
+    return Estimate(successes / trials, low, high, int(trials))
+
+
+def ratio(num: np.ndarray, den: np.ndarray, bounded: bool = True) -> Estimate:
+    """sum(num) / sum(den) over games, with a cluster-robust (delta method) 95% interval."""
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    total = den.sum()
+    if total <= 0:
+        return NAN
+    r = num.sum() / total
+    g = len(den)
+    if g < 2:
+        return Estimate(r, float("nan"), float("nan"), int(total))
+    z = num - r * den
+    half = Z95 * math.sqrt(g / (g - 1) * float((z * z).sum())) / total
+    low, high = r - half, r + half
+    if bounded:
+        low, high = max(0.0, low), min(1.0, high)
+    return Estimate(float(r), float(low), float(high), int(total))
+
+
+def mean(values: np.ndarray) -> Estimate:
+    """A mean over games with its normal 95% interval."""
+    x = np.asarray(values, dtype=np.float64)
+    if x.size == 0:
+        return NAN
+    if x.size == 1:
+        return Estimate(float(x[0]), float("nan"), float("nan"), 1)
+    half = Z95 * float(x.std(ddof=1)) / math.sqrt(x.size)
+    m = float(x.mean())
+    return Estimate(m, m - half, m + half, int(x.size))
+
+
+def bootstrap_interval(point: float, samples: np.ndarray, n: int) -> Estimate:
+    """The point estimate with the 2.5% and 97.5% quantiles of its bootstrap samples."""
+    s = samples[np.isfinite(samples)]
+    if s.size == 0:
+        return Estimate(point, float("nan"), float("nan"), n)
+    return Estimate(point, float(np.quantile(s, 0.025)), float(np.quantile(s, 0.975)), n)
+
+
+def hand_label(config: GameConfig, hand: Sequence[int]) -> str:
+    """'Duchess+Captain' for clans (0, 3)."""
+    return "+".join(config.clan_name(c) for c in hand) or "(none)"
+
+
+class LineupData:
+    """Per-game arrays of one preset's recorded games, and every statistic drawn from them."""
+
+    def __init__(self, preset: str, config: GameConfig, records: list[GameRecord]) -> None:
+        """Arrays from the records of ``preset`` (game ``config``)."""
+        if not records:
+            raise ValueError(f"records: no game recorded for {preset}")
+        self.preset = preset
+        self.config = config
+        self.records = records
+        n, players = len(records), config.players
+        self.games = n
+        self.winner = np.array([r.winner for r in records], dtype=np.int64)
+        self.turns = np.array([r.turns for r in records], dtype=np.float64)
+        # holders[g, c]: seats of game g starting with clan c; holder_wins[g, c]: those that won
+        self.holders = np.zeros((n, NUM_CLANS))
+        self.holder_wins = np.zeros((n, NUM_CLANS))
+        for g, r in enumerate(records):
+            for seat, hand in enumerate(r.hands[:players]):
+                for c in set(hand):
+                    self.holders[g, c] += 1
+                    self.holder_wins[g, c] += r.winner == seat
+
+    # ---- outcomes ------------------------------------------------------------------------
+    def seat_win(self, seat: int) -> Estimate:
+        """Share of games won by ``seat``."""
+        return proportion(int((self.winner == seat).sum()), self.games)
+
+    def draws(self) -> Estimate:
+        """Share of games ending at the turn cap (draws)."""
+        return proportion(int((self.winner < 0).sum()), self.games)
+
+    def first_player_edge(self) -> Estimate:
+        """Seat 0's win rate minus seat 1's (percentage points), normal interval."""
+        p0 = float((self.winner == 0).mean())
+        p1 = float((self.winner == 1).mean())
+        d = p0 - p1
+        var = (p0 + p1 - d * d) / self.games
+        half = Z95 * math.sqrt(max(var, 0.0))
+        return Estimate(d, d - half, d + half, self.games)
+
+    def game_length(self) -> Estimate:
+        """Mean number of turns."""
+        return mean(self.turns)
+
+    # ---- characters and hands ------------------------------------------------------------
+    def holder_win(self, clan: int) -> Estimate:
+        """Win rate of a seat whose starting hand holds ``clan``."""
+        return ratio(self.holder_wins[:, clan], self.holders[:, clan])
+
+    def character_table(self) -> pd.DataFrame:
+        """Per character: seats holding it, their win rate, and the share of hands holding it."""
+        rows = []
+        seats = self.games * self.config.players
+        for c in range(NUM_CLANS):
+            est = self.holder_win(c)
+            rows.append(
+                {
+                    "character": self.config.clan_name(c),
+                    "estimate": est,
+                    "holders": int(self.holders[:, c].sum()),
+                    "share of hands": self.holders[:, c].sum() / seats,
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def hand_table(self) -> pd.DataFrame:
+        """Per starting hand: seats that started with it and their win rate."""
+        hands = sorted({tuple(h) for r in self.records for h in r.hands[: self.config.players]})
+        column = {h: k for k, h in enumerate(hands)}
+        seats = np.zeros((self.games, len(hands)))
+        wins = np.zeros((self.games, len(hands)))
+        for g, r in enumerate(self.records):
+            for seat, hand in enumerate(r.hands[: self.config.players]):
+                seats[g, column[tuple(hand)]] += 1
+                wins[g, column[tuple(hand)]] += r.winner == seat
+        rows = [
+            {
+                "hand": hand_label(self.config, hand),
+                "estimate": ratio(wins[:, k], seats[:, k]),
+                "seats": int(seats[:, k].sum()),
+            }
+            for k, hand in enumerate(hands)
+        ]
+        return pd.DataFrame(rows, columns=["hand", "estimate", "seats"])
+
+    def character_spread(self, rng: np.random.Generator) -> tuple[Estimate, np.ndarray]:
+        """Best minus worst holder win rate over the characters, bootstrap interval and samples."""
+        point = self._spread(self.holder_wins.sum(0), self.holders.sum(0))
+        idx = rng.integers(0, self.games, size=(BOOTSTRAP, self.games))
+        w = self.holder_wins[idx].sum(axis=1)
+        h = self.holders[idx].sum(axis=1)
+        samples = np.array([self._spread(w[b], h[b]) for b in range(BOOTSTRAP)])
+        return bootstrap_interval(point, samples, self.games), samples
+
+    @staticmethod
+    def _spread(wins: np.ndarray, holders: np.ndarray) -> float:
+        """max - min of wins / holders over clans that someone held."""
+        ok = holders > 0
+        if ok.sum() < 2:
+            return float("nan")
+        rates = wins[ok] / holders[ok]
+        return float(rates.max() - rates.min())
+
+    def seat_spread_samples(self, rng: np.random.Generator) -> np.ndarray:
+        """Bootstrap samples of |seat 0's win rate - seat 1's|."""
+        idx = rng.integers(0, self.games, size=(BOOTSTRAP, self.games))
+        w = self.winner[idx]
+        return np.abs((w == 0).mean(axis=1) - (w == 1).mean(axis=1))
+
+    def draw_samples(self, rng: np.random.Generator) -> np.ndarray:
+        """Bootstrap samples of the draw share."""
+        idx = rng.integers(0, self.games, size=(BOOTSTRAP, self.games))
+        return (self.winner[idx] < 0).mean(axis=1)
+
+    def length_samples(self, rng: np.random.Generator) -> np.ndarray:
+        """Bootstrap samples of the mean game length."""
+        idx = rng.integers(0, self.games, size=(BOOTSTRAP, self.games))
+        return self.turns[idx].mean(axis=1)
+
+    # ---- draft ---------------------------------------------------------------------------
+    def pick_table(self) -> pd.DataFrame:
+        """Per character: share of draft picks, with intervals; empty without a draft."""
+        picks = np.zeros((self.games, NUM_CLANS))
+        for g, r in enumerate(self.records):
+            for _, pick in r.picks:
+                if 0 <= pick < NUM_CLANS:
+                    picks[g, pick] += 1
+        total = picks.sum(axis=1)
+        if total.sum() == 0:
+            return pd.DataFrame(columns=["character", "estimate", "picks"])
+        rows = [
+            {
+                "character": self.config.clan_name(c),
+                "estimate": ratio(picks[:, c], total),
+                "picks": int(picks[:, c].sum()),
+            }
+            for c in range(NUM_CLANS)
+        ]
+        frame = pd.DataFrame(rows)
+        order = np.argsort([-e.value for e in frame["estimate"]], kind="stable")
+        return frame.iloc[order].reset_index(drop=True)
+
+    def pick_given_random(self) -> pd.DataFrame:
+        """Per random card: the most picked card and its share of those picks."""
+        counts = np.zeros((NUM_CLANS, NUM_CLANS), dtype=np.int64)
+        for r in self.records:
+            for card, pick in r.picks:
+                if 0 <= card < NUM_CLANS and 0 <= pick < NUM_CLANS:
+                    counts[card, pick] += 1
+        rows = []
+        for card in range(NUM_CLANS):
+            n = int(counts[card].sum())
+            if n == 0:
+                continue
+            best = int(np.argmax(counts[card]))
+            rows.append(
+                {
+                    "random card": self.config.clan_name(card),
+                    "most picked": self.config.clan_name(best),
+                    "estimate": proportion(int(counts[card, best]), n),
+                    "picks": n,
+                }
+            )
+        return pd.DataFrame(rows)
+
+    # ---- how to play ---------------------------------------------------------------------
+    def play_table(self) -> pd.DataFrame:
+        """Per character: claims per game, bluff share, bluffs caught, challenge rates."""
+        n = self.games
+        claims = np.zeros((n, NUM_CLANS))
+        bluffs = np.zeros((n, NUM_CLANS))
+        caught = np.zeros((n, NUM_CLANS))
+        resp = np.zeros((n, NUM_CLANS, 2))  # [.., holds]: decisions
+        chal = np.zeros((n, NUM_CLANS, 2))  # [.., holds]: challenges
+        for g, r in enumerate(self.records):
+            for c in r.claims:
+                claims[g, c.clan] += 1
+                if c.bluff:
+                    bluffs[g, c.clan] += 1
+                    caught[g, c.clan] += c.challenged
+            for x in r.responses:
+                resp[g, x.clan, int(x.holds)] += 1
+                chal[g, x.clan, int(x.holds)] += x.challenged
+        rows = []
+        for c in range(NUM_CLANS):
+            rows.append(
+                {
+                    "character": self.config.clan_name(c),
+                    "claims per game": ratio(claims[:, c], np.ones(n), bounded=False),
+                    "bluff share": ratio(bluffs[:, c], claims[:, c]),
+                    "bluffs challenged": ratio(caught[:, c], bluffs[:, c]),
+                    "challenged, holding none": ratio(chal[:, c, 0], resp[:, c, 0]),
+                    "challenged, holding one": ratio(chal[:, c, 1], resp[:, c, 1]),
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def first_moves(self) -> pd.DataFrame:
+        """Per seat and first action: its share of first turns and the share of those bluffed."""
+        counts: dict[tuple[int, str], list[int]] = {}
+        turns = dict.fromkeys(range(self.config.players), 0)
+        for r in self.records:
+            for seat, name, _clan, bluff in r.first_moves:
+                turns[seat] += 1
+                counts.setdefault((seat, name), [0, 0])
+                counts[(seat, name)][0] += 1
+                counts[(seat, name)][1] += bool(bluff)
+        rows = []
+        for (seat, name), (k, b) in sorted(counts.items(), key=lambda kv: (kv[0][0], -kv[1][0])):
+            rows.append(
+                {
+                    "seat": seat,
+                    "first action": name,
+                    "estimate": proportion(k, turns[seat]),
+                    "bluffed": proportion(b, k),
+                    "turns": k,
+                }
+            )
+        return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One balance measure of two line-ups: values, their difference (a - b), better side."""
+
+    name: str
+    a: Estimate
+    b: Estimate
+    difference: Estimate
+    unit: str  # 'share' or 'turns'
+    criterion: bool  # whether it counts towards the verdict (lower is better balanced)
+
+    @property
+    def better(self) -> int | None:
+        """0 if line-up a is significantly better balanced, 1 if b, None if undecided."""
+        if not self.criterion or not self.difference.significant:
+            return None
+        return 1 if self.difference.value > 0 else 0
+
+
+def _difference(point: float, sa: np.ndarray, sb: np.ndarray, n: int) -> Estimate:
+    """a - b with the percentile interval of independent bootstrap samples."""
+    return bootstrap_interval(point, sa - sb, n)
+
+
+def compare_balance(a: LineupData, b: LineupData, seed: int) -> list[Metric]:
+    """The balance measures of two line-ups (see the report's definition)."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(7, 21)))
+    n = min(a.games, b.games)
+
+    def seat_spread(d: LineupData, samples: np.ndarray) -> Estimate:
+        edge = d.first_player_edge()
+        return bootstrap_interval(abs(edge.value), samples, d.games)
+
+    sa, sb = a.seat_spread_samples(rng), b.seat_spread_samples(rng)
+    ea, eb = seat_spread(a, sa), seat_spread(b, sb)
+    ca, csa = a.character_spread(rng)
+    cb, csb = b.character_spread(rng)
+    da, dsa = a.draws(), a.draw_samples(rng)
+    db, dsb = b.draws(), b.draw_samples(rng)
+    la, lsa = a.game_length(), a.length_samples(rng)
+    lb, lsb = b.game_length(), b.length_samples(rng)
+    return [
+        Metric(
+            "seat spread (|seat 0 - seat 1| win rate)",
+            ea,
+            eb,
+            _difference(ea.value - eb.value, sa, sb, n),
+            "share",
+            True,
+        ),
+        Metric(
+            "character spread (best - worst holder win rate)",
+            ca,
+            cb,
+            _difference(ca.value - cb.value, csa, csb, n),
+            "share",
+            True,
+        ),
+        Metric(
+            "games decided by the turn cap (draws)",
+            da,
+            db,
+            _difference(da.value - db.value, dsa, dsb, n),
+            "share",
+            True,
+        ),
+        Metric(
+            "mean game length (turns)",
+            la,
+            lb,
+            _difference(la.value - lb.value, lsa, lsb, n),
+            "turns",
+            False,
+        ),
+    ]
+
+
+def balance_verdict(metrics: list[Metric], names: tuple[str, str]) -> str:
+    """One sentence: which line-up is better balanced on the counted measures, or undecided."""
+    wins = [m.better for m in metrics if m.criterion]
+    decided = [w for w in wins if w is not None]
+    if not decided:
+        return (
+            f"The data cannot tell the {names[0]} and {names[1]} line-ups apart: no balance "
+            "measure differs significantly (95% intervals of every difference include 0)."
+        )
+    if len(set(decided)) > 1:
+        return (
+            f"Mixed: the {names[0]} line-up is better balanced on some measures and the "
+            f"{names[1]} line-up on others; neither is better overall."
+        )
+    side = decided[0]
+    which = [m.name.split(" (")[0] for m in metrics if m.better == side]
+    return (
+        f"The {names[side]} line-up is better balanced: significantly smaller "
+        + " and ".join(which)
+        + f" ({len(decided)} of {len(wins)} measures significant, none favouring the "
+        f"{names[1 - side]} line-up)."
+    )
