@@ -271,14 +271,19 @@ def _comparison_sentences(metrics: list[Metric], names: tuple[str, str]) -> list
     lines = [balance_verdict(metrics, names)]
     parts = []
     for m in metrics:
-        fmt = (lambda e: e.points()) if m.unit == "share" else (lambda e: e.plain())
-        if m.unit == "share":
-            a, b = m.a.points().replace("+", ""), m.b.points().replace("+", "")
-        else:
-            a, b = m.a.plain(), m.b.plain()
-        parts.append(f"{m.name}: {names[0]} {a}, {names[1]} {b}, difference {fmt(m.difference)}")
+        a, b, diff = _metric_texts(m)
+        parts.append(f"{m.name}: {names[0]} {a}, {names[1]} {b}, difference {diff}")
     lines.append("Measures (" + names[0] + " then " + names[1] + "): " + "; ".join(parts) + ".")
     return lines
+
+
+def _metric_texts(m: Metric) -> tuple[str, str, str]:
+    """A measure's two values and their difference as text, in its unit."""
+    if m.unit == "turns":
+        return m.a.plain(), m.b.plain(), m.difference.plain()
+    if m.unit == "share of games":
+        return m.a.pct(), m.b.pct(), m.difference.points()
+    return m.a.points().replace("+", ""), m.b.points().replace("+", ""), m.difference.points()
 
 
 def _unavailable(have: Sequence[str]) -> list[str]:
@@ -290,11 +295,7 @@ def _metric_frame(metrics: list[Metric], names: tuple[str, str]) -> pd.DataFrame
     """The balance measures as a display table."""
     rows = []
     for m in metrics:
-        if m.unit == "share":
-            a, b = m.a.points().replace("+", ""), m.b.points().replace("+", "")
-        else:
-            a, b = m.a.plain(), m.b.plain()
-        diff = m.difference.points() if m.unit == "share" else m.difference.plain()
+        a, b, diff = _metric_texts(m)
         if not m.criterion:
             verdict = "context only"
         elif m.better is None:
@@ -349,7 +350,8 @@ def build_balance_report(inputs: BalanceInputs) -> Report:
     names = ("Ambassador", "Inquisitor")
     if AMBASSADOR in data and INQUISITOR in data:
         metrics = compare_balance(data[AMBASSADOR], data[INQUISITOR], inputs.seed)
-        both = f"{quality[AMBASSADOR].short} and {quality[INQUISITOR].short}"
+        qa, qi = quality[AMBASSADOR].short, quality[INQUISITOR].short
+        both = f"both: {qa}" if qa == qi else f"{qa} and {qi}"
         lines = _comparison_sentences(metrics, names)
         lines[0] = lines[0].rstrip(".") + f" (strategies: {both})."
         verdicts.paragraphs += lines

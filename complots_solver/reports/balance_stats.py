@@ -354,7 +354,7 @@ class Metric:
     a: Estimate
     b: Estimate
     difference: Estimate
-    unit: str  # 'share' or 'turns'
+    unit: str  # 'share' (a difference of shares), 'share of games' or 'turns'
     criterion: bool  # whether it counts towards the verdict (lower is better balanced)
 
     @property
@@ -376,8 +376,10 @@ def compare_balance(a: LineupData, b: LineupData, seed: int) -> list[Metric]:
     n = min(a.games, b.games)
 
     def seat_spread(d: LineupData, samples: np.ndarray) -> Estimate:
-        edge = d.first_player_edge()
-        return bootstrap_interval(abs(edge.value), samples, d.games)
+        # |edge| with the interval of the edge folded at 0 (a bootstrap of |x| is biased there)
+        e = d.first_player_edge()
+        lo, hi = sorted((abs(e.low), abs(e.high)))
+        return Estimate(abs(e.value), 0.0 if e.low <= 0 <= e.high else lo, hi, d.games)
 
     sa, sb = a.seat_spread_samples(rng), b.seat_spread_samples(rng)
     ea, eb = seat_spread(a, sa), seat_spread(b, sb)
@@ -409,7 +411,7 @@ def compare_balance(a: LineupData, b: LineupData, seed: int) -> list[Metric]:
             da,
             db,
             _difference(da.value - db.value, dsa, dsb, n),
-            "share",
+            "share of games",
             True,
         ),
         Metric(
@@ -442,6 +444,6 @@ def balance_verdict(metrics: list[Metric], names: tuple[str, str]) -> str:
     return (
         f"The {names[side]} line-up is better balanced: significantly smaller "
         + " and ".join(which)
-        + f" ({len(decided)} of {len(wins)} measures significant, none favouring the "
-        f"{names[1 - side]} line-up)."
+        + f"; {len(decided)} of {len(wins)} measures differ significantly, none in favour "
+        f"of the {names[1 - side]} line-up."
     )

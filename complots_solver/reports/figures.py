@@ -105,7 +105,9 @@ def value_bars_figure(
         if ci is not None:
             lo = sub[value] - sub[ci[0]]
             hi = sub[ci[1]] - sub[value]
-            yerr = np.vstack([lo.to_numpy(), hi.to_numpy()])
+            # rounding can put an interval's end a hair inside its estimate (a Wilson
+            # interval at 0% or 100%)
+            yerr = np.clip(np.vstack([lo.to_numpy(), hi.to_numpy()]), 0.0, None)
         ax.bar(
             x + (k - (len(groups) - 1) / 2) * width,
             sub[value].to_numpy(dtype=float),
