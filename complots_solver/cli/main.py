@@ -149,7 +149,7 @@ def info(game: str) -> None:
     else:
         say(
             "solving: exact only if its tree fits in memory (complots solve estimates it "
-            "first); otherwise sampled methods (MCCFR)"
+            "first); otherwise the public-belief solver, or MCCFR"
         )
     say(
         f"rules: {config.rules_name()}, variant {variant}, "

@@ -46,7 +46,10 @@ class Preset:
         if config.players > 2:
             return f"not exactly solvable ({config.players} players); sampled methods (MCCFR)"
         if self.ladder is None:
-            return "not exactly solvable (full game); sampled methods (MCCFR)"
+            return (
+                "not exactly solvable (full game); complots solve trains the public-belief "
+                "solver (strategies weak so far), or use MCCFR"
+            )
         if self.exact_seconds is None:
             return "exact in principle (not measured; larger than the Complots 1 rung)"
         memory = f", {self.exact_peak_gb:g} GB peak" if self.exact_peak_gb else ""

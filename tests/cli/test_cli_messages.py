@@ -158,11 +158,12 @@ def test_presets_list_whole_strings_first_games_and_solving_times():
 
 
 def test_solve_hints():
-    """Ladder rungs with a measured time give it; full and 3+ player games say sampled."""
+    """Ladder rungs with a measured time give it; the full game names solve's default method."""
     presets = load_presets()
     assert presets["ladder-1-ambassador"].solve_hint() == "exact to 1e-3 in about 1 s"
     assert "19 min, 11 GB peak" in presets["ladder-5-ambassador"].solve_hint()
-    assert presets["draft-inquisitor"].solve_hint().startswith("not exactly solvable (full game)")
+    full = presets["draft-inquisitor"].solve_hint()
+    assert full.startswith("not exactly solvable (full game)") and "public-belief" in full
     assert "(4 players)" in presets["coup-classic"].solve_hint()
     assert "not measured" in presets["ladder-3-c2-expert"].solve_hint()
     info = run_cli("info", "ladder-3-inquisitor").stdout
