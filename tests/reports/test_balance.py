@@ -1,0 +1,213 @@
+"""The balance report: its statistics on hand-made games, its verdicts, warnings and command."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from complots_solver.cli.main import main
+from complots_solver.reports.balance import (
+    AMBASSADOR,
+    INQUISITOR,
+    BalanceInputs,
+    Quality,
+    build_balance_report,
+    check_presets,
+    draw_warning,
+    strategy_warning,
+)
+from complots_solver.reports.balance_games import Claim, GameRecord, Response, play_preset
+from complots_solver.reports.balance_stats import (
+    Estimate,
+    LineupData,
+    balance_verdict,
+    compare_balance,
+    ratio,
+)
+from complots_solver.reports.html import render_html
+from complots_solver.rules.presets import load_presets
+
+DUCHESS, ASSASSIN, COUNTESS, CAPTAIN, FIFTH = range(5)
+
+
+def _game(
+    g: int, winner: int, hands=((DUCHESS, CAPTAIN), (ASSASSIN, COUNTESS)), **kw
+) -> GameRecord:
+    """A hand-made game record."""
+    return GameRecord(game=g, winner=winner, turns=kw.pop("turns", 8), hands=list(hands), **kw)
+
+
+def _data(preset: str, records: list[GameRecord]) -> LineupData:
+    return LineupData(preset, load_presets()[preset].config(), records)
+
+
+def test_ratio_interval_is_the_cluster_robust_one() -> None:
+    """One event per game: 3 of 4; half-width 1.96 * sqrt(4/3 * 0.75) / 4 = 0.49, clipped at 1."""
+    e = ratio(np.array([1, 0, 1, 1]), np.array([1, 1, 1, 1]))
+    assert e.value == pytest.approx(0.75)
+    assert e.low == pytest.approx(0.75 - 1.959964 * 0.25, abs=1e-6)
+    assert e.high == 1.0 and e.n == 4
+    # events of one game count once as a cluster: (2 of 2) and (0 of 2) is 50% with a wide interval
+    c = ratio(np.array([2.0, 0.0]), np.array([2.0, 2.0]))
+    assert c.value == 0.5 and c.low == 0.0 and c.high == 1.0
+
+
+def test_lineup_statistics_on_hand_made_games() -> None:
+    """Seat wins, draws, holder win rates, picks, bluffs, challenges and first moves."""
+    bluff = Claim(0, DUCHESS, True, "action", challenged=True)
+    true = Claim(1, CAPTAIN, False, "action")
+    games = [
+        _game(0, 0, picks=[(DUCHESS, CAPTAIN), (FIFTH, DUCHESS)], claims=[bluff, true],
+              responses=[Response(1, DUCHESS, False, True, "action"),
+                         Response(0, CAPTAIN, True, False, "action")],
+              first_moves=[(0, "Tax", DUCHESS, True), (1, "Income", -1, False)]),
+        _game(1, 0, picks=[(DUCHESS, CAPTAIN), (FIFTH, ASSASSIN)],
+              first_moves=[(0, "Tax", DUCHESS, False), (1, "Income", -1, False)]),
+        _game(2, 1, first_moves=[(0, "Income", -1, False)]),
+        _game(3, -1, turns=200),
+    ]  # fmt: skip
+    d = _data(AMBASSADOR, games)
+    assert d.seat_win(0).value == 0.5 and d.seat_win(1).value == 0.25
+    assert d.draws().value == 0.25
+    assert d.first_player_edge().value == pytest.approx(0.25)
+    chars = d.character_table().set_index("character")
+    # seat 0 holds Duchess+Captain in every game and won 2 of 4
+    assert chars.loc["Duchess", "estimate"].value == 0.5
+    assert chars.loc["Assassin", "estimate"].value == 0.25
+    assert chars.loc["Ambassador", "holders"] == 0
+    picks = d.pick_table()
+    assert list(picks["character"][:3]) == ["Captain", "Duchess", "Assassin"]
+    assert picks.iloc[0]["estimate"].value == 0.5
+    play = d.play_table().set_index("character")
+    assert play.loc["Duchess", "bluff share"].value == 1.0
+    assert play.loc["Duchess", "bluffs challenged"].value == 1.0
+    assert play.loc["Captain", "bluff share"].value == 0.0
+    assert play.loc["Duchess", "challenged, holding none"].value == 1.0
+    assert play.loc["Captain", "challenged, holding one"].value == 0.0
+    assert play.loc["Countess", "bluff share"].n == 0
+    first = d.first_moves()
+    tax = first[(first["seat"] == 0) & (first["first action"] == "Tax")].iloc[0]
+    assert tax["estimate"].value == pytest.approx(2 / 3) and tax["bluffed"].value == 0.5
+    assert d.game_length().value == pytest.approx((8 * 3 + 200) / 4)
+
+
+def _seat_games(n: int, seat0_wins: int) -> list[GameRecord]:
+    return [_game(g, 0 if g < seat0_wins else 1) for g in range(n)]
+
+
+def test_balance_verdict_names_the_balanced_line_up() -> None:
+    """A lopsided line-up (seat 0 wins 90%) loses to an even one; equal ones cannot be told."""
+    even = _data(AMBASSADOR, _seat_games(400, 200))
+    lopsided = _data(INQUISITOR, _seat_games(400, 360))
+    metrics = compare_balance(even, lopsided, seed=0)
+    assert metrics[0].better == 0
+    text = balance_verdict(metrics, ("Ambassador", "Inquisitor"))
+    assert text.startswith("The Ambassador line-up is better balanced")
+    same = compare_balance(even, _data(INQUISITOR, _seat_games(400, 205)), seed=0)
+    assert "cannot tell" in balance_verdict(same, ("Ambassador", "Inquisitor"))
+
+
+def test_warnings() -> None:
+    """Weak or unbounded strategies and draw-dominated games are flagged; strong ones are not."""
+    weak = Quality("draft-ambassador", "WEAK", None, "WEAK: short run")
+    loose = Quality("draft-inquisitor", "GOOD", 0.35, "")
+    tight = Quality("draft-inquisitor", "GOOD", 0.05, "")
+    text = strategy_warning([weak, tight])
+    assert text is not None and "draft-ambassador" in text and "draft-inquisitor" not in text
+    assert "draft-inquisitor" in (strategy_warning([loose]) or "")
+    assert strategy_warning([tight]) is None
+    draws = draw_warning("ladder-3-ambassador", Estimate(0.7, 0.65, 0.75, 500), 4)
+    assert draws is not None and "70.0%" in draws and "4 turns" in draws
+    assert draw_warning("draft-ambassador", Estimate(0.01, 0.0, 0.02, 500), 200) is None
+
+
+def test_presets_without_a_strategy_are_refused() -> None:
+    """Naming what is available."""
+    assert check_presets([]) == [AMBASSADOR, INQUISITOR]
+    with pytest.raises(ValueError, match="draft-c2-expert.*available: draft-ambassador"):
+        check_presets(["draft-c2-expert"])
+
+
+def test_report_opens_with_verdicts_and_keeps_its_promises() -> None:
+    """Verdicts first, no empty section, greyed thin rows, narrow tables, no 1e-08 numbers."""
+    rng = np.random.default_rng(3)
+    hands = [(DUCHESS, CAPTAIN), (ASSASSIN, FIFTH), (COUNTESS, COUNTESS), (DUCHESS, FIFTH)]
+
+    def games(p0: float) -> list[GameRecord]:
+        out = []
+        for g in range(120):
+            a, b = rng.choice(len(hands), 2, replace=False)
+            first = (CAPTAIN, CAPTAIN) if g < 5 else hands[a]  # a rare hand: a greyed row
+            out.append(
+                _game(g, int(rng.random() > p0), hands=(first, hands[b]),
+                      picks=[(DUCHESS, int(rng.integers(5))), (FIFTH, DUCHESS)],
+                      claims=[Claim(0, DUCHESS, bool(rng.random() < 0.4), "action")],
+                      first_moves=[(0, "Tax", DUCHESS, False)])
+            )  # fmt: skip
+        return out
+
+    data = {AMBASSADOR: _data(AMBASSADOR, games(0.5)), INQUISITOR: _data(INQUISITOR, games(0.6))}
+    quality = {p: Quality(p, "WEAK", None, "WEAK: test") for p in data}
+    report = build_balance_report(BalanceInputs(data, quality, 120, 0, "complots balance x"))
+    assert report.sections[0].key == "verdicts"
+    assert all(s.paragraphs or s.tables or s.figures for s in report.sections)
+    assert report.warnings and "weak strategies" in report.warnings[0]
+    verdicts = " ".join(report.sections[0].paragraphs)
+    assert "first player's edge" in verdicts and "WEAK" in verdicts
+    assert "not available yet" in verdicts.lower() and "draft-c2-expert" in verdicts
+    assert re.search(r"\d+\.\d% \[\d+\.\d, \d+\.\d\]", verdicts)
+    for table in report.tables():
+        assert len(table.frame.columns) <= 7, table.key
+        assert not table.frame.empty, table.key
+    hands_table = next(t for t in report.tables() if t.key == "hand_values")
+    assert any(hands_table.faint) and not all(hands_table.faint)
+    c2 = next(t for t in report.tables() if t.key == "complots2_lineups")
+    assert {"Expert", "Catéchumène"} <= set(c2.frame["line-up"])
+    assert c2.frame["strategy"].str.startswith("not available").all()
+    figures = [f.key for s in report.sections for f in s.figures]
+    assert len(figures) == len(set(figures)) == 3
+    page = render_html(report)
+    assert 'class="warning"' in page and 'class="faint"' in page
+    assert not re.search(r"\d\.\d+e-\d", page.split("<img")[0])
+
+
+def test_games_do_not_depend_on_workers() -> None:
+    """The same seed gives the same recorded games on 1 and 2 workers."""
+    one = play_preset(AMBASSADOR, 2, seed=5, workers=1)
+    two = play_preset(AMBASSADOR, 2, seed=5, workers=2)
+    assert [(r.winner, r.turns, r.hands, len(r.claims)) for r in one] == [
+        (r.winner, r.turns, r.hands, len(r.claims)) for r in two
+    ]
+    assert all(len(r.picks) == 2 and r.hands[0] and r.first_moves for r in one)
+
+
+def test_balance_command_end_to_end(tmp_path: Path, capsys) -> None:
+    """Two games of one line-up give an HTML report that records its command."""
+    out = tmp_path / "b"
+    main(["balance", AMBASSADOR, "--games", "2", "--workers", "1", "--format", "html",
+          "--out", str(out)])  # fmt: skip
+    page = (tmp_path / "b.html").read_text()
+    assert 'id="verdicts"' in page
+    assert f"complots balance draft-ambassador --games 2 --seed 0 --workers 1 --out {out}" in page
+    assert "not compared" in page
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["balance", "draft-c2-expert", "--out", "{tmp}/x"],
+        ["balance", "--out", "/proc/r"],
+        ["balance", "--games", "0", "--out", "{tmp}/x"],
+        ["report", "{tmp}", "--out", "/proc/r"],
+    ],
+)
+def test_bad_input_exits_2_in_one_line(args: list[str], tmp_path: Path, capsys) -> None:
+    """No shipped strategy, an unwritable folder or a bad count: exit 2, one line."""
+    with pytest.raises(SystemExit) as exc:
+        main([a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("Error:") and "Traceback" not in err[0]
