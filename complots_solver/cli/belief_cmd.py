@@ -35,6 +35,7 @@ def solve_belief(
     seed: int,
     options: dict[str, str],
     console: Console,
+    ray_address: str | None = None,
 ) -> None:
     """Train the value network, distil the policy network, say where they are."""
     from complots_solver.solvers.belief.run import BeliefRun, BeliefRunSettings
@@ -69,13 +70,14 @@ def solve_belief(
         resume=resume,
         force=force,
         initial_net=initial,
+        ray_address=ray_address,
     )
     st = run.trainer.state
     budget = f"{seconds:.0f} s" if seconds is not None else f"{rounds} rounds"
     console.print(
         f"belief: self-play training of the value network for {budget} "
         f"({run.settings.games} games a round, {run.settings.iterations} CFR iterations a turn, "
-        f"{workers} worker(s)); resumable with --resume",
+        f"{workers} {'Ray actor' if ray_address else 'worker'}(s)); resumable with --resume",
         soft_wrap=True,
         markup=False,
     )

@@ -102,6 +102,7 @@ class BeliefRun:
         resume: bool = False,
         force: bool = False,
         initial_net: Any | None = None,
+        ray_address: str | None = None,
     ) -> None:
         if config.players != 2:
             raise ValueError("players: the belief solver handles 2-player games")
@@ -112,6 +113,7 @@ class BeliefRun:
         self.settings = settings
         self.seed = seed
         self.workers = workers
+        self.ray_address = ray_address
         record = {
             "algorithm": ALGORITHM,
             "game": config.game_string(),
@@ -149,7 +151,7 @@ class BeliefRun:
         self, seconds: float | None = None, rounds: int | None = None, log: Any | None = None
     ) -> None:
         """Training rounds within the budget (checkpointed after each round)."""
-        self.trainer.run(rounds=rounds, seconds=seconds, log=log)
+        self.trainer.run(rounds=rounds, seconds=seconds, log=log, ray_address=self.ray_address)
 
     def distill(self, log: Any | None = None) -> None:
         """Distil the policy network from self-play with the current value network; write meta.json."""
@@ -165,6 +167,7 @@ class BeliefRun:
             seed=self.seed,
             workers=self.workers,
             log=log,
+            ray_address=self.ray_address,
         )
         st = self.trainer.state
         meta = {

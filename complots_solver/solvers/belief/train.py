@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
+import zipfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -24,6 +24,7 @@ from complots_solver.solvers.belief.features import NUM_FEATURES, NUM_OUTPUTS
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.search import SearchSettings, self_play_game
 from complots_solver.solvers.belief.valuenet import Adam, ValueNet
+from complots_solver.solvers.common.pool import WorkerPool
 
 CHECKPOINT = "belief-checkpoint.npz"
 NET_FILE = "value-net.npz"
@@ -144,7 +145,7 @@ class Trainer:
             )
 
     # ---- one round ----------------------------------------------------------------
-    def round(self, executor: ProcessPoolExecutor | None = None) -> dict:
+    def round(self, executor: WorkerPool | None = None) -> dict:
         """Play a round of games, train on the buffer, checkpoint; the round's figures."""
         st = self.state
         s = self.settings
@@ -191,20 +192,23 @@ class Trainer:
         return row
 
     def run(
-        self, rounds: int | None = None, seconds: float | None = None, log: object | None = None
+        self,
+        rounds: int | None = None,
+        seconds: float | None = None,
+        log: object | None = None,
+        ray_address: str | None = None,
     ) -> None:
-        """Rounds until ``rounds`` more are done or ``seconds`` more have passed."""
+        """Rounds until ``rounds`` more are done or ``seconds`` more have passed.
+
+        The games of a round are played on ``settings.workers`` processes, or
+        on as many Ray actors when ``ray_address`` is given; the result does not
+        depend on either (each game has its own seed).
+        """
         if rounds is None and seconds is None:
             raise ValueError("give rounds or seconds")
         start = time.perf_counter()
         done = 0
-        executor = None
-        if self.settings.workers > 1:
-            import multiprocessing
-
-            executor = ProcessPoolExecutor(
-                self.settings.workers, mp_context=multiprocessing.get_context("fork")
-            )
+        executor = WorkerPool(self.settings.workers, ray_address)
         try:
             while (rounds is None or done < rounds) and (
                 seconds is None or time.perf_counter() - start < seconds
@@ -214,8 +218,7 @@ class Trainer:
                 if log is not None:
                     log(row)
         finally:
-            if executor is not None:
-                executor.shutdown()
+            executor.shutdown()
 
     # ---- files ----------------------------------------------------------------------
     def _save(self) -> None:
@@ -262,6 +265,12 @@ class Trainer:
         log_tmp.replace(self.out / LOG_FILE)
 
     def _load(self, path: Path) -> TrainState:
+        try:
+            return self._read(path)
+        except (OSError, KeyError, EOFError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
+            raise ValueError(f"{path}: unreadable or corrupt checkpoint ({exc})") from None
+
+    def _read(self, path: Path) -> TrainState:
         with np.load(path, allow_pickle=False) as data:
             info = json.loads(str(data["info"]))
             if info["game"] != self.config.game_string():
@@ -316,6 +325,7 @@ def distill_policy(
     seed: int = 0,
     workers: int = 1,
     log: object | None = None,
+    ray_address: str | None = None,
 ) -> PolicyNet:
     """Play ``games`` self-play games by search, fit a policy network to every solved decision."""
     from complots_solver.solvers.belief.policy_net import PolicyNet, PolicyTrainer
@@ -326,13 +336,8 @@ def distill_policy(
     num_actions = config.num_distinct_actions()
     search = SearchSettings(iterations=iterations)
     jobs = [(cfg, net, search, seed, g, num_actions) for g in range(games)]
-    if workers > 1:
-        import multiprocessing
-
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as ex:
-            parts = list(ex.map(_play_policy, jobs))
-    else:
-        parts = [_play_policy(j) for j in jobs]
+    with WorkerPool(workers, ray_address) as pool:
+        parts = pool.map(_play_policy, jobs)
     feats, targets, legal, weights = (np.concatenate([p[i] for p in parts]) for i in range(4))
     policy = PolicyNet.create(num_actions, hidden, seed=seed)
     trainer = PolicyTrainer(policy)

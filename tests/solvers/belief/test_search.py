@@ -141,3 +141,39 @@ def test_training_resumes_exactly(tmp_path) -> None:
         assert np.array_equal(w1, w2)
     assert np.array_equal(straight.state.feats, resumed.state.feats)
     assert (tmp_path / "b" / "training.csv").read_text().count("\n") == 3
+
+
+def _trained(config, settings, out, ray_address=None):
+    trainer = Trainer(config, settings, out)
+    trainer.run(rounds=1, ray_address=ray_address)
+    return trainer.state
+
+
+@pytest.mark.slow
+def test_training_on_workers_or_ray_equals_one_process(tmp_path) -> None:
+    """A round played on 2 processes, or on 2 Ray actors, equals the same round in one process."""
+    config, _ = resolve_game("draft-ambassador")
+    base = dict(games=3, iterations=4, steps=5, batch=16, hidden=(16,))
+    alone = _trained(config, TrainSettings(**base), tmp_path / "one")
+    pooled = _trained(config, TrainSettings(**base, workers=2), tmp_path / "two")
+    runs = [pooled]
+    ray = pytest.importorskip("ray")
+    try:
+        runs.append(_trained(config, TrainSettings(**base, workers=2), tmp_path / "ray", "local"))
+    finally:
+        ray.shutdown()
+    for other in runs:
+        assert np.array_equal(alone.feats, other.feats)
+        for w1, w2 in zip(alone.net.weights, other.net.weights, strict=True):
+            assert np.array_equal(w1, w2)
+
+
+def test_corrupt_checkpoint_is_a_clear_error(tmp_path) -> None:
+    """A truncated checkpoint is a ValueError naming it, not a zip-file traceback."""
+    config, _ = resolve_game("draft-ambassador")
+    settings = TrainSettings(games=1, iterations=2, steps=1, batch=4, hidden=(8,))
+    Trainer(config, settings, tmp_path).run(rounds=1)
+    path = tmp_path / "belief-checkpoint.npz"
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(ValueError, match="corrupt checkpoint"):
+        Trainer(config, settings, tmp_path, resume=True)
