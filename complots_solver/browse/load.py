@@ -5,13 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from complots_solver.browse.browser import StrategyBrowser
+from complots_solver.browse.protocol import Browser
 from complots_solver.browse.sampled import DEFAULT_GAMES, DEFAULT_SEED, SampledBrowser
 from complots_solver.solvers.policies.loader import KEYED, policy_kind
 
 
-def load_run(
-    run_dir: Path | str, games: int | None = None, seed: int | None = None
-) -> StrategyBrowser:
+def load_run(run_dir: Path | str, games: int | None = None, seed: int | None = None) -> Browser:
     """The browser of a run directory: exact for tree-aligned files, sampled for keyed ones.
 
     ``games`` and ``seed`` set the sampled browser's self-play games (defaults

@@ -38,17 +38,6 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from complots_solver.browse.browser import (
-    Filter,
-    Situation,
-    StrategyBrowser,
-    counts_to_strings,
-    finish_situations,
-    move_label,
-    situation_columns,
-    situation_from_row,
-    slot_claims,
-)
 from complots_solver.browse.decode import (
     F_COINS,
     F_FACE_DOWN,
@@ -58,6 +47,17 @@ from complots_solver.browse.decode import (
     F_START_HAND,
     NUM_FIELDS,
     read_fields,
+)
+from complots_solver.browse.frames import (
+    Filter,
+    FrameQueries,
+    Situation,
+    counts_to_strings,
+    finish_situations,
+    move_label,
+    situation_columns,
+    situation_from_row,
+    slot_claims,
 )
 from complots_solver.rules import core, view
 from complots_solver.rules.enums import NUM_CLANS, PlayerId, Stage, Variant
@@ -369,7 +369,7 @@ def strongest_exploitability_bound(meta: dict[str, Any]) -> dict[str, Any] | Non
     return max(candidates, key=lambda c: float(c["lower_bound"]))
 
 
-class SampledBrowser(StrategyBrowser):
+class SampledBrowser(FrameQueries):
     """Sampled view of a keyed (MCCFR) strategy: same queries, estimates with 95% CIs."""
 
     exact = False
@@ -520,7 +520,7 @@ class SampledBrowser(StrategyBrowser):
     ) -> pd.DataFrame:
         """Visit-weighted action distribution per group, with game-clustered 95% CIs.
 
-        Same rows and columns as :meth:`StrategyBrowser.aggregate` (``by``,
+        Same rows and columns as the exact browser's ``aggregate`` (``by``,
         one column per value of ``column``, ``reach`` = visits per game,
         ``value`` = mean return of the player to move), plus :data:`CI_COLUMNS`.
         """

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from complots_solver.browse import DEFAULT_SEED, StrategyBrowser, load_run
+from complots_solver.browse import DEFAULT_SEED, Browser, load_run
 from complots_solver.reports.compare import build_comparison
 from complots_solver.reports.document import Report, build_report
 from complots_solver.reports.html import write_html
@@ -47,7 +47,7 @@ def _phase(
 
 def _read(
     run_dir: Path, games: int | None, seed: int | None, progress: ReportProgress | None
-) -> StrategyBrowser:
+) -> Browser:
     """load_run, told to ``progress`` as one step (exact: reach and values; keyed: sampling)."""
     done = _phase(progress, f"reading {run_dir}", None)
     browser = load_run(run_dir, games, seed)
@@ -89,7 +89,7 @@ def write_report(
 
 
 def write_browser_report(
-    browser: StrategyBrowser,
+    browser: Browser,
     out: Path,
     formats: list[str],
     csv_dir: Path | None = None,
@@ -127,8 +127,8 @@ def write_comparison(
 
 
 def write_browser_comparison(
-    a: StrategyBrowser,
-    b: StrategyBrowser,
+    a: Browser,
+    b: Browser,
     out: Path,
     formats: list[str],
     csv_dir: Path | None = None,

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from complots_solver.browse import PROB_CI, StrategyBrowser, signed
+from complots_solver.browse import PROB_CI, Browser, signed
 from complots_solver.reports import figures
 from complots_solver.reports.document import FigureSpec, Report, Section
 from complots_solver.reports.tables import (
@@ -28,12 +28,12 @@ FIFTH = "Ambassador / Inquisitor"  # the shared label of the Complots 1 Negotiat
 VARYING_KEYS = ("lineup", "characters")  # parameters a comparison is about
 
 
-def _label(b: StrategyBrowser) -> str:
+def _label(b: Browser) -> str:
     """Short name of a run's line-up ('Ambassador', or the five Complots 2 names)."""
     return b.config.lineup_label()
 
 
-def _clan_labels(a: StrategyBrowser, b: StrategyBrowser) -> dict[str, str]:
+def _clan_labels(a: Browser, b: Browser) -> dict[str, str]:
     """Character name -> row label; clans whose character differs share 'X / Y'."""
     labels: dict[str, str] = {}
     for clan in range(5):
@@ -46,7 +46,7 @@ def _clan_labels(a: StrategyBrowser, b: StrategyBrowser) -> dict[str, str]:
     return labels
 
 
-def _basis(a: StrategyBrowser, b: StrategyBrowser) -> tuple[str, str]:
+def _basis(a: Browser, b: Browser) -> tuple[str, str]:
     """(basis, method) of a table built from both runs."""
     if a.exact and b.exact:
         return "exact", f"{a.method}, both runs"
@@ -54,8 +54,8 @@ def _basis(a: StrategyBrowser, b: StrategyBrowser) -> tuple[str, str]:
 
 
 def _table(
-    a: StrategyBrowser,
-    b: StrategyBrowser,
+    a: Browser,
+    b: Browser,
     key: str,
     title: str,
     description: str,
@@ -69,12 +69,12 @@ def _table(
     )
 
 
-def _character(a: StrategyBrowser, b: StrategyBrowser, name: str) -> str:
+def _character(a: Browser, b: Browser, name: str) -> str:
     """The character's row label: a clan whose character differs gets one shared label."""
     return _clan_labels(a, b).get(name, name)
 
 
-def seat_values(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
+def seat_values(a: Browser, b: Browser) -> StrategyTable:
     """Each seat's value in both line-ups, the difference and certain bounds on it."""
     la, lb = _label(a), _label(b)
     ba, bb = a.value_bounds(), b.value_bounds()
@@ -114,13 +114,13 @@ def seat_values(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def _value_ci(b: StrategyBrowser) -> tuple[float, ...]:
+def _value_ci(b: Browser) -> tuple[float, ...]:
     """Half-widths of a run's seat-value 95% intervals (0 for exact values)."""
     ci = b.game_value_ci()
     return tuple(ci) if ci is not None else (0.0,) * b.config.players
 
 
-def character_values(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
+def character_values(a: Browser, b: Browser) -> StrategyTable:
     """Value of holding each character, per seat, in both line-ups."""
     la, lb = _label(a), _label(b)
     fa, fb = _cv(a, b, a), _cv(a, b, b)
@@ -142,7 +142,7 @@ def character_values(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def _cv(a: StrategyBrowser, b: StrategyBrowser, run: StrategyBrowser) -> pd.DataFrame:
+def _cv(a: Browser, b: Browser, run: Browser) -> pd.DataFrame:
     """Character values of one run with the shared labels of differing clans."""
     full = cv_table(run).frame
     frame = full[["character", "seat", "value holding it"]].copy()
@@ -151,7 +151,7 @@ def _cv(a: StrategyBrowser, b: StrategyBrowser, run: StrategyBrowser) -> pd.Data
     return frame
 
 
-def action_frequencies(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
+def action_frequencies(a: Browser, b: Browser) -> StrategyTable:
     """Share of each action among all turns, per seat, in both line-ups."""
     la, lb = _label(a), _label(b)
     parts = []
@@ -179,7 +179,7 @@ def action_frequencies(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def bluff_frequencies(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
+def bluff_frequencies(a: Browser, b: Browser) -> StrategyTable:
     """Bluff frequency and how often bluffs are challenged, per character, in both line-ups."""
     la, lb = _label(a), _label(b)
     base = ["claims per game", "bluff frequency", "bluffs challenged"]
@@ -204,7 +204,7 @@ def bluff_frequencies(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def draft_tables(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
+def draft_tables(a: Browser, b: Browser) -> StrategyTable:
     """The draft pick table of both line-ups, stacked."""
     frames, notes = [], []
     for br in (a, b):
@@ -229,14 +229,14 @@ def draft_tables(a: StrategyBrowser, b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def _pick_label(a: StrategyBrowser, b: StrategyBrowser, column: str) -> str:
+def _pick_label(a: Browser, b: Browser, column: str) -> str:
     """'Pick X' with a differing clan's character given the shared label."""
     if column.startswith("Pick "):
         return "Pick " + _character(a, b, column[len("Pick ") :])
     return column
 
 
-def _run_line(tag: str, b: StrategyBrowser) -> str:
+def _run_line(tag: str, b: Browser) -> str:
     """One run in words: preset, solver, iterations, exploitability, basis."""
     r = b.describe_run()
     return (
@@ -246,7 +246,7 @@ def _run_line(tag: str, b: StrategyBrowser) -> str:
     )
 
 
-def _sampled_summary(a: StrategyBrowser, b: StrategyBrowser) -> list[str]:
+def _sampled_summary(a: Browser, b: Browser) -> list[str]:
     """Summary paragraphs when at least one run is sampled: differences with 95% CIs."""
     la, lb = _label(a), _label(b)
     va, vb = a.game_value()[0], b.game_value()[0]
@@ -290,7 +290,7 @@ def _sampled_summary(a: StrategyBrowser, b: StrategyBrowser) -> list[str]:
     return lines
 
 
-def summary(a: StrategyBrowser, b: StrategyBrowser) -> list[str]:
+def summary(a: Browser, b: Browser) -> list[str]:
     """Plain-language paragraphs: which line-up favours whom, by how much, how sure."""
     if not (a.exact and b.exact):
         return _sampled_summary(a, b)
@@ -343,7 +343,7 @@ def summary(a: StrategyBrowser, b: StrategyBrowser) -> list[str]:
     return lines
 
 
-def build_comparison(a: StrategyBrowser, b: StrategyBrowser) -> Report:
+def build_comparison(a: Browser, b: Browser) -> Report:
     """The comparison report of two runs (two line-ups or character sets of one game)."""
     la, lb = _label(a), _label(b)
     sv = seat_values(a, b)

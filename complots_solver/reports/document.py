@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 from matplotlib.figure import Figure
 
-from complots_solver.browse import StrategyBrowser, signed
+from complots_solver.browse import Browser, signed
 from complots_solver.reports import figures
 from complots_solver.reports.tables import StrategyTable, all_tables, exploitability_text
 
@@ -113,7 +113,7 @@ def _pivot(frame: pd.DataFrame, index: str, columns: str, values: str) -> pd.Dat
     return pivot.reindex(index=list(dict.fromkeys(frame[index])))
 
 
-def _sampled_summary(b: StrategyBrowser) -> list[str]:
+def _sampled_summary(b: Browser) -> list[str]:
     """Plain-language headline paragraphs of a run read by sampled self-play."""
     run = b.describe_run()
     v0, v1 = b.game_value()
@@ -154,7 +154,7 @@ def _sampled_summary(b: StrategyBrowser) -> list[str]:
     return lines
 
 
-def _summary(b: StrategyBrowser) -> list[str]:
+def _summary(b: Browser) -> list[str]:
     """Plain-language headline paragraphs of one run."""
     if not b.exact:
         return _sampled_summary(b)
@@ -191,7 +191,7 @@ def _summary(b: StrategyBrowser) -> list[str]:
     return lines
 
 
-def build_report(b: StrategyBrowser, tables: dict[str, StrategyTable] | None = None) -> Report:
+def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> Report:
     """The report of one solved line-up."""
     t = tables or all_tables(b)
     run = b.describe_run()

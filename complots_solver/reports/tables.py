@@ -1,7 +1,7 @@
 """Strategy tables of one solved line-up, as pandas DataFrames (CSV export).
 
 Every table is built from the browser layer only
-(:class:`complots_solver.browse.StrategyBrowser`, or its sampled variant
+(:class:`complots_solver.browse.StrategyBrowser`, or the sampled
 :class:`complots_solver.browse.SampledBrowser` for Monte Carlo CFR strategy
 files) and says how its numbers were obtained: ``exact`` (computed on the
 compiled game tree under the solved profile, no sampling error) or
@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from complots_solver.browse import CI_COLUMNS, REACH_CI, StrategyBrowser, mean_ci, signed
+from complots_solver.browse import CI_COLUMNS, REACH_CI, Browser, mean_ci, signed
 
 EXACT = "exact"
 SAMPLED = "sampled"
@@ -70,7 +70,7 @@ class StrategyTable:
 
 
 def _table(
-    b: StrategyBrowser,
+    b: Browser,
     key: str,
     title: str,
     description: str,
@@ -103,7 +103,7 @@ def _moves(frame: pd.DataFrame, fixed: list[str]) -> list[str]:
 
 
 def _ordered(
-    b: StrategyBrowser, frame: pd.DataFrame, by: list[str], order: list[str] | None = None
+    b: Browser, frame: pd.DataFrame, by: list[str], order: list[str] | None = None
 ) -> pd.DataFrame:
     """Aggregate with move columns in ``order`` (others after), then reach and value."""
     moves = sorted(_moves(frame, by), key=lambda m: _move_key(b, m))
@@ -113,7 +113,7 @@ def _ordered(
     return sort_cards(b, frame[[*by, *moves, REACH, VALUE, *extra]], by)
 
 
-def _move_key(b: StrategyBrowser, move: str) -> tuple:
+def _move_key(b: Browser, move: str) -> tuple:
     """Sort key of a move column: card moves ('Keep Duchess+Captain') in clan order."""
     for prefix in ("Counter as ", "Pick ", "Reveal ", "Show ", "Keep "):
         if move.startswith(prefix):
@@ -121,7 +121,7 @@ def _move_key(b: StrategyBrowser, move: str) -> tuple:
     return (move, ())
 
 
-def card_key(b: StrategyBrowser, cards: object) -> tuple[int, ...]:
+def card_key(b: Browser, cards: object) -> tuple[int, ...]:
     """Sort key of a card list such as 'Duchess+Captain': clan order, fewer cards first."""
     if not isinstance(cards, str) or not cards:
         return ()
@@ -129,7 +129,7 @@ def card_key(b: StrategyBrowser, cards: object) -> tuple[int, ...]:
     return (len(cards.split("+")), *(names.get(n, 9) for n in cards.split("+")))
 
 
-def sort_cards(b: StrategyBrowser, frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+def sort_cards(b: Browser, frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     """Sort rows by ``by``, card columns in the rulebook's clan order."""
     card_columns = {"hand", "claimed", "examined", "draft_card", "character", "counter_as"}
 
@@ -141,7 +141,7 @@ def sort_cards(b: StrategyBrowser, frame: pd.DataFrame, by: list[str]) -> pd.Dat
     return frame.sort_values(by, key=key).reset_index(drop=True)
 
 
-def _move_order(b: StrategyBrowser) -> list[str]:
+def _move_order(b: Browser) -> list[str]:
     """Turn actions in the rulebook's order."""
     names = [b.config.clan_name(c) for c in range(5)]
     return [
@@ -165,7 +165,7 @@ def _move_order(b: StrategyBrowser) -> list[str]:
     ]
 
 
-def opening_moves(b: StrategyBrowser) -> StrategyTable:
+def opening_moves(b: Browser) -> StrategyTable:
     """Each seat's first action for every hand it can hold then."""
     by = ["seat", "hand"]
     frame = b.aggregate(by, stage="ACTION", own_turns=0)
@@ -183,7 +183,7 @@ def opening_moves(b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def action_frequencies(b: StrategyBrowser) -> StrategyTable:
+def action_frequencies(b: Browser) -> StrategyTable:
     """How often each action is announced, per seat, over every turn of the game."""
     by = ["seat"]
     frame = b.aggregate(by, stage="ACTION")
@@ -201,7 +201,7 @@ def action_frequencies(b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def draft_picks(b: StrategyBrowser) -> StrategyTable:
+def draft_picks(b: Browser) -> StrategyTable:
     """The 2-player draft: which card to pick for each random card."""
     by = ["seat", "draft_card"]
     frame = b.aggregate(by, stage="PICK")
@@ -227,7 +227,7 @@ def draft_picks(b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def challenges(b: StrategyBrowser) -> StrategyTable:
+def challenges(b: Browser) -> StrategyTable:
     """Challenge probability by claimed character and own hand."""
     by = ["context", "claimed", "hand"]
     rows = b.find(stage={"CHALLENGE", "COUNTER_CHALLENGE"})
@@ -251,7 +251,7 @@ def challenges(b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def counters(b: StrategyBrowser) -> StrategyTable:
+def counters(b: Browser) -> StrategyTable:
     """Counter decisions by pending action and own hand."""
     by = ["pending_action", "hand"]
     frame = b.aggregate(by, stage="COUNTER")
@@ -272,7 +272,7 @@ def counters(b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def counter_rates(b: StrategyBrowser) -> StrategyTable:
+def counter_rates(b: Browser) -> StrategyTable:
     """Counter and bluff-counter rates per action and counter character."""
     rows = b.find(stage="COUNTER")
     slots = b.actions.merge(rows[["infoset", "pending_action", "reach"]], on="infoset")
@@ -294,7 +294,7 @@ def counter_rates(b: StrategyBrowser) -> StrategyTable:
             }
         )
     frame = pd.DataFrame(records)
-    if not b.exact and not frame.empty:
+    if not frame.empty:
         bl = slots["bluff"].to_numpy()
         frame = _add_slot_cis(
             b,
@@ -321,7 +321,7 @@ def counter_rates(b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def reveals(b: StrategyBrowser) -> StrategyTable:
+def reveals(b: Browser) -> StrategyTable:
     """Which card to turn face up when losing influence with a choice."""
     by = ["hand"]
     frame = b.aggregate(by, stage=LOSS_STAGES, num_actions=lambda k: k >= 2)
@@ -341,7 +341,7 @@ def reveals(b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def exchange_keeps(b: StrategyBrowser) -> StrategyTable:
+def exchange_keeps(b: Browser) -> StrategyTable:
     """Which cards to keep after an exchange, by the cards in hand after the draw."""
     by = ["hand"]
     frame = b.aggregate(by, stage="EXCHANGE_KEEP", num_actions=lambda k: k >= 2)
@@ -357,7 +357,7 @@ def exchange_keeps(b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def examine_decisions(b: StrategyBrowser) -> StrategyTable:
+def examine_decisions(b: Browser) -> StrategyTable:
     """Inquisitor Examine: return the card or force a swap, by the card shown."""
     by = ["examined", "hand"]
     frame = b.aggregate(by, stage="EXAMINE_DECIDE")
@@ -378,7 +378,7 @@ def examine_decisions(b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def examine_shows(b: StrategyBrowser) -> StrategyTable:
+def examine_shows(b: Browser) -> StrategyTable:
     """Which card the Examine target shows, when it has a choice."""
     by = ["hand"]
     frame = b.aggregate(by, stage="EXAMINE_SHOW", num_actions=lambda k: k >= 2)
@@ -402,7 +402,7 @@ def examine_shows(b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def bluffs(b: StrategyBrowser) -> StrategyTable:
+def bluffs(b: Browser) -> StrategyTable:
     """Bluff frequency per character and how often bluffs are challenged."""
     slots = b.actions[b.actions["claimed_character"].notna()]
     records = []
@@ -425,7 +425,7 @@ def bluffs(b: StrategyBrowser) -> StrategyTable:
             }
         )
     frame = pd.DataFrame(records)
-    if not b.exact and not frame.empty:
+    if not frame.empty:
         bl = slots["bluff"].to_numpy()
         frame = _add_slot_cis(
             b,
@@ -455,24 +455,26 @@ def bluffs(b: StrategyBrowser) -> StrategyTable:
 
 
 def _add_slot_cis(
-    b: StrategyBrowser,
+    b: Browser,
     frame: pd.DataFrame,
     slots: pd.DataFrame,
     by: list[str],
     keys: list[str],
     specs: dict[str, tuple[str, np.ndarray | None, str | None, np.ndarray | None]],
 ) -> pd.DataFrame:
-    """Add a '<column> ±95%' column per spec (num, num mask, den, den mask) of a sampled browser."""
+    """Add a '<column> ±95%' column per spec (num, num mask, den, den mask); none if exact."""
     frame = frame.copy()
     for column, (num, num_mask, den, den_mask) in specs.items():
-        est = b.slot_ratio(slots, by, num, num_mask, den, den_mask)  # type: ignore[attr-defined]
+        est = b.slot_ratio(slots, by, num, num_mask, den, den_mask)
+        if est is None:  # exact figures: no interval
+            continue
         est = est.rename(columns=dict(zip(by, keys, strict=True)))
         ci = frame[keys].merge(est[[*keys, "±95%"]], on=keys, how="left")["±95%"]
         frame[f"{column} ±95%"] = ci.to_numpy()
     return frame
 
 
-def hand_values(b: StrategyBrowser) -> StrategyTable:
+def hand_values(b: Browser) -> StrategyTable:
     """Expected utility of each starting hand, per seat."""
     starts = b.starting_hands()
     records = []
@@ -503,7 +505,7 @@ def hand_values(b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def character_values(b: StrategyBrowser) -> StrategyTable:
+def character_values(b: Browser) -> StrategyTable:
     """Expected utility when holding each character at the start, per seat."""
     starts = b.starting_hands()
     records = []
@@ -542,7 +544,7 @@ def character_values(b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def game_values(b: StrategyBrowser) -> StrategyTable:
+def game_values(b: Browser) -> StrategyTable:
     """Value of each seat, with the interval certain to hold the equilibrium value."""
     if not b.exact:
         return _sampled_game_values(b)
@@ -565,7 +567,7 @@ def game_values(b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def _sampled_game_values(b: StrategyBrowser) -> StrategyTable:
+def _sampled_game_values(b: Browser) -> StrategyTable:
     """Seat values of a sampled browser with their 95% confidence intervals."""
     values = b.game_value()
     cis = b.game_value_ci() or tuple(np.nan for _ in values)
@@ -590,7 +592,7 @@ def _sampled_game_values(b: StrategyBrowser) -> StrategyTable:
     )
 
 
-def exploitability_text(b: StrategyBrowser) -> str:
+def exploitability_text(b: Browser) -> str:
     """The run's exploitability in words: exact, a sampled lower bound, or 'not measured'."""
     exact = b.exploitability()
     if exact is not None:
@@ -606,7 +608,7 @@ def exploitability_text(b: StrategyBrowser) -> str:
     return "not measured"
 
 
-def _sampled_key_figures(b: StrategyBrowser) -> StrategyTable:
+def _sampled_key_figures(b: Browser) -> StrategyTable:
     """Key figures of a sampled browser (run, information states, values with CIs)."""
     run = b.describe_run()
     values = b.game_value()
@@ -634,7 +636,7 @@ def _sampled_key_figures(b: StrategyBrowser) -> StrategyTable:
     return _table(b, "key_figures", "Key figures", "The run and its headline numbers.", frame)
 
 
-def key_figures(b: StrategyBrowser) -> StrategyTable:
+def key_figures(b: Browser) -> StrategyTable:
     """Game value, exploitability and the share of games reaching the turn cap."""
     if not b.exact:
         return _sampled_key_figures(b)
@@ -668,7 +670,7 @@ def _ratio(num: float, den: float) -> float:
     return float(num) / float(den) if den > 0 else float("nan")
 
 
-TABLES: dict[str, Callable[[StrategyBrowser], StrategyTable]] = {
+TABLES: dict[str, Callable[[Browser], StrategyTable]] = {
     "key_figures": key_figures,
     "game_values": game_values,
     "opening_moves": opening_moves,
@@ -688,7 +690,7 @@ TABLES: dict[str, Callable[[StrategyBrowser], StrategyTable]] = {
 
 
 def all_tables(
-    b: StrategyBrowser, on_table: Callable[[int], None] | None = None
+    b: Browser, on_table: Callable[[int], None] | None = None
 ) -> dict[str, StrategyTable]:
     """Every strategy table of one line-up, by key; ``on_table`` is told how many are done."""
     tables: dict[str, StrategyTable] = {}
