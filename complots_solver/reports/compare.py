@@ -14,7 +14,7 @@ import pandas as pd
 
 from complots_solver.browse import PROB_CI, Browser, signed
 from complots_solver.reports import figures
-from complots_solver.reports.document import FigureSpec, Report, Section
+from complots_solver.reports.document import FigureSpec, Report, Section, report_warnings
 from complots_solver.reports.tables import (
     StrategyTable,
     bluffs,
@@ -400,4 +400,7 @@ def build_comparison(a: Browser, b: Browser) -> Report:
         ),
         ("Basis", ": ".join(_basis(a, b))),
     ]
-    return Report(f"Complots: {la} vs {lb}", facts, sections)
+    warnings = [f"{la}: {w}" for w in report_warnings(a)] + [
+        f"{lb}: {w}" for w in report_warnings(b)
+    ]
+    return Report(f"Complots: {la} vs {lb}", facts, sections, warnings=warnings)

@@ -15,6 +15,11 @@ from complots_solver.reports.tables import StrategyTable, all_tables, exploitabi
 
 MAX_DISPLAY_PROB_COLUMNS = 9  # wider distributions are shown as one text column
 DISPLAY_MIN_PROBABILITY = 0.001
+TINY = 1e-4  # smaller magnitudes are shown as '< 0.0001', never as 6.4e-08
+FAINT_REACH = 1e-4  # exact tables: rows reached less often than this are greyed out
+FAINT_VISITS = 30  # sampled tables: rows resting on fewer sampled decisions are greyed out
+WEAK_EXPLOITABILITY = 0.2  # above this (or unmeasured on a sampled run) the report warns
+DRAWS_DOMINATE = 0.5  # a turn-cap share from this on gets the short-horizon warning
 
 
 @dataclass
@@ -65,7 +70,7 @@ def display_frame(table: StrategyTable) -> pd.DataFrame:
                 ((c, float(v)) for c, v in row.items() if float(v) >= DISPLAY_MIN_PROBABILITY),
                 key=lambda cv: -cv[1],
             )
-            dist.append("; ".join(f"{c} {v:.3f}" for c, v in items))
+            dist.append("; ".join(f"{c} {_percent(v)}" for c, v in items))
         keep = [c for c in frame.columns if c not in probs]
         at = frame.columns.get_loc(probs[0])
         frame = frame[keep]
@@ -95,16 +100,25 @@ def format_cell(column: str, value: object, probability: bool = False) -> str:
         v = float(value)  # type: ignore[arg-type]
         if v != v:
             return "n/a"
+        if column == "prob ±95%" or (probability and "±" not in column):
+            return _percent(v)
         if "±" in column:
             return f"{v:.4f}"
-        if probability:
-            return f"{v:.3f}"
         if column in ("value", "advantage", "difference") or column.startswith(("value", "Δ")):
             return signed(v)
         if "equilibrium" in column:
             return signed(v, 5)
+        if 0 < abs(v) < TINY:
+            return f"< {TINY:g}" if v > 0 else f"> -{TINY:g}"
         return f"{v:.4g}" if abs(v) < 1e4 else f"{v:,.0f}"
     return str(value)
+
+
+def _percent(v: float) -> str:
+    """A probability in percent: '12.3%', '< 0.1%' for a tiny positive one."""
+    if 0 < v < 0.0005:
+        return "< 0.1%"
+    return f"{100 * v:.1f}%"
 
 
 def _pivot(frame: pd.DataFrame, index: str, columns: str, values: str) -> pd.DataFrame:
@@ -191,13 +205,91 @@ def _summary(b: Browser) -> list[str]:
     return lines
 
 
+def seat_shares(b: Browser) -> tuple[float, float, float]:
+    """(seat 0 wins, seat 1 wins, draws) of a 2-player run, from its values and turn-cap share.
+
+    With utilities +1, -1 and 0 on a draw, seat 0's value is P(0 wins) - P(1 wins)
+    and the draws are the turn-cap share, which fixes both win probabilities.
+    """
+    v0 = b.game_value()[0]
+    draws = b.turn_cap_share()
+    return (1 - draws + v0) / 2, (1 - draws - v0) / 2, draws
+
+
+def report_warnings(b: Browser) -> list[str]:
+    """The two warnings a reader must not miss: a weak strategy, draws that dominate."""
+    out = []
+    name = b.describe_run()["preset"] or b.config.game_string()
+    exact = b.exploitability()
+    bound = b.exploitability_bound()
+    if exact is not None and exact > WEAK_EXPLOITABILITY:
+        out.append(
+            f"Warning: weak strategy. Its exploitability is {exact:.3g} (above "
+            f"{WEAK_EXPLOITABILITY}): a best response wins that much more per game; read "
+            "every number here as how this strategy plays, not as good play."
+        )
+    elif exact is None:
+        low = float(bound["lower_bound"]) if bound else None
+        measured = f"at least {low:.3g}" if low is not None else "not measured"
+        if low is None or low > WEAK_EXPLOITABILITY:
+            out.append(
+                f"Warning: weak or unmeasured strategy. Its exploitability is {measured}; "
+                "read every number here as how this strategy plays, not as good play."
+            )
+    draws = b.turn_cap_share()
+    if draws >= DRAWS_DOMINATE:
+        out.append(
+            f"Warning: draws dominate {name}. {draws:.1%} of its games reach the turn cap "
+            f"of {b.config.max_turns} turns and are draws: a short-horizon rung of the "
+            "ladder, not the full game; its values mostly measure draws."
+        )
+    return out
+
+
+def _takeaways(b: Browser, t: dict[str, StrategyTable]) -> list[str]:
+    """Win rates and the plainest facts first, before any solver detail."""
+    lines = []
+    if b.config.players == 2:
+        p0, p1, d = seat_shares(b)
+        how = "exactly, on the game tree" if b.exact else "in the sampled self-play games"
+        lines.append(
+            f"Takeaways: playing this strategy against itself, seat 0 (who moves first) wins "
+            f"{p0:.1%} of games, seat 1 wins {p1:.1%}, and {d:.1%} are draws (computed {how})."
+        )
+    bl = t["bluffs"].frame
+    if not bl.empty and bl["bluff frequency"].notna().any():
+        top = bl.loc[bl["bluff frequency"].idxmax()]
+        lines.append(
+            f"The character it bluffs most is the {top['character']}: "
+            f"{top['bluff frequency']:.1%} of its {top['character']} claims are bluffs."
+        )
+    return lines
+
+
+def _mark_faint(table: StrategyTable, exact: bool) -> StrategyTable:
+    """Grey out the rows with little behind them (rare situations, few sampled decisions)."""
+    frame = table.frame
+    if "visits" in frame.columns and not exact:
+        table.faint = [bool(v < FAINT_VISITS) for v in frame["visits"]]
+    elif "reach" in frame.columns and exact:
+        table.faint = [bool(v < FAINT_REACH) for v in frame["reach"]]
+    return table
+
+
 def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> Report:
     """The report of one solved line-up."""
     t = tables or all_tables(b)
+    for table in t.values():
+        _mark_faint(table, b.exact)
     run = b.describe_run()
     name = run["preset"] or run["game"]
     sections = [
-        Section("summary", "Summary", _summary(b), [t["key_figures"], t["game_values"]]),
+        Section(
+            "summary",
+            "Summary",
+            _takeaways(b, t) + _summary(b),
+            [t["key_figures"], t["game_values"]],
+        ),
     ]
     conv = b.convergence()
     conv_section = Section("convergence", "Convergence")
@@ -310,22 +402,30 @@ def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> 
             ),
         )
     )
-    values_sec.figures.append(
-        FigureSpec(
-            "hand_values",
-            "Value of each starting hand",
-            "Expected utility of each seat by its starting hand. " + note,
-            lambda: figures.value_bars_figure(
-                hv.sort_values("hand"),
-                "hand",
-                "value",
+    if b.config.influence > 1:  # with one card a hand is a character: the same chart twice
+        values_sec.figures.append(
+            FigureSpec(
+                "hand_values",
                 "Value of each starting hand",
-                ci=hv_ci,
-                note=note,
-            ),
+                "Expected utility of each seat by its starting hand. " + note,
+                lambda: figures.value_bars_figure(
+                    hv.sort_values("hand"),
+                    "hand",
+                    "value",
+                    "Value of each starting hand",
+                    ci=hv_ci,
+                    note=note,
+                ),
+            )
         )
-    )
     sections.append(values_sec)
+    sections, dropped = _drop_empty(sections)
+    if dropped:
+        sections[0].paragraphs.append(
+            "Not shown, because no such situation arises under this strategy in this game: "
+            + "; ".join(dropped)
+            + "."
+        )
     facts = [
         ("Game", f"Complots, {name}: {run['game']}"),
         ("Line-up", run["lineup"]),
@@ -345,4 +445,16 @@ def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> 
                 "estimates with 95% confidence intervals",
             ),
         )
-    return Report(f"Complots strategy report: {name}", facts, sections)
+    return Report(f"Complots strategy report: {name}", facts, sections, warnings=report_warnings(b))
+
+
+def _drop_empty(sections: list[Section]) -> tuple[list[Section], list[str]]:
+    """Sections without their empty tables, and without sections left empty; what was dropped."""
+    kept, dropped = [], []
+    for section in sections:
+        empty = [t for t in section.tables if t.frame.empty]
+        dropped += [t.title for t in empty]
+        section.tables = [t for t in section.tables if not t.frame.empty]
+        if section.tables or section.figures or section.key == "summary":
+            kept.append(section)
+    return kept, dropped

@@ -211,3 +211,23 @@ def test_bad_input_exits_2_in_one_line(args: list[str], tmp_path: Path, capsys) 
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("Error:") and "Traceback" not in err[0]
+
+
+def test_strategy_reports_lead_with_answers(browsers: dict) -> None:
+    """A ladder-1 report: win rates first, the draw warning, no empty table, one value chart."""
+    from complots_solver.reports.document import build_report, format_cell
+
+    b = browsers["ambassador"]
+    report = build_report(b)
+    first = report.sections[0].paragraphs[0]
+    shares = [float(x) / 100 for x in re.findall(r"(\d+\.\d)%", first)[:3]]
+    assert first.startswith("Takeaways") and sum(shares) == pytest.approx(1.0, abs=2e-3)
+    assert shares[2] == pytest.approx(b.turn_cap_share(), abs=1e-3)
+    # ladder-1 has a 2-turn cap: most games are draws
+    assert any("draws dominate" in w and f"{b.turn_cap_share():.1%}" in w for w in report.warnings)
+    assert all(not t.frame.empty for t in report.tables())
+    keys = [f.key for s in report.sections for f in s.figures]
+    assert "character_values" in keys and "hand_values" not in keys  # one card: one chart
+    assert format_cell("Challenge", 6.435e-08, probability=True) == "< 0.1%"
+    assert format_cell("reach", 6.435e-08) == "< 0.0001"
+    assert format_cell("Challenge", 0.25, probability=True) == "25.0%"
