@@ -27,7 +27,7 @@ import pyspiel
 import complots_solver.openspiel  # noqa: F401  (registers "complots")
 from complots_solver.play.base import Bot
 from complots_solver.play.tournament import game_rngs, play_game_bots
-from complots_solver.rules import core
+from complots_solver.rules import core, view
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import NUM_CLANS, ActionKind, Stage
 from complots_solver.rules.layout import (
@@ -35,12 +35,6 @@ from complots_solver.rules.layout import (
     A_COUNTER,
     A_PASS,
     A_PICK,
-    S_ACTOR,
-    S_CLAIM,
-    S_COUNTER_CLAN,
-    S_COUNTERER,
-    S_HIDDEN,
-    S_STAGE,
 )
 from complots_solver.rules.presets import load_presets
 
@@ -93,13 +87,13 @@ class GameRecord:
 
 def _hand(s: np.ndarray, seat: int) -> tuple[int, ...]:
     """The face-down cards of ``seat`` as sorted clans."""
-    base = S_HIDDEN + seat * NUM_CLANS
-    return tuple(c for c in range(NUM_CLANS) for _ in range(int(s[base + c])))
+    counts = view.hand(s, seat)
+    return tuple(c for c in range(NUM_CLANS) for _ in range(int(counts[c])))
 
 
 def _holds(s: np.ndarray, seat: int, clan: int) -> bool:
     """Whether ``seat`` holds a face-down copy of ``clan``."""
-    return int(s[S_HIDDEN + seat * NUM_CLANS + clan]) > 0
+    return view.hidden(s, seat, clan) > 0
 
 
 def action_name(kind: int) -> str:
@@ -123,7 +117,7 @@ class _Recorder:
     def __call__(self, state: pyspiel.State, bot: Bot, action: int) -> None:
         """Record the decision ``action`` of the seat to move in ``state`` (before it applies)."""
         s = state.s
-        stage = int(s[S_STAGE])
+        stage = view.stage(s)
         seat = state.current_player()
         if stage == Stage.PICK:
             held = _hand(s, seat)
@@ -149,8 +143,8 @@ class _Recorder:
                 self.open_claim["counter"] = claim
         elif stage in (Stage.CHALLENGE, Stage.COUNTER_CHALLENGE):
             kind = "action" if stage == Stage.CHALLENGE else "counter"
-            clan = int(s[S_CLAIM] if kind == "action" else s[S_COUNTER_CLAN])
-            claimant = int(s[S_ACTOR] if kind == "action" else s[S_COUNTERER])
+            clan = view.claim(s) if kind == "action" else view.counter_clan(s)
+            claimant = view.actor(s) if kind == "action" else view.counterer(s)
             challenged = action == A_CHALLENGE
             self.responses.append(Response(seat, clan, _holds(s, seat, clan), challenged, kind))
             claim = self.open_claim.get(kind)
