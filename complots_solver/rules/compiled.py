@@ -42,7 +42,8 @@ them (``scripts/bench_mccfr.py`` measures the effect):
     decrements each of them at every pass of the loop (measured with perf:
     a quarter of an MCCFR run). A loop that must allocate now and then is
     best a ``hot`` function that returns when it needs memory, called again
-    by an allocating driver (``mccfr.walk._walk`` and ``mccfr.walk.run_walk``).
+    by an allocating driver (``mccfr.walk._walk_es`` or ``_walk_os`` and
+    ``mccfr.walk.run_walk``).
 
 ``advise_huge_pages(a)``
     Asks Linux to back a freshly allocated (not yet touched) array with 2 MiB

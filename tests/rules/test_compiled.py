@@ -156,4 +156,5 @@ def test_the_mccfr_visit_helpers_are_inlined() -> None:
     ]  # fmt: skip
     for f in helpers:
         assert f.targetoptions.get("inline") == "always", f.__name__
-    assert walk._walk.targetoptions.get("inline") != "always"  # the walk itself is called
+    for kernel in (walk._walk_es, walk._walk_os):  # the walks themselves are called
+        assert kernel.targetoptions.get("inline") != "always"

@@ -1,9 +1,11 @@
 """The compiled MCCFR walk: iterations of external or outcome sampling over the rules core.
 
-:func:`run_walk` allocates the per-depth arrays and calls :func:`_walk` (a
-``hot`` function: no reference counting per node), which returns when the
-table must grow; ``run_walk`` grows it (:func:`~.table.grow_to`) and resumes
-the walk at the same node.
+:func:`run_walk` allocates the per-depth arrays and calls the kernel of the
+algorithm, :func:`_walk_es` or :func:`_walk_os` (``hot`` functions: no
+reference counting per node). They share small inlined helpers (finding and
+inserting a row, regret matching, stepping to a child, the end of an
+iteration) and return when the table must grow; ``run_walk`` grows it
+(:func:`~.table.grow_to`) and resumes the walk at the same node.
 """
 
 from __future__ import annotations
@@ -112,7 +114,7 @@ def _step_child(states, srow, d, cfg, a, walk_keys, hashes, memory, copy, slots)
     core.apply_action(states[srow[d + 1]], cfg, a)
 
 
-# _walk's saved position (regs) and results
+# a kernel's saved position (regs) and results
 R_ITER = 0  # iterations of this call done
 R_TRAV = 1  # traverser of the interrupted walk
 R_DEPTH = 2  # depth of the node to enter again
@@ -121,25 +123,257 @@ R_POOL_NEEDED = 4  # pool slots the interrupted insertion needs
 NUM_REGS = 5
 WALK_DONE = 0
 WALK_GROW = 1
+GROW_ROW = -2  # _own_row: the row does not fit the table
+
+
+@inline
+def _start_traversal(states, srow, cfg, hashes, memory):
+    """Put the game's initial state and keys at depth 0."""
+    core.reset_state(states[0], cfg)
+    init_keys(cfg, hashes[0], memory[0])
+    srow[0] = 0
+
+
+@inline
+def _own_row(
+    slots, i, key, k, cur, acts_d, row_info, row_key, pool_action, regret, strategy_sum,
+    counters, journal, journaling, touched, stamp, insert_mask, writes,
+):  # fmt: skip
+    """The row of the mover's key at slot ``i``: its id, NO_ROW, or GROW_ROW.
+
+    A missing row is inserted if this visit writes it (``writes``) and the
+    worker owns the seat (``insert_mask``); otherwise it stays absent: an
+    absent row plays uniformly, exactly like a zero row, so only rows that get
+    values are stored. GROW_ROW: the new row does not fit (nothing random has
+    been drawn at the node yet, so the caller can grow the table and enter it again).
+    """
+    r = slots[i, SL_ROW]
+    if r == NO_ROW:
+        if (insert_mask != 0 and not insert_mask & (1 << cur)) or not writes:
+            return NO_ROW
+        rows = counters[CT_ROWS]
+        used = counters[CT_POOL]
+        if (
+            (rows + 1) * MAX_LOAD_DEN >= slots.shape[0]
+            or rows >= row_info.shape[0]
+            or used + k > pool_action.shape[0]
+        ):
+            return GROW_ROW
+        insert_row(slots, i, row_info, row_key, rows, key, used, k, cur, stamp)
+        if stamp != 0:
+            list_touched(touched, rows)
+        for j in range(k):
+            pool_action[used + j] = acts_d[j]
+            regret[used + j] = 0.0  # the pool grows unwritten
+            strategy_sum[used + j] = 0.0
+            if journaling:  # a new row starts the epoch at zero
+                journal[0, used + j] = 0.0
+                journal[1, used + j] = 0.0
+        counters[CT_ROWS] = rows + 1
+        counters[CT_POOL] = used + k
+        return rows
+    if slots[i, SL_LEN] != k:
+        counters[CT_CONFLICTS] += 1
+        return NO_ROW
+    return r
+
+
+@inline
+def _row_strategy(slots, i, r, k, regret, row_info, stamp, sig, start, d):
+    """Regret matching on row ``r`` into ``sig`` (uniform without a row); its pool start in ``start[d]``."""
+    if r == NO_ROW:
+        for j in range(k):
+            sig[j] = 1.0 / k
+    else:
+        if stamp != 0:
+            # a parallel epoch stamps the row when it updates it, after the subtree: fetch
+            # its info line now (measured: stamping cost 2.3-4.4% of a draft OS walk
+            # without this, 1.0-2.6% with)
+            prefetch(row_info, r)
+        start[d] = slots[i, SL_START]
+        regret_matching(regret, start[d], k, sig)
+
+
+@inline
+def _save_position(regs, it, trav, d, pool_needed):
+    """Record where the walk stopped for a table growth (:func:`run_walk` resumes it)."""
+    regs[R_ITER] = it
+    regs[R_TRAV] = trav
+    regs[R_DEPTH] = d
+    regs[R_RESUME] = 1
+    regs[R_POOL_NEEDED] = pool_needed
+
+
+@inline
+def _end_iteration(counters, interval, regret, strategy_sum, params):
+    """Discount the pool in bulk when the iteration number is a multiple of ``interval``."""
+    if interval > 0 and counters[CT_ITER] % interval == 0:
+        counters[CT_DISCOUNTS] += 1
+        discount_pool(
+            regret,
+            strategy_sum,
+            counters[CT_POOL],
+            float(counters[CT_DISCOUNTS]),
+            params[P_ALPHA],
+            params[P_BETA],
+            params[P_GAMMA],
+        )
 
 
 @hot
-def _walk(
-    cfg, algorithm, key_kind, iterations, params, rng,
+def _walk_es(
+    cfg, key_kind, iterations, params, rng,
+    slots, row_info, row_key, pool_action, regret, strategy_sum, counters, journal, touched,
+    walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row, start, frame, srow,
+    outcomes, probs, regs,
+):  # fmt: skip
+    """External-sampling iterations from the position in ``regs``: WALK_DONE, or WALK_GROW.
+
+    The traverser's nodes walk every action (the state is copied for all but
+    the last child); other seats' nodes sample one action from their current
+    strategy, and the seat after the traverser adds it to its strategy sums.
+    Like every kernel here it allocates nothing, so it is compiled without
+    reference counting (``hot``); when a new row does not fit the table it
+    saves its position in ``regs`` and returns WALK_GROW, and :func:`run_walk`
+    grows the table and calls it again. (A walk that grew the table itself
+    would hold owned arrays that numba reference-counts at every step of the
+    loop: measured with perf, eight atomic increments and decrements per
+    visit, a quarter of the time.)
+    """
+    n = cfg[C_PLAYERS]
+    linear = params[P_LINEAR] != 0.0
+    interval = int(params[P_INTERVAL])
+    stamp = np.int64(params[P_STAMP])
+    trav_mask = np.int64(params[P_TRAVERSERS])
+    insert_mask = np.int64(params[P_INSERT])
+    floor = params[P_FLOOR] != 0.0
+    stride = max(1, int(params[P_STRIDE]))
+    journaling = params[P_JOURNAL] != 0.0
+    it = regs[R_ITER]
+    first_trav = regs[R_TRAV]
+    resume = regs[R_RESUME] != 0
+    while it < iterations:
+        if not resume:
+            counters[CT_ITER] += stride
+        weight = float(counters[CT_ITER]) if linear else 1.0
+        for trav in range(first_trav, n):
+            if trav_mask != 0 and not trav_mask & (1 << trav):
+                continue
+            avg_seat = (trav + 1) % n  # the seat whose strategy sums this traversal writes
+            if resume:  # back after the table grew: enter the node where the walk stopped
+                d = regs[R_DEPTH]
+                resume = False
+            else:
+                _start_traversal(states, srow, cfg, hashes, memory)
+                d = 0
+            entering = True
+            val = 0.0
+            while True:
+                if entering:
+                    s = states[srow[d]]
+                    counters[CT_VISITS] += 1
+                    cur = s[S_CUR]
+                    if s[S_STAGE] == _TERMINAL_STAGE:
+                        val = core.return_of(s, cfg, trav)
+                        entering = False
+                        continue
+                    if cur == _CHANCE:
+                        frame[d] = F_CHANCE
+                        a = core.sample_chance(s, cfg, rng, outcomes, probs)
+                    else:
+                        key, k, i = _find(slots, s, cfg, key_kind, hashes[d], memory[d], acts[d])
+                        nact[d] = k
+                        r = _own_row(
+                            slots, i, key, k, cur, acts[d], row_info, row_key, pool_action,
+                            regret, strategy_sum, counters, journal, journaling, touched, stamp,
+                            insert_mask, cur == trav or cur == avg_seat,
+                        )  # fmt: skip
+                        if r == GROW_ROW:
+                            counters[CT_VISITS] -= 1
+                            _save_position(regs, it, trav, d, counters[CT_POOL] + k)
+                            return WALK_GROW
+                        row[d] = r
+                        sig = sigma[d]
+                        _row_strategy(slots, i, r, k, regret, row_info, stamp, sig, start, d)
+                        if cur == trav:
+                            frame[d] = F_WALKED
+                            nxt[d] = 0
+                            a = acts[d, 0]
+                        else:
+                            frame[d] = F_SAMPLED
+                            if cur == avg_seat and r != NO_ROW:
+                                st = start[d]
+                                stamp_row(
+                                    row_info, r, stamp, regret, strategy_sum, journal,
+                                    journaling, touched,
+                                )  # fmt: skip
+                                for j in range(k):
+                                    strategy_sum[st + j] += weight * sig[j]
+                            a = acts[d, sample(sig, k, rng)]
+                    # a walked node's state is needed again: every child but the last
+                    # copies it; a node left for good lets its child step it in place
+                    _step_child(
+                        states, srow, d, cfg, a, walk_keys, hashes, memory,
+                        frame[d] == F_WALKED and nact[d] > 1, slots,
+                    )  # fmt: skip
+                    d += 1
+                    continue
+                # returning `val` from depth d to its parent
+                if d == 0:
+                    break
+                d -= 1
+                if frame[d] != F_WALKED:
+                    continue  # chance or sampled node: the sampled child's value passes up
+                k = nact[d]
+                values[d, nxt[d]] = val
+                nxt[d] += 1
+                if nxt[d] < k:
+                    # the last child steps the state in place: it is not needed again
+                    _step_child(
+                        states, srow, d, cfg, acts[d, nxt[d]], walk_keys, hashes, memory,
+                        nxt[d] < k - 1, slots,
+                    )  # fmt: skip
+                    d += 1
+                    entering = True
+                    continue
+                v = 0.0
+                for j in range(k):
+                    v += sigma[d, j] * values[d, j]
+                r = row[d]
+                if r != NO_ROW:
+                    st = start[d]
+                    stamp_row(
+                        row_info, r, stamp, regret, strategy_sum, journal, journaling, touched
+                    )
+                    for j in range(k):
+                        regret[st + j] += values[d, j] - v
+                        if floor and regret[st + j] < 0.0:
+                            regret[st + j] = 0.0
+                val = v
+        _end_iteration(counters, interval, regret, strategy_sum, params)
+        first_trav = 0
+        it += 1
+    regs[R_RESUME] = 0
+    return WALK_DONE
+
+
+@hot
+def _walk_os(
+    cfg, key_kind, iterations, params, rng,
     slots, row_info, row_key, pool_action, regret, strategy_sum, counters,
     frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal, touched,
-    o_slots, o_regret, walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row,
+    o_slots, o_regret, walk_keys, states, hashes, memory, acts, sigma, values, nact, row,
     start, frame, mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach, outcomes, probs,
     regs,
 ):  # fmt: skip
-    """Run MCCFR iterations from the position in ``regs``: WALK_DONE, or WALK_GROW.
+    """Outcome-sampling iterations from the position in ``regs``: WALK_DONE, or WALK_GROW.
 
-    ``_walk`` allocates nothing, so it is compiled without reference counting
-    (``hot``); when a new row does not fit the table it saves its position in
-    ``regs`` and returns WALK_GROW, and :func:`run_walk` grows the table and calls
-    it again. (A walk that grew the table itself would hold owned arrays that
-    numba reference-counts at every step of the loop: measured with perf,
-    eight atomic increments and decrements per visit, a quarter of the time.)
+    One action is sampled at every node (epsilon-on-policy at the traverser's),
+    along with the reach probabilities; on the way back the sampled values,
+    importance-weighted (with learned baselines when ``P_BASELINE`` > 0),
+    update the traverser's regrets and strategy sums. Frozen seats play their
+    fixed table; with a shared table (``P_SHARED``) the seats this worker does
+    not insert are read from another worker's. Grows like :func:`_walk_es`.
     """
     n = cfg[C_PLAYERS]
     linear = params[P_LINEAR] != 0.0
@@ -156,8 +390,8 @@ def _walk(
     first_trav = regs[R_TRAV]
     shared = params[P_SHARED] != 0.0
     o_rows = np.int64(params[P_OTHER_ROWS])
-    # besides the traverser's rows, a traversal writes the strategy sums of the next seat
-    # (ES) or, with baselines in a 2-player game, the opponent's baselines (OS)
+    # besides the traverser's rows, a traversal writes, with baselines in a 2-player game,
+    # the opponent's baselines
     os_opponent = n == 2 and balpha > 0.0
     resume = regs[R_RESUME] != 0
     while it < iterations:
@@ -169,283 +403,151 @@ def _walk(
                 continue
             if trav_mask != 0 and not trav_mask & (1 << trav):
                 continue
-            avg_seat = (trav + 1) % n
-            write_seat = avg_seat if algorithm == ALGO_ES or os_opponent else trav
+            write_seat = (trav + 1) % n if os_opponent else trav
             if resume:  # back after the table grew: enter the node where the walk stopped
                 d = regs[R_DEPTH]
                 resume = False
             else:
-                core.reset_state(states[0], cfg)
-                init_keys(cfg, hashes[0], memory[0])
+                _start_traversal(states, srow, cfg, hashes, memory)
                 d = 0
-                srow[0] = 0
             entering = True
             val = 0.0
             while True:
                 if entering:
                     s = states[srow[d]]
                     counters[CT_VISITS] += 1
-                    a = -1
                     cur = s[S_CUR]
                     if s[S_STAGE] == _TERMINAL_STAGE:
                         val = core.return_of(s, cfg, trav)
                         entering = False
-                    elif cur == _CHANCE:
+                        continue
+                    if cur == _CHANCE:
                         frame[d] = F_CHANCE
                         a = core.sample_chance(s, cfg, rng, outcomes, probs)
-                    elif frozen_mask & (1 << cur):
-                        mover[d] = cur
-                        k = core.legal_actions_into(s, cfg, acts[d])
-                        nact[d] = k
-                        row[d] = NO_ROW
-                        key = key_of(s, cfg, f_key_kind, hashes[d], memory[d])
-                        fr = lookup(f_slots, key, k)
-                        sig = sigma[d]
-                        for j in range(k):
-                            sig[j] = (
-                                1.0 / k if fr == NO_ROW else f_probs[f_row_info[fr, RI_START] + j]
-                            )
-                        frame[d] = F_SAMPLED
-                        j = sample(sig, k, rng)
-                        samp_p[d] = sig[j]
-                        chosen[d] = j
-                        a = acts[d, j]
-                    elif shared and not insert_mask & (1 << cur):
-                        # another worker's seat (outcome sampling, split "shared"): its
-                        # rows as they were at the epoch's start, read-only; the owner
-                        # may be inserting meanwhile, but only rows >= o_rows, ignored here
-                        mover[d] = cur
-                        key, k, i = _find(o_slots, s, cfg, key_kind, hashes[d], memory[d], acts[d])
-                        nact[d] = k
-                        r = o_slots[i, SL_ROW]
-                        row[d] = NO_ROW
-                        sig = sigma[d]
-                        if r != NO_ROW and r < o_rows and o_slots[i, SL_LEN] == k:
-                            regret_matching(o_regret, o_slots[i, SL_START], k, sig)
-                        else:
-                            if r != NO_ROW and r < o_rows:
-                                counters[CT_CONFLICTS] += 1
-                            for j in range(k):
-                                sig[j] = 1.0 / k
-                        frame[d] = F_SAMPLED
-                        j = sample(sig, k, rng)
-                        samp_p[d] = sig[j]
-                        chosen[d] = j
-                        a = acts[d, j]
                     else:
                         mover[d] = cur
-                        key, k, i = _find(slots, s, cfg, key_kind, hashes[d], memory[d], acts[d])
-                        nact[d] = k
-                        r = slots[i, SL_ROW]
-                        if r == NO_ROW and (
-                            (insert_mask != 0 and not insert_mask & (1 << cur))
-                            or not (cur == trav or cur == write_seat)
-                        ):
-                            # a row this visit does not write (or a seat this worker does
-                            # not own) stays absent: an absent row plays uniformly, exactly
-                            # like a zero row, so only rows that get values are stored
-                            pass
-                        elif r == NO_ROW:
-                            rows = counters[CT_ROWS]
-                            used = counters[CT_POOL]
-                            if (
-                                (rows + 1) * MAX_LOAD_DEN >= slots.shape[0]
-                                or rows >= row_info.shape[0]
-                                or used + k > pool_action.shape[0]
-                            ):
-                                # the caller grows the table; this node is then entered
-                                # again (nothing random has been drawn at it yet)
-                                counters[CT_VISITS] -= 1
-                                regs[R_ITER] = it
-                                regs[R_TRAV] = trav
-                                regs[R_DEPTH] = d
-                                regs[R_RESUME] = 1
-                                regs[R_POOL_NEEDED] = used + k
-                                return WALK_GROW
-                            r = rows
-                            insert_row(slots, i, row_info, row_key, r, key, used, k, cur, stamp)
-                            if stamp != 0:
-                                list_touched(touched, r)
-                            for j in range(k):
-                                pool_action[used + j] = acts[d, j]
-                                regret[used + j] = 0.0  # the pool grows unwritten
-                                strategy_sum[used + j] = 0.0
-                                if journaling:  # a new row starts the epoch at zero
-                                    journal[0, used + j] = 0.0
-                                    journal[1, used + j] = 0.0
-                            counters[CT_ROWS] = rows + 1
-                            counters[CT_POOL] = used + k
-                        elif slots[i, SL_LEN] != k:
-                            counters[CT_CONFLICTS] += 1
-                            r = NO_ROW
-                        row[d] = r
+                        frame[d] = F_SAMPLED
                         sig = sigma[d]
-                        if r == NO_ROW:
+                        explore = False  # only the traverser's own rows explore
+                        if frozen_mask & (1 << cur):
+                            k = core.legal_actions_into(s, cfg, acts[d])
+                            row[d] = NO_ROW
+                            key = key_of(s, cfg, f_key_kind, hashes[d], memory[d])
+                            fr = lookup(f_slots, key, k)
                             for j in range(k):
-                                sig[j] = 1.0 / k
-                        else:
-                            if stamp != 0:
-                                # a parallel epoch stamps the row when it updates it, after
-                                # the subtree: fetch its info line now (measured: stamping
-                                # cost 2.3-4.4% of a draft OS walk without this, 1.0-2.6% with)
-                                prefetch(row_info, r)
-                            start[d] = slots[i, SL_START]
-                            regret_matching(regret, start[d], k, sig)
-                        if algorithm == ALGO_ES:
-                            if cur == trav:
-                                frame[d] = F_WALKED
-                                nxt[d] = 0
-                                a = acts[d, 0]
+                                sig[j] = (
+                                    1.0 / k
+                                    if fr == NO_ROW
+                                    else f_probs[f_row_info[fr, RI_START] + j]
+                                )
+                        elif shared and not insert_mask & (1 << cur):
+                            # another worker's seat (split "shared"): its rows as they were
+                            # at the epoch's start, read-only; the owner may be inserting
+                            # meanwhile, but only rows >= o_rows, ignored here
+                            key, k, i = _find(
+                                o_slots, s, cfg, key_kind, hashes[d], memory[d], acts[d]
+                            )
+                            r = o_slots[i, SL_ROW]
+                            row[d] = NO_ROW
+                            if r != NO_ROW and r < o_rows and o_slots[i, SL_LEN] == k:
+                                regret_matching(o_regret, o_slots[i, SL_START], k, sig)
                             else:
-                                frame[d] = F_SAMPLED
-                                if cur == avg_seat and r != NO_ROW:
-                                    st = start[d]
-                                    stamp_row(
-                                        row_info,
-                                        r,
-                                        stamp,
-                                        regret,
-                                        strategy_sum,
-                                        journal,
-                                        journaling,
-                                        touched,
-                                    )
-                                    for j in range(k):
-                                        strategy_sum[st + j] += weight * sig[j]
-                                j = sample(sig, k, rng)
-                                chosen[d] = j
-                                a = acts[d, j]
-                        else:
-                            frame[d] = F_SAMPLED
-                            if cur == trav:
-                                # epsilon-on-policy sampling at the traverser's nodes
-                                sp = values[d]
+                                if r != NO_ROW and r < o_rows:
+                                    counters[CT_CONFLICTS] += 1
                                 for j in range(k):
-                                    sp[j] = eps / k + (1.0 - eps) * sig[j]
-                                j = sample(sp, k, rng)
-                                samp_p[d] = sp[j]
-                            else:
-                                j = sample(sig, k, rng)
-                                samp_p[d] = sig[j]
-                            chosen[d] = j
-                            a = acts[d, j]
-                    if a >= 0:
-                        if algorithm == ALGO_OS:
-                            my_reach[d + 1] = my_reach[d]
-                            opp_reach[d + 1] = opp_reach[d]
-                            samp_reach[d + 1] = samp_reach[d]
-                            if frame[d] == F_SAMPLED:
-                                p_act = sigma[d, chosen[d]]
-                                if mover[d] == trav:
-                                    my_reach[d + 1] *= p_act
-                                else:
-                                    opp_reach[d + 1] *= p_act
-                                samp_reach[d + 1] *= samp_p[d]
-                        # a walked node's state is needed again: every child but the last
-                        # copies it; a node left for good lets its child step it in place
-                        _step_child(
-                            states, srow, d, cfg, a, walk_keys, hashes, memory,
-                            frame[d] == F_WALKED and nact[d] > 1, slots,
-                        )  # fmt: skip
-                        d += 1
+                                    sig[j] = 1.0 / k
+                        else:
+                            key, k, i = _find(
+                                slots, s, cfg, key_kind, hashes[d], memory[d], acts[d]
+                            )
+                            r = _own_row(
+                                slots, i, key, k, cur, acts[d], row_info, row_key, pool_action,
+                                regret, strategy_sum, counters, journal, journaling, touched,
+                                stamp, insert_mask, cur == trav or cur == write_seat,
+                            )  # fmt: skip
+                            if r == GROW_ROW:
+                                counters[CT_VISITS] -= 1
+                                _save_position(regs, it, trav, d, counters[CT_POOL] + k)
+                                return WALK_GROW
+                            row[d] = r
+                            _row_strategy(slots, i, r, k, regret, row_info, stamp, sig, start, d)
+                            explore = cur == trav
+                        nact[d] = k
+                        if explore:
+                            # epsilon-on-policy sampling at the traverser's nodes
+                            sp = values[d]
+                            for j in range(k):
+                                sp[j] = eps / k + (1.0 - eps) * sig[j]
+                            j = sample(sp, k, rng)
+                            samp_p[d] = sp[j]
+                        else:
+                            j = sample(sig, k, rng)
+                            samp_p[d] = sig[j]
+                        chosen[d] = j
+                        a = acts[d, j]
+                    my_reach[d + 1] = my_reach[d]
+                    opp_reach[d + 1] = opp_reach[d]
+                    samp_reach[d + 1] = samp_reach[d]
+                    if frame[d] == F_SAMPLED:
+                        p_act = sigma[d, chosen[d]]
+                        if mover[d] == trav:
+                            my_reach[d + 1] *= p_act
+                        else:
+                            opp_reach[d + 1] *= p_act
+                        samp_reach[d + 1] *= samp_p[d]
+                    _step_child(
+                        states, srow, d, cfg, a, walk_keys, hashes, memory, False, slots
+                    )  # fmt: skip
+                    d += 1
                     continue
                 # returning `val` from depth d to its parent
                 if d == 0:
                     break
                 d -= 1
-                f = frame[d]
-                if f == F_CHANCE:
+                if frame[d] == F_CHANCE:
                     continue
                 r = row[d]
                 k = nact[d]
-                if f == F_WALKED:
-                    values[d, nxt[d]] = val
-                    nxt[d] += 1
-                    if nxt[d] < k:
-                        a = acts[d, nxt[d]]
-                        # the last child steps the state in place: it is not needed again
-                        _step_child(
-                            states,
-                            srow,
-                            d,
-                            cfg,
-                            a,
-                            walk_keys,
-                            hashes,
-                            memory,
-                            nxt[d] < k - 1,
-                            slots,
-                        )
-                        d += 1
-                        entering = True
-                        continue
+                # estimates of the child values with baseline b (VR-MCCFR): b + (value - b)
+                # / q for the sampled action, b for the others; b = 0 without baselines.
+                # Baselines are kept in the acting player's utility; the traverser's is
+                # its negation at an opponent's node in a 2-player (zero-sum) game, and
+                # other players' nodes use b = 0 with more players.
+                j0 = chosen[d]
+                use_b = balpha > 0.0 and r != NO_ROW and (mover[d] == trav or n == 2)
+                if use_b:
+                    st = start[d]
+                    sgn = 1.0 if mover[d] == trav else -1.0
+                    b0 = sgn * baseline[st + j0]
+                    child = b0 + (val - b0) / samp_p[d]
                     v = 0.0
                     for j in range(k):
-                        v += sigma[d, j] * values[d, j]
-                    if r != NO_ROW:
-                        st = start[d]
-                        stamp_row(
-                            row_info, r, stamp, regret, strategy_sum, journal, journaling, touched
-                        )
-                        for j in range(k):
-                            regret[st + j] += values[d, j] - v
-                            if floor and regret[st + j] < 0.0:
-                                regret[st + j] = 0.0
-                    val = v
-                elif algorithm == ALGO_ES:
-                    continue  # sampled node: the sampled child's value passes up
+                        v += sigma[d, j] * (child if j == j0 else sgn * baseline[st + j])
+                    baseline[st + j0] += balpha * (sgn * val - baseline[st + j0])
                 else:
-                    # outcome sampling: estimates of the child values with baseline
-                    # b (VR-MCCFR): b + (value - b) / q for the sampled action, b for
-                    # the others; b = 0 without baselines. Baselines are kept in the
-                    # acting player's utility; the traverser's is its negation at an
-                    # opponent's node in a 2-player (zero-sum) game, and other
-                    # players' nodes use b = 0 with more players.
-                    j0 = chosen[d]
-                    use_b = balpha > 0.0 and r != NO_ROW and (mover[d] == trav or n == 2)
-                    if use_b:
-                        st = start[d]
-                        sgn = 1.0 if mover[d] == trav else -1.0
-                        b0 = sgn * baseline[st + j0]
-                        child = b0 + (val - b0) / samp_p[d]
-                        v = 0.0
-                        for j in range(k):
-                            v += sigma[d, j] * (child if j == j0 else sgn * baseline[st + j])
-                        baseline[st + j0] += balpha * (sgn * val - baseline[st + j0])
-                    else:
-                        child = val / samp_p[d]
-                        v = sigma[d, j0] * child
-                    if mover[d] == trav and r != NO_ROW:
-                        st = start[d]
-                        stamp_row(
-                            row_info, r, stamp, regret, strategy_sum, journal, journaling, touched
-                        )
-                        w = opp_reach[d] / samp_reach[d]
-                        for j in range(k):
-                            if j == j0:
-                                cv = child
-                            elif use_b:
-                                cv = baseline[st + j]
-                            else:
-                                cv = 0.0
-                            regret[st + j] += (cv - v) * w
-                            if floor and regret[st + j] < 0.0:
-                                regret[st + j] = 0.0
-                        inc = weight * my_reach[d] / samp_reach[d]
-                        for j in range(k):
-                            strategy_sum[st + j] += inc * sigma[d, j]
-                    val = v
-        if interval > 0 and counters[CT_ITER] % interval == 0:
-            counters[CT_DISCOUNTS] += 1
-            discount_pool(
-                regret,
-                strategy_sum,
-                counters[CT_POOL],
-                float(counters[CT_DISCOUNTS]),
-                params[P_ALPHA],
-                params[P_BETA],
-                params[P_GAMMA],
-            )
+                    child = val / samp_p[d]
+                    v = sigma[d, j0] * child
+                if mover[d] == trav and r != NO_ROW:
+                    st = start[d]
+                    stamp_row(
+                        row_info, r, stamp, regret, strategy_sum, journal, journaling, touched
+                    )
+                    w = opp_reach[d] / samp_reach[d]
+                    for j in range(k):
+                        if j == j0:
+                            cv = child
+                        elif use_b:
+                            cv = baseline[st + j]
+                        else:
+                            cv = 0.0
+                        regret[st + j] += (cv - v) * w
+                        if floor and regret[st + j] < 0.0:
+                            regret[st + j] = 0.0
+                    inc = weight * my_reach[d] / samp_reach[d]
+                    for j in range(k):
+                        strategy_sum[st + j] += inc * sigma[d, j]
+                val = v
+        _end_iteration(counters, interval, regret, strategy_sum, params)
         first_trav = 0
         it += 1
     regs[R_RESUME] = 0
@@ -523,14 +625,22 @@ def run_walk(
     if stamping:
         touched = grow_touched(touched, row_info.shape[0])
     while True:
-        status = _walk(
-            cfg, algorithm, key_kind, iterations, params, rng,
-            slots, row_info, row_key, pool_action, regret, strategy_sum, work,
-            frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal, touched,
-            o_slots, o_regret, walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt,
-            row, start, frame, mover, chosen, srow, samp_p, my_reach, opp_reach, samp_reach,
-            outcomes, probs, regs,
-        )  # fmt: skip
+        if algorithm == ALGO_ES:
+            status = _walk_es(
+                cfg, key_kind, iterations, params, rng,
+                slots, row_info, row_key, pool_action, regret, strategy_sum, work, journal,
+                touched, walk_keys, states, hashes, memory, acts, sigma, values, nact, nxt, row,
+                start, frame, srow, outcomes, probs, regs,
+            )  # fmt: skip
+        else:
+            status = _walk_os(
+                cfg, key_kind, iterations, params, rng,
+                slots, row_info, row_key, pool_action, regret, strategy_sum, work,
+                frozen_mask, f_key_kind, f_slots, f_row_info, f_probs, baseline, journal,
+                touched, o_slots, o_regret, walk_keys, states, hashes, memory, acts, sigma,
+                values, nact, row, start, frame, mover, chosen, srow, samp_p, my_reach,
+                opp_reach, samp_reach, outcomes, probs, regs,
+            )  # fmt: skip
         if status == WALK_DONE:
             break
         slots, row_info, row_key, pool_action, regret, strategy_sum = grow_to(
