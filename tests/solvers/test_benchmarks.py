@@ -67,3 +67,25 @@ def test_bench_cases_prints_one_row_per_case(capsys: pytest.CaptureFixture[str])
     mccfr_bench.bench_cases([case], seconds=0.5)
     row = capsys.readouterr().out.strip().splitlines()[-1]
     assert row.startswith("tiny ES") and row.count("x") >= 3
+
+
+def test_pages_times_both_page_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+    """One line per page size and round, each with nanoseconds per random access."""
+    from complots_solver.solvers.mccfr.visit_costs import pages
+
+    pages(4, rounds=1, accesses=10_000)
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("4 MiB, 4 KiB pages") and lines[1].startswith("4 MiB, huge pages")
+    assert all(line.endswith("ns per random access") for line in lines)
+
+
+@pytest.mark.slow
+def test_walk_levels_add_up(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each level's line gives its time and the difference from the level before."""
+    from complots_solver.solvers.mccfr.visit_costs import LEVELS, walk
+
+    walk("ladder-1-ambassador", seconds=0.05, rounds=1)
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("ladder-1-ambassador: best of 1 rounds")
+    assert [line.split()[0] for line in lines[1:]] == [str(i) for i in range(len(LEVELS))]
