@@ -59,29 +59,53 @@ class Quality:
 
     preset: str
     label: str  # 'WEAK', or the first word of the quality text
-    bound: float | None  # exploitability bound, None when not measured
+    bound: float | None  # an upper bound on exploitability, None when there is none
     detail: str  # the quality text as written
+    lower: tuple[float, float, float] | None = None  # a sampled lower bound: (value, low, high)
 
     @property
     def short(self) -> str:
-        """'WEAK strategy, exploitability not measured'."""
-        bound = (
-            "exploitability not measured"
-            if self.bound is None
-            else f"exploitability bound {self.bound:.3g}"
-        )
+        """'WEAK strategy, exploitability not measured' (or its bounds)."""
+        if self.bound is not None:
+            bound = f"exploitability at most {self.bound:.3g}"
+        elif self.lower is not None:
+            v, lo, hi = self.lower
+            bound = (
+                f"no exploitability upper bound (sampled lower bound {v:.2f}, 95% CI "
+                f"{lo:.2f} to {hi:.2f})"
+            )
+        else:
+            bound = "exploitability not measured"
         return f"{self.label} strategy, {bound}"
 
     @property
     def warn(self) -> bool:
-        """Whether the strategy warning applies: bound above 0.2, or weak and unmeasured."""
+        """Whether the strategy warning applies: bound above 0.2, or weak and unbounded."""
         if self.bound is not None:
             return self.bound > WEAK_BOUND
-        return self.label.upper().startswith("WEAK")
+        return self.label.upper().startswith(("WEAK", "UNKNOWN"))
+
+
+def _find(tree: object, keys: tuple[str, ...]) -> tuple[float, dict] | None:
+    """The first number under one of ``keys`` anywhere in a JSON tree, with its parent."""
+    if isinstance(tree, dict):
+        for key in keys:
+            if isinstance(tree.get(key), int | float):
+                return float(tree[key]), tree
+        for value in tree.values():
+            found = _find(value, keys)
+            if found is not None:
+                return found
+    return None
 
 
 def strategy_quality(preset: str) -> Quality:
-    """The quality of ``preset``'s shipped strategy, read from its meta.json."""
+    """The quality of ``preset``'s shipped strategy, read from its meta.json.
+
+    ``exploitability_bound`` is a number (an upper bound), null, or a record
+    of sampled bounds such as ``{"lbr": {"exploitability_lower_bound": ...,
+    "ci95": [...]}}``; only an upper bound counts as a bound.
+    """
     path = strategies_dir() / preset / "meta.json"
     try:
         meta = json.loads(path.read_text())
@@ -89,8 +113,19 @@ def strategy_quality(preset: str) -> Quality:
         return Quality(preset, "UNKNOWN", None, "no readable meta.json")
     text = str(meta.get("quality", "")).strip()
     label = text.split(":", 1)[0].split()[0] if text else "UNKNOWN"
-    bound = meta.get("exploitability_bound")
-    return Quality(preset, label, None if bound is None else float(bound), text)
+    raw = meta.get("exploitability_bound")
+    bound: float | None = None
+    lower = None
+    if isinstance(raw, int | float) and not isinstance(raw, bool):
+        bound = float(raw)
+    elif isinstance(raw, dict):
+        up = _find(raw, ("exploitability_upper_bound", "upper_bound"))
+        bound = up[0] if up else None
+        low = _find(raw, ("exploitability_lower_bound", "lower_bound"))
+        if low is not None:
+            ci = low[1].get("ci95") or [float("nan"), float("nan")]
+            lower = (low[0], float(ci[0]), float(ci[1]))
+    return Quality(preset, label, bound, text, lower)
 
 
 def available_presets() -> list[str]:
@@ -124,7 +159,7 @@ def strategy_warning(qualities: Sequence[Quality]) -> str | None:
     return (
         "Warning: weak strategies. Every number in this report describes how the shipped "
         "strategies play against themselves, not how the game plays between strong players: "
-        f"{which} (an exploitability bound above {WEAK_BOUND} or unmeasured). Read each "
+        f"{which} (no exploitability upper bound at or below {WEAK_BOUND}). Read each "
         "verdict as the behaviour of these bots."
     )
 
@@ -829,11 +864,12 @@ def write_balance(
 ) -> dict[str, Path]:
     """Play, measure and write the balance report of ``presets`` (see :func:`check_presets`)."""
     chosen = check_presets(presets)
+    qualities = {p: strategy_quality(p) for p in chosen}  # before the long part
     start = time.perf_counter()
     data = run_balance(chosen, games, seed, workers, progress)
     inputs = BalanceInputs(
         data=data,
-        qualities={p: strategy_quality(p) for p in chosen},
+        qualities=qualities,
         games=games,
         seed=seed,
         command=command or f"complots balance --games {games} --seed {seed}",
