@@ -231,3 +231,33 @@ def test_strategy_reports_lead_with_answers(browsers: dict) -> None:
     assert format_cell("Challenge", 6.435e-08, probability=True) == "< 0.1%"
     assert format_cell("reach", 6.435e-08) == "< 0.0001"
     assert format_cell("Challenge", 0.25, probability=True) == "25.0%"
+
+
+@pytest.mark.parametrize(
+    ("bound", "short", "warn"),
+    [
+        (None, "exploitability not measured", True),
+        (0.05, "exploitability at most 0.05", False),
+        (0.3, "exploitability at most 0.3", True),
+        (
+            {"lbr": {"exploitability_lower_bound": 0.0333, "ci95": [-0.1466, 0.2133]}},
+            "sampled lower bound 0.03, 95% CI -0.15 to 0.21",
+            True,
+        ),
+    ],
+)
+def test_strategy_quality_reads_meta_json(
+    bound: object, short: str, warn: bool, tmp_path: Path, monkeypatch
+) -> None:
+    """Numbers, null and records of sampled bounds; only an upper bound can lift the warning."""
+    import json
+
+    import complots_solver.reports.balance as balance
+
+    folder = tmp_path / "draft-ambassador"
+    folder.mkdir()
+    meta = {"quality": "WEAK: a test", "exploitability_bound": bound}
+    (folder / "meta.json").write_text(json.dumps(meta))
+    monkeypatch.setattr(balance, "strategies_dir", lambda: tmp_path)
+    q = balance.strategy_quality("draft-ambassador")
+    assert q.label == "WEAK" and short in q.short and q.warn is warn
