@@ -2,7 +2,9 @@
 
 Layers (README, Layout), checked over every module of every sub-package:
 rules (1) -> openspiel (2) -> solvers (3) -> browse, play (4) -> reports, cli (5).
-Reports use only the read-only browser, never solver internals.
+Reports never touch solver internals: strategy reports read the read-only
+browser; the balance report plays the shipped strategies (play) and names
+presets and characters (rules).
 
 Solver families (the sub-packages of ``solvers``), lowest first:
 
@@ -38,7 +40,7 @@ ALLOWED = {
     "solvers": {"rules", "openspiel", "solvers"},
     "browse": {"rules", "openspiel", "solvers", "browse"},
     "play": {"rules", "openspiel", "solvers", "play"},
-    "reports": {"browse", "reports"},
+    "reports": {"rules", "browse", "play", "reports"},
     "cli": {"rules", "openspiel", "solvers", "browse", "play", "reports", "cli"},
 }
 FAMILIES = {

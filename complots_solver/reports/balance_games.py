@@ -24,9 +24,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyspiel
 
-import complots_solver.openspiel  # noqa: F401  (registers "complots")
 from complots_solver.play.base import Bot
-from complots_solver.play.tournament import game_rngs, play_game_bots
+from complots_solver.play.tournament import game_rngs, play_game_bots  # registers "complots"
 from complots_solver.rules import core, view
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import NUM_CLANS, ActionKind, Stage
