@@ -25,6 +25,7 @@ from complots_solver.reports.tables import action_frequencies as af_table
 from complots_solver.reports.tables import character_values as cv_table
 
 FIFTH = "Ambassador / Inquisitor"  # the shared label of the Complots 1 Negotiators
+HEAT_COLUMNS = ("bluff frequency", "bluffs challenged", "true claims challenged")
 VARYING_KEYS = ("lineup", "characters")  # parameters a comparison is about
 
 
@@ -380,6 +381,22 @@ def build_comparison(a: Browser, b: Browser) -> Report:
                 lambda s=sub, k=seat: figures.value_bars_figure(
                     s, "character", "value", f"Seat {k}: value when holding", group="line-up"
                 ),
+            )
+        )
+    panels = []
+    for label, br in ((la, a), (lb, b)):
+        f = bluffs(br).frame
+        if not f.empty:
+            f = f.assign(character=f["character"].map(lambda n: _character(a, b, n)))
+            panels.append((label, f.set_index("character")[list(HEAT_COLUMNS)]))
+    if panels:
+        sections[3].figures.append(
+            FigureSpec(
+                "bluff_heatmaps",
+                "Bluff and challenge rates per character, side by side",
+                "Per character: the share of its claims that are bluffs, and how often a "
+                "bluffed and a true claim of it are challenged, in each line-up.",
+                lambda p=panels: figures.heatmap_figure(p, "Bluffs and challenges", "rate"),
             )
         )
     rb = b.describe_run()

@@ -261,3 +261,18 @@ def test_strategy_quality_reads_meta_json(
     monkeypatch.setattr(balance, "strategies_dir", lambda: tmp_path)
     q = balance.strategy_quality("draft-ambassador")
     assert q.label == "WEAK" and short in q.short and q.warn is warn
+
+
+def test_comparison_puts_bluff_heat_maps_side_by_side(browsers: dict) -> None:
+    """One figure with a panel per line-up; the short-horizon warning names each line-up."""
+    from complots_solver.reports.compare import build_comparison
+
+    report = build_comparison(browsers["ambassador"], browsers["inquisitor"])
+    bluffs = next(s for s in report.sections if s.key == "bluffs")
+    heat = [f for f in bluffs.figures if f.key == "bluff_heatmaps"]
+    assert len(heat) == 1
+    fig = heat[0].make()
+    titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+    assert titles == ["Ambassador", "Inquisitor"]
+    assert any(w.startswith("Ambassador: Warning: draws dominate") for w in report.warnings)
+    assert any(w.startswith("Inquisitor: Warning: draws dominate") for w in report.warnings)
