@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import complots_solver  # noqa: F401  (configures numba and BLAS before numpy loads)
-from complots_solver.reports.strength import (
+from complots_solver.solvers.compare.strength import (
     METHODS,
     ladder_curves,
     plot_curves,

@@ -18,7 +18,9 @@ Solver families (the sub-packages of ``solvers``), lowest first:
   ``exact`` and ``mccfr``: it sits above the solvers whose strategies it plays;
 - ``bounds`` (best responders that bound a strategy's exploitability)
   imports ``common``, ``exact``, ``policies`` and ``belief``: it measures
-  the strategies they make.
+  the strategies they make;
+- ``compare`` (measurements across families, e.g. strength per core-hour)
+  imports ``common``, ``exact``, ``mccfr`` and ``belief``.
 
 ``solvers/__init__.py`` may re-export any family; modules inside a family never
 import the ``solvers`` package itself (it imports them).
@@ -50,6 +52,7 @@ FAMILIES = {
     "belief": {"common", "exact", "belief"},
     "policies": {"common", "exact", "mccfr", "policies"},
     "bounds": {"common", "exact", "policies", "belief", "bounds"},
+    "compare": {"common", "exact", "mccfr", "belief", "compare"},
 }
 SOLVERS = PACKAGE / "solvers"
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from complots_solver.reports.strength import (
+from complots_solver.solvers.compare.strength import (
     CurvePoint,
     method_curve,
     ratio_rows,
