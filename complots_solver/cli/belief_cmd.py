@@ -13,17 +13,6 @@ DEFAULT_SECONDS = 3600.0
 INTERRUPTED = 130
 
 
-def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
-    """``key=value`` strings as a dict; ValueError naming a malformed one."""
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise ValueError(f"--option: expected key=value, got {pair!r}")
-        out[key.strip()] = value.strip()
-    return out
-
-
 def solve_belief(
     config: GameConfig,
     out_dir: Path,
