@@ -11,6 +11,7 @@ import pyspiel
 import complots_solver.openspiel  # noqa: F401  (registers "complots")
 from complots_solver.play.tournament import game_rngs, play_game_bots
 from complots_solver.rules.config import GameConfig
+from complots_solver.rules.stats import Z95
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def decision_timing(
             per_game.append(1000.0 * b.decision_seconds / b.decisions)
     mean = 1000.0 * seconds / max(decisions, 1)
     spread = float(np.std(per_game, ddof=1)) if len(per_game) > 1 else 0.0
-    ci = 1.96 * spread / math.sqrt(max(len(per_game), 1))
+    ci = Z95 * spread / math.sqrt(max(len(per_game), 1))
     return DecisionTiming(
         bot, opponent, games, decisions, seconds, mean, ci, max(per_game, default=0.0)
     )

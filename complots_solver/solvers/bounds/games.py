@@ -18,7 +18,6 @@ import numpy as np
 from complots_solver.solvers.bounds.rows import NO_MOVE, TERMINAL, Rows, returns_of, sample_moves
 from complots_solver.solvers.bounds.strategy import BoundStrategy
 
-Z95 = 1.959963984540054
 Seed = tuple[int, ...]
 
 

@@ -22,7 +22,8 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from complots_solver.solvers.bounds.games import Z95, Mean, StrategySeat, play_many
+from complots_solver.rules.stats import Z95
+from complots_solver.solvers.bounds.games import Mean, StrategySeat, play_many
 from complots_solver.solvers.bounds.lbr import DEFAULT_ROLLOUTS, LocalBestResponse
 from complots_solver.solvers.bounds.strategy import BoundStrategy
 from complots_solver.solvers.bounds.trained import (
