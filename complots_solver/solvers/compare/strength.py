@@ -105,8 +105,12 @@ def method_curve(
     ctree: Tree,
     seed: int = 0,
     log: Callable[[CurvePoint], None] | None = None,
+    tree_s: float = 0.0,
 ) -> list[CurvePoint]:
     """Points until the exploitability reaches ``target`` or ``seconds`` of solving have passed.
+
+    ``tree_s`` (the time ``ctree`` took to compile) counts as CFR+'s set-up,
+    since CFR+ solves on that tree; the other methods build their own.
 
     Chunks double in size (from a few iterations for the exact methods, 2,000
     for OS-MCCFR), so the points are spaced evenly on a log time axis.
@@ -116,6 +120,8 @@ def method_curve(
     if not 0 < target < 1:
         raise ValueError(f"target: must be in (0, 1); got {target}")
     step = _Stepper(method, config, ctree, seed)
+    if method == CFR_PLUS:
+        step.setup_s += tree_s
     points: list[CurvePoint] = []
     solved = 0.0
     chunk = step.first
@@ -152,9 +158,11 @@ def ladder_curves(
         config, _ = resolve_game(name)
         if config.players != 2:
             raise ValueError(f"games: {name} is not a 2-player game")
+        start = time.perf_counter()
         ctree = compile_complots_tree(config)
+        tree_s = time.perf_counter() - start
         for m in methods:
-            points += method_curve(name, config, m, seconds, target, ctree, seed, log)
+            points += method_curve(name, config, m, seconds, target, ctree, seed, log, tree_s)
     return points
 
 
