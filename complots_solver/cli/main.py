@@ -392,6 +392,10 @@ def solve(
             f"applies to belief and es-mccfr and os-mccfr only, not {algorithm}",
             param_hint="--workers",
         )
+    if kind == "exact":  # refuse a tree that cannot fit before anything is written
+        from complots_solver.solvers.exact.estimate import check_exact_fits
+
+        check_exact_fits(config, preset or config.game_string())
     _check_out(Path(out_dir), resume)
     common = {"iterations": iterations, "seconds": seconds, "seed": seed}
     if kind == "belief":
@@ -439,14 +443,12 @@ def _solve_exact(
     common: dict[str, object],
 ) -> None:
     """The exact branch of ``solve``: tree, CFR iterations with exact evaluations, strategy file."""
-    from complots_solver.solvers.exact.estimate import check_exact_fits
     from complots_solver.solvers.exact.run import DEFAULT_ITERATIONS, SolveRun, SolveSettings
 
     if common["iterations"] is None and common["seconds"] is None:
         common = {**common, "iterations": DEFAULT_ITERATIONS}
     settings = SolveSettings(algorithm=algorithm, **common, **values)  # type: ignore[arg-type]
     settings.validate()
-    check_exact_fits(config, preset or config.game_string())
     start = time.perf_counter()
     with waiting("building the exact tree"):
         run = SolveRun(out_dir, config, settings, preset=preset, resume=resume, force=force)
