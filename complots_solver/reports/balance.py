@@ -388,7 +388,7 @@ def build_balance_report(inputs: BalanceInputs) -> Report:
         qa, qi = quality[AMBASSADOR].short, quality[INQUISITOR].short
         both = f"both: {qa}" if qa == qi else f"{qa} and {qi}"
         lines = _comparison_sentences(metrics, names)
-        lines[0] = lines[0].rstrip(".") + f" (strategies: {both})."
+        lines[0] += f" Strategies behind it: {both}."
         verdicts.paragraphs += lines
     else:
         verdicts.paragraphs.append(
