@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.compare.strength import (
     CurvePoint,
     method_curve,
@@ -14,7 +15,6 @@ from complots_solver.solvers.compare.strength import (
     time_to,
     write_points,
 )
-from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.exact.best_response import exploitability
 from complots_solver.solvers.exact.cfr import TreeSolver
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
