@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.common.pool import init_ray
 from complots_solver.solvers.mccfr.parallel.packets import upsert
 from complots_solver.solvers.mccfr.parallel.workers import (
     SPLIT_ITERATIONS,
@@ -41,7 +42,6 @@ from complots_solver.solvers.mccfr.solver import MCCFRSolver
 from complots_solver.solvers.mccfr.table import CT_CONFLICTS, CT_ITER, CT_VISITS
 
 DEFAULT_SYNC_ITERATIONS = 1000
-LOCAL_RAY = "local"
 
 
 class ParallelMCCFR:
@@ -145,11 +145,7 @@ class ParallelMCCFR:
                 )
             ]
         if self.ray_address is not None:
-            import ray
-
-            if not ray.is_initialized():
-                address = None if self.ray_address == LOCAL_RAY else self.ray_address
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            ray = init_ray(self.ray_address)
             self._ray = ray
             actor = ray.remote(MCCFRWorker)
             self._workers = [actor.remote(*a) for a in args]
