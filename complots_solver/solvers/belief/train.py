@@ -156,10 +156,7 @@ class Trainer:
             (self.cfg, net, s.search(), s.seed, st.round, g, s.outcome_weight)
             for g in range(s.games)
         ]
-        if executor is None:
-            results = [_play(j) for j in jobs]
-        else:
-            results = list(executor.map(_play, jobs))
+        results = (executor or WorkerPool(1)).map(_play, jobs)
         play_s = time.perf_counter() - start
         feats = np.concatenate([st.feats] + [r[0] for r in results])[-s.buffer :]
         targets = np.concatenate([st.targets] + [r[1] for r in results])[-s.buffer :]
