@@ -37,6 +37,8 @@ BELIEF_HELP = {
     "lr": "learning rate of the value network",
     "distill_games": "self-play games the policy network is distilled from",
     "distill_epochs": "passes over the distillation examples",
+    "distill_dagger": "games the distilled network then plays with its own beliefs, labelled by search",
+    "distill_width": "units in each of the policy network's two hidden layers",
     "pretrain_games": "games between the bots the value network is first fitted to (0: none)",
     "pretrain_steps": "Adam steps of that fit",
 }

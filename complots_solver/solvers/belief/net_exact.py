@@ -16,6 +16,8 @@ known answers before its full-game numbers are trusted.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 from numba import njit
 
@@ -78,14 +80,33 @@ def net_tree_strategy(
     num_actions: int,
     floor: float = MOVE_FLOOR,
     max_passes: int = 500,
+    root: Hypotheses | None = None,
 ) -> np.ndarray:
     """The network's strategy on every slot of a whole-game public tree (see the module note)."""
-    if tree.leaf_hyps.size:
+    if root is None and tree.leaf_hyps.size:
         raise ValueError("tree: a whole-game public tree is needed (it has depth-limit leaves)")
+    strategy, _ = net_strategy_and_features(cfg, tree, policy, num_actions, root, floor, max_passes)
+    return strategy
+
+
+def net_strategy_and_features(
+    cfg: np.ndarray,
+    tree: PublicTree,
+    policy: PolicyNet,
+    num_actions: int,
+    root: Hypotheses | None = None,
+    floor: float = MOVE_FLOOR,
+    max_passes: int = 500,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The network's own-belief strategy on a public tree grown from ``root``, and each slot's features.
+
+    ``root`` defaults to the initial state; a subgame's root belief is its prior.
+    """
+    if root is None:
+        root = Hypotheses.initial(cfg)
     n = tree.num_hyps
     states = np.empty((n, STATE_SIZE), dtype=np.int32)
     knows = np.empty((n, tree.players, KNOW_SIZE), dtype=np.int32)
-    root = Hypotheses.initial(cfg)
     reconstruct(
         tree.hyp_player,
         tree.hyp_edge_start,
@@ -112,8 +133,8 @@ def net_tree_strategy(
         _slot_features(states, knows, joint, tree.node_hyp_start, tree.slot_node, first_hyp, feats)
         probs = policy.probabilities(feats, legal)
         new = probs[slot_of, tree.slot_actions].astype(np.float64)
-        if np.max(np.abs(new - strategy)) < 1e-12:
-            return new
+        if np.max(np.abs(new - strategy), initial=0.0) < 1e-12:
+            return new, feats
         strategy = new
     raise RuntimeError("the network's strategy did not settle; is the tree acyclic?")
 
@@ -131,3 +152,118 @@ def net_exploitability(config: GameConfig, policy: PolicyNet) -> dict:
         "value": float(game_value(ctree, mapped)),
         "slots": int(tree.num_slots),
     }
+
+
+def distill_check(
+    name: str,
+    iterations: int = 200,
+    epochs: int = 200,
+    width: int = 256,
+    weighting: str = "own",
+    min_weight: float = 1e-4,
+    dagger_rounds: int = 0,
+    seed: int = 0,
+) -> Iterator[dict]:
+    """Distil the exact CFR+ solution of a small game into a policy network; exact exploitability.
+
+    Yields the tabular solution's exploitability, then the network's reading
+    the solution's beliefs ("open") and its own ("closed"), after the first
+    fit and after each DAgger round (the network's own-belief features
+    labelled with the solution, added to the training set).
+    """
+    from complots_solver.rules.presets import resolve_game
+    from complots_solver.solvers.belief.policy_net import PolicyTrainer
+    from complots_solver.solvers.belief.vector_cfr import VectorCFR
+
+    if weighting not in ("own", "joint"):
+        raise ValueError(f"weighting must be 'own' or 'joint', got {weighting!r}")
+    config, _ = resolve_game(name)
+    cfg = config.to_array()
+    root = Hypotheses.initial(cfg)
+    num_actions = config.num_distinct_actions()
+    tree = build_public_tree(cfg, root, memory=Memory.PERFECT)
+    ctree = compile_complots_tree(config)
+
+    def exact(strategy: np.ndarray) -> float:
+        return float(tree_exploitability(ctree, to_tree_strategy(tree, strategy, ctree)))
+
+    solver = VectorCFR(tree)
+    solver.run(iterations)
+    target_strategy = solver.average_strategy()
+    yield {
+        "stage": "tabular CFR+",
+        "iterations": iterations,
+        "exploitability": exact(target_strategy),
+    }
+    counts = np.diff(tree.slot_action_start)
+    slot_of = np.repeat(np.arange(tree.num_slots), counts)
+    legal = np.zeros((tree.num_slots, num_actions), dtype=np.float32)
+    legal[slot_of, tree.slot_actions] = 1.0
+    target = np.zeros((tree.num_slots, num_actions), dtype=np.float32)
+    target[slot_of, tree.slot_actions] = target_strategy
+    floored = (1.0 - MOVE_FLOOR) * target_strategy + MOVE_FLOOR
+    reach, own = reaches(tree, floored)
+    joint = reach[:, tree.players]
+    hyps = np.flatnonzero(tree.hyp_slot >= 0)
+    weight = np.zeros(tree.num_slots)
+    if weighting == "own":
+        np.maximum.at(weight, tree.hyp_slot[hyps], own[hyps, tree.hyp_player[hyps]])
+    else:
+        np.add.at(weight, tree.hyp_slot[hyps], joint[hyps] / joint[: len(tree.prior)].sum())
+    chosen = np.flatnonzero(weight > min_weight)
+    w = np.maximum(weight[chosen], 1e-3).astype(np.float32)
+    feats = _features_under(cfg, tree, root, floored)
+    policy = PolicyNet.create(num_actions, (width, width), seed=seed)
+    trainer = PolicyTrainer(policy)
+    rng = np.random.default_rng([seed, 7])
+    data = [feats[chosen], target[chosen], legal[chosen], w]
+
+    def fit(passes: int) -> None:
+        for _ in range(passes):
+            order = rng.permutation(len(data[0]))
+            for i in range(0, len(order), 512):
+                j = order[i : i + 512]
+                trainer.step(data[0][j], data[1][j], data[2][j], data[3][j])
+
+    for rnd in range(dagger_rounds + 1):
+        fit(epochs if rnd == 0 else max(1, epochs // 2))
+        probs = policy.probabilities(feats, legal)
+        closed, own_feats = net_strategy_and_features(cfg, tree, policy, num_actions, root=root)
+        yield {
+            "stage": "fit" if rnd == 0 else f"DAgger round {rnd}",
+            "rows": len(data[0]),
+            "open": exact(probs[slot_of, tree.slot_actions].astype(np.float64)),
+            "closed": exact(closed),
+        }
+        data = [
+            np.concatenate([data[0], own_feats[chosen]]),
+            np.concatenate([data[1], target[chosen]]),
+            np.concatenate([data[2], legal[chosen]]),
+            np.concatenate([data[3], w]),
+        ]
+
+
+def _features_under(cfg, tree, root, floored) -> np.ndarray:
+    """Every slot's features with the beliefs of the (floored) strategy ``floored``."""
+    n = tree.num_hyps
+    states = np.empty((n, STATE_SIZE), dtype=np.int32)
+    knows = np.empty((n, tree.players, KNOW_SIZE), dtype=np.int32)
+    reconstruct(
+        tree.hyp_player,
+        tree.hyp_edge_start,
+        tree.edge_child,
+        tree.edge_move,
+        root.states,
+        root.knows,
+        cfg,
+        states,
+        knows,
+    )
+    first_hyp = np.full(tree.num_slots, -1, dtype=np.int64)
+    idx = np.flatnonzero(tree.hyp_slot >= 0)
+    first_hyp[tree.hyp_slot[idx][::-1]] = idx[::-1]
+    reach, _ = reaches(tree, floored)
+    feats = np.empty((tree.num_slots, NUM_DECISION_FEATURES), dtype=np.float32)
+    joint = np.ascontiguousarray(reach[:, tree.players])
+    _slot_features(states, knows, joint, tree.node_hyp_start, tree.slot_node, first_hyp, feats)
+    return feats

@@ -175,8 +175,18 @@ def decision_examples(
     cfg: np.ndarray,
     num_actions: int,
     min_reach: float = 1e-4,
+    own: np.ndarray | None = None,
+    slot_features: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(features, action targets, legal masks, weights) of every slot reached at least ``min_reach``."""
+    """(features, action targets, legal masks, weights) of every slot reached at least ``min_reach``.
+
+    Reach is the joint reach share, or with ``own`` (``[H, players]``) the
+    acting player's own reach of the slot (its largest over the slot's
+    hypotheses): what a best responder can steer the game into, whatever
+    the opponent's reach under the strategy. ``slot_features`` gives every
+    slot's features ready-made (the beliefs they read are then not
+    ``joint``'s; see net_exact.net_strategy_and_features).
+    """
     n = tree.num_hyps
     states = np.empty((n, STATE_SIZE), dtype=np.int32)
     knows = np.empty((n, tree.players, KNOW_SIZE), dtype=np.int32)
@@ -195,6 +205,11 @@ def decision_examples(
         np.maximum(tree.hyp_slot, 0), weights=joint * (tree.hyp_slot >= 0), minlength=tree.num_slots
     )
     mass = joint[: len(tree.prior)].sum()
+    if own is not None:
+        idx = np.flatnonzero(tree.hyp_slot >= 0)
+        slot_reach = np.zeros(tree.num_slots)
+        np.maximum.at(slot_reach, tree.hyp_slot[idx], own[idx, tree.hyp_player[idx]])
+        mass = 1.0
     chosen = np.flatnonzero(slot_reach > min_reach * mass)
     feats = np.zeros((len(chosen), NUM_DECISION_FEATURES), dtype=np.float32)
     targets = np.zeros((len(chosen), num_actions), dtype=np.float32)
@@ -207,12 +222,15 @@ def decision_examples(
     m1 = np.empty(NUM_MULTISETS)
     m2 = np.empty(NUM_MULTISETS)
     for row, s in enumerate(chosen):
-        node = int(tree.slot_node[s])
-        if node not in marg:
-            node_marginals(states, joint, tree.node_hyp_start, node, m1, m2)
-            marg[node] = (m1.copy(), m2.copy())
-        h = int(first_hyp[s])
-        decision_features(states[h], marg[node][0], marg[node][1], knows[h], feats[row])
+        if slot_features is not None:
+            feats[row] = slot_features[s]
+        else:
+            node = int(tree.slot_node[s])
+            if node not in marg:
+                node_marginals(states, joint, tree.node_hyp_start, node, m1, m2)
+                marg[node] = (m1.copy(), m2.copy())
+            h = int(first_hyp[s])
+            decision_features(states[h], marg[node][0], marg[node][1], knows[h], feats[row])
         a0, a1 = int(tree.slot_action_start[s]), int(tree.slot_action_start[s + 1])
         targets[row, tree.slot_actions[a0:a1]] = strategy[a0:a1]
         legal[row, tree.slot_actions[a0:a1]] = 1.0

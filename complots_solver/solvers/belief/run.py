@@ -52,7 +52,9 @@ class BeliefRunSettings:
     batch: int = 256
     lr: float = 1e-3
     distill_games: int = 64
-    distill_epochs: int = 20
+    distill_epochs: int = 200
+    distill_dagger: int = 64  # games the network then plays with its own beliefs, labelled by search
+    distill_width: int = 512  # units in each of the policy network's two hidden layers
     pretrain_games: int = 2000  # games between the bots fitted before self-play (0: none)
     pretrain_steps: int = 3000
 
@@ -70,8 +72,12 @@ class BeliefRunSettings:
             except ValueError:
                 raise ValueError(f"--option {key}: {raw!r} is not a number") from None
         settings = cls(**values)
-        if settings.distill_games < 1 or settings.distill_epochs < 1:
-            raise ValueError("--option distill_games and distill_epochs must be at least 1")
+        if settings.distill_games < 1 or settings.distill_epochs < 1 or settings.distill_width < 1:
+            raise ValueError(
+                "--option distill_games, distill_epochs and distill_width must be at least 1"
+            )
+        if settings.distill_dagger < 0:
+            raise ValueError("--option distill_dagger must be at least 0")
         return settings
 
     def train_settings(self, seed: int, workers: int) -> TrainSettings:
@@ -127,6 +133,7 @@ class BeliefRun:
             saved = json.loads(existing.read_text())
             if saved.get("game") != record["game"] or saved.get("algorithm") != ALGORITHM:
                 raise ValueError(f"--resume: {self.out} holds a run of another game or algorithm")
+            # settings added since the run was saved take their defaults
             self.settings = BeliefRunSettings(**saved["settings"])
             self.seed = int(saved["seed"])
         else:
@@ -164,6 +171,8 @@ class BeliefRun:
             games=s.distill_games,
             iterations=s.iterations,
             epochs=s.distill_epochs,
+            hidden=(s.distill_width, s.distill_width),
+            dagger_games=s.distill_dagger,
             seed=self.seed,
             workers=self.workers,
             log=log,

@@ -139,14 +139,18 @@ class Subgame:
         return feats[0], targets.astype(np.float32), mask.astype(np.float32)
 
     def policy_examples(
-        self, num_actions: int, min_reach: float = 1e-4
+        self, num_actions: int, min_reach: float = 1e-4, slot_features: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Decision examples of the solved strategy (see policy_net.decision_examples)."""
+        """Decision examples of the solved strategy, weighted by the actor's own reach.
+
+        See policy_net.decision_examples; ``slot_features`` replaces the
+        features read under the solved strategy's beliefs.
+        """
         from complots_solver.solvers.belief.policy_net import decision_examples
 
         if self.strategy is None:
             raise RuntimeError("solve() first")
-        reach, _ = self._reach(self.strategy)
+        reach, own = self._reach(self.strategy)
         t = self.tree
         return decision_examples(
             t,
@@ -157,6 +161,8 @@ class Subgame:
             self.cfg,
             num_actions,
             min_reach,
+            own=own,
+            slot_features=slot_features,
         )
 
     def next_root(self, leaf_hyp: int) -> tuple[Hypotheses, int]:

@@ -310,6 +310,34 @@ def _play_policy(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     return tuple(np.concatenate([o[i] for o in out]) for i in range(4))
 
 
+def _play_dagger(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One game of the policy network in a worker, its decisions labelled by search, stacked."""
+    from complots_solver.solvers.belief.dagger import dagger_game
+
+    cfg, net, policy, search, seed, game, num_actions = args
+    out = dagger_game(cfg, net, policy, search, _game_seed(seed, (1 << 30) + 1, game), num_actions)
+    return tuple(np.concatenate([o[i] for o in out]) for i in range(4))
+
+
+def _fit(trainer, data, epochs, batch, rng, log, phase) -> None:
+    feats, targets, legal, weights = data
+    for epoch in range(epochs):
+        order = rng.permutation(len(feats))
+        losses = []
+        for i in range(0, len(order), batch):
+            idx = order[i : i + batch]
+            losses.append(trainer.step(feats[idx], targets[idx], legal[idx], weights[idx]))
+        if log is not None:
+            log(
+                {
+                    "phase": phase,
+                    "epoch": epoch + 1,
+                    "examples": len(feats),
+                    "loss": float(np.mean(losses)),
+                }
+            )
+
+
 def distill_policy(
     config: GameConfig,
     net: ValueNet,
@@ -323,32 +351,42 @@ def distill_policy(
     workers: int = 1,
     log: object | None = None,
     ray_address: str | None = None,
+    dagger_games: int = 0,
 ) -> PolicyNet:
-    """Play ``games`` self-play games by search, fit a policy network to every solved decision."""
+    """Fit a policy network to every decision solved in ``games`` search self-play games.
+
+    With ``dagger_games``, the fitted network then plays that many games with
+    its own beliefs, each turn labelled by search (see dagger.py), and
+    training continues on both sets for half as many epochs.
+    """
     from complots_solver.solvers.belief.policy_net import PolicyNet, PolicyTrainer
 
     if games < 1 or epochs < 1:
         raise ValueError("games and epochs must be at least 1")
+    if dagger_games < 0:
+        raise ValueError(f"dagger_games must be at least 0, got {dagger_games}")
     cfg = config.to_array()
     num_actions = config.num_distinct_actions()
     search = SearchSettings(iterations=iterations)
     jobs = [(cfg, net, search, seed, g, num_actions) for g in range(games)]
     with WorkerPool(workers, ray_address) as pool:
         parts = pool.map(_play_policy, jobs)
-    feats, targets, legal, weights = (np.concatenate([p[i] for p in parts]) for i in range(4))
-    policy = PolicyNet.create(num_actions, hidden, seed=seed)
-    trainer = PolicyTrainer(policy)
-    rng = np.random.default_rng([seed, 7])
-    # each decision weighs as often as its reach within its own subgame
-    weights = np.maximum(weights, 1e-3)
-    for epoch in range(epochs):
-        order = rng.permutation(len(feats))
-        losses = []
-        for i in range(0, len(order), batch):
-            idx = order[i : i + batch]
-            losses.append(trainer.step(feats[idx], targets[idx], legal[idx], weights[idx]))
-        if log is not None:
-            log({"epoch": epoch + 1, "examples": len(feats), "loss": float(np.mean(losses))})
-    policy.net.meta.update({"game": config.game_string(), "games": str(games)})
+        data = [np.concatenate([p[i] for p in parts]) for i in range(4)]
+        # each decision weighs as its actor's own reach within its subgame
+        data[3] = np.maximum(data[3], 1e-3)
+        policy = PolicyNet.create(num_actions, hidden, seed=seed)
+        trainer = PolicyTrainer(policy)
+        rng = np.random.default_rng([seed, 7])
+        _fit(trainer, data, epochs, batch, rng, log, "search")
+        if dagger_games > 0:
+            jobs2 = [(cfg, net, policy, search, seed, g, num_actions) for g in range(dagger_games)]
+            parts2 = pool.map(_play_dagger, jobs2)
+            more = [np.concatenate([p[i] for p in parts2]) for i in range(4)]
+            more[3] = np.maximum(more[3], 1e-3)
+            data = [np.concatenate([a, b]) for a, b in zip(data, more, strict=True)]
+            _fit(trainer, data, max(1, epochs // 2), batch, rng, log, "own beliefs")
+    policy.net.meta.update(
+        {"game": config.game_string(), "games": str(games), "dagger_games": str(dagger_games)}
+    )
     policy.save(Path(out) / POLICY_FILE)
     return policy
