@@ -53,7 +53,9 @@ class BeliefRunSettings:
     lr: float = 1e-3
     distill_games: int = 64
     distill_epochs: int = 200
-    distill_dagger: int = 64  # games the network then plays with its own beliefs, labelled by search
+    distill_dagger: int = (
+        64  # games the network then plays with its own beliefs, labelled by search
+    )
     distill_width: int = 512  # units in each of the policy network's two hidden layers
     pretrain_games: int = 2000  # games between the bots fitted before self-play (0: none)
     pretrain_steps: int = 3000
