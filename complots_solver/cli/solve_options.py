@@ -39,6 +39,7 @@ BELIEF_HELP = {
     "distill_epochs": "passes over the distillation examples",
     "distill_dagger": "games the distilled network then plays with its own beliefs, labelled by search",
     "distill_width": "units in each of the policy network's two hidden layers",
+    "distill_own_reach": "1: weight decisions by the actor's own reach instead of the joint reach",
     "pretrain_games": "games between the bots the value network is first fitted to (0: none)",
     "pretrain_steps": "Adam steps of that fit",
 }

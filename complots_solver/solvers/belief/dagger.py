@@ -31,6 +31,7 @@ def dagger_game(
     settings: SearchSettings,
     rng: np.random.Generator,
     num_actions: int,
+    own_reach: bool = False,
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
     """One game played by ``policy`` with its own beliefs; each turn's decisions labelled by search."""
     root = Hypotheses.initial(cfg)
@@ -40,7 +41,7 @@ def dagger_game(
         sub = Subgame(cfg, root, net, settings)
         sub.solve()
         behaviour, feats = net_strategy_and_features(cfg, sub.tree, policy, num_actions, root=root)
-        out.append(sub.policy_examples(num_actions, slot_features=feats))
+        out.append(sub.policy_examples(num_actions, slot_features=feats, own_reach=own_reach))
         # the network moves, and the belief follows the network (floored, as the player's tracker)
         sub.strategy = (1.0 - MOVE_FLOOR) * behaviour + MOVE_FLOOR
         h = sub.sample_path(row, rng)

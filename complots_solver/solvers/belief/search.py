@@ -139,9 +139,13 @@ class Subgame:
         return feats[0], targets.astype(np.float32), mask.astype(np.float32)
 
     def policy_examples(
-        self, num_actions: int, min_reach: float = 1e-4, slot_features: np.ndarray | None = None
+        self,
+        num_actions: int,
+        min_reach: float = 1e-4,
+        slot_features: np.ndarray | None = None,
+        own_reach: bool = False,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Decision examples of the solved strategy, weighted by the actor's own reach.
+        """Decision examples of the solved strategy, weighted by joint or the actor's own reach.
 
         See policy_net.decision_examples; ``slot_features`` replaces the
         features read under the solved strategy's beliefs.
@@ -161,7 +165,7 @@ class Subgame:
             self.cfg,
             num_actions,
             min_reach,
-            own=own,
+            own=own if own_reach else None,
             slot_features=slot_features,
         )
 
@@ -220,6 +224,7 @@ def self_play_game(
     outcome_weight: float = 0.0,
     policy_actions: int = 0,
     policy_out: list | None = None,
+    own_reach: bool = False,
 ) -> tuple[list, float, int]:
     """One self-play game by subgame solving: (root examples, seat-0 result, turns).
 
@@ -238,7 +243,7 @@ def self_play_game(
         sub = Subgame(cfg, root, net, settings)
         sub.solve()
         if policy_actions > 0 and policy_out is not None:
-            policy_out.append(sub.policy_examples(policy_actions))
+            policy_out.append(sub.policy_examples(policy_actions, own_reach=own_reach))
         example = sub.root_example()
         if example is not None:
             s = root.states[row]

@@ -304,9 +304,10 @@ POLICY_FILE = "policy-net.npz"
 
 def _play_policy(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One self-play game in a worker, returning its decision examples stacked."""
-    cfg, net, search, seed, game, num_actions = args
+    cfg, net, search, seed, game, num_actions, own_reach = args
     out: list = []
-    self_play_game(cfg, net, search, _game_seed(seed, 1 << 30, game), 0.0, num_actions, out)
+    rng = _game_seed(seed, 1 << 30, game)
+    self_play_game(cfg, net, search, rng, 0.0, num_actions, out, own_reach=own_reach)
     return tuple(np.concatenate([o[i] for o in out]) for i in range(4))
 
 
@@ -314,8 +315,9 @@ def _play_dagger(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     """One game of the policy network in a worker, its decisions labelled by search, stacked."""
     from complots_solver.solvers.belief.dagger import dagger_game
 
-    cfg, net, policy, search, seed, game, num_actions = args
-    out = dagger_game(cfg, net, policy, search, _game_seed(seed, (1 << 30) + 1, game), num_actions)
+    cfg, net, policy, search, seed, game, num_actions, own_reach = args
+    rng = _game_seed(seed, (1 << 30) + 1, game)
+    out = dagger_game(cfg, net, policy, search, rng, num_actions, own_reach)
     return tuple(np.concatenate([o[i] for o in out]) for i in range(4))
 
 
@@ -352,12 +354,14 @@ def distill_policy(
     log: object | None = None,
     ray_address: str | None = None,
     dagger_games: int = 0,
+    own_reach: bool = False,
 ) -> PolicyNet:
     """Fit a policy network to every decision solved in ``games`` search self-play games.
 
     With ``dagger_games``, the fitted network then plays that many games with
     its own beliefs, each turn labelled by search (see dagger.py), and
-    training continues on both sets for half as many epochs.
+    training continues on both sets for half as many epochs. ``own_reach``
+    weights decisions by the actor's own reach instead of the joint reach.
     """
     from complots_solver.solvers.belief.policy_net import PolicyNet, PolicyTrainer
 
@@ -368,18 +372,20 @@ def distill_policy(
     cfg = config.to_array()
     num_actions = config.num_distinct_actions()
     search = SearchSettings(iterations=iterations)
-    jobs = [(cfg, net, search, seed, g, num_actions) for g in range(games)]
+    jobs = [(cfg, net, search, seed, g, num_actions, own_reach) for g in range(games)]
     with WorkerPool(workers, ray_address) as pool:
         parts = pool.map(_play_policy, jobs)
         data = [np.concatenate([p[i] for p in parts]) for i in range(4)]
-        # each decision weighs as its actor's own reach within its subgame
         data[3] = np.maximum(data[3], 1e-3)
         policy = PolicyNet.create(num_actions, hidden, seed=seed)
         trainer = PolicyTrainer(policy)
         rng = np.random.default_rng([seed, 7])
         _fit(trainer, data, epochs, batch, rng, log, "search")
         if dagger_games > 0:
-            jobs2 = [(cfg, net, policy, search, seed, g, num_actions) for g in range(dagger_games)]
+            jobs2 = [
+                (cfg, net, policy, search, seed, g, num_actions, own_reach)
+                for g in range(dagger_games)
+            ]
             parts2 = pool.map(_play_dagger, jobs2)
             more = [np.concatenate([p[i] for p in parts2]) for i in range(4)]
             more[3] = np.maximum(more[3], 1e-3)

@@ -110,7 +110,9 @@ def test_own_reach_weights_put_every_root_decision_at_full_weight() -> None:
     cfg = config.to_array()
     sub = Subgame(cfg, Hypotheses.initial(cfg), None, SearchSettings(iterations=8))
     sub.solve()
-    feats, targets, legal, weights = sub.policy_examples(config.num_distinct_actions())
+    feats, targets, legal, weights = sub.policy_examples(
+        config.num_distinct_actions(), own_reach=True
+    )
     assert len(weights) > 0
     assert weights.max() == pytest.approx(1.0) and (weights <= 1.0 + 1e-9).all()
     assert np.allclose(targets.sum(axis=1), 1.0) and ((targets > 0) <= (legal > 0)).all()
