@@ -19,58 +19,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
-from numba import njit
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.rules.layout import NUM_MULTISETS, S_CUR, STATE_SIZE
 from complots_solver.solvers.belief.exact_eval import to_tree_strategy
-from complots_solver.solvers.belief.features import hand_index
-from complots_solver.solvers.belief.hypotheses import KNOW_SIZE, Hypotheses, Memory
+from complots_solver.solvers.belief.hypotheses import Hypotheses, Memory
 from complots_solver.solvers.belief.netplay import MOVE_FLOOR
 from complots_solver.solvers.belief.policy_net import (
     NUM_DECISION_FEATURES,
     PolicyNet,
-    decision_features,
-    reconstruct,
+    replay_tree,
+    slots_features,
 )
 from complots_solver.solvers.belief.public_tree import PublicTree, build_public_tree
 from complots_solver.solvers.belief.vector_cfr import reaches
 from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
 from complots_solver.solvers.exact.best_response import game_value
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
-
-
-@njit(cache=True)
-def _slot_features(states, knows, joint, node_hyp_start, slot_node, first_hyp, feats):
-    """Decision features of every slot, the belief marginals taken at its node."""
-    num_nodes = node_hyp_start.shape[0] - 1
-    m_me = np.zeros((num_nodes, NUM_MULTISETS))
-    m_opp = np.zeros((num_nodes, NUM_MULTISETS))
-    done = np.zeros(num_nodes, dtype=np.bool_)
-    for s in range(slot_node.shape[0]):
-        node = slot_node[s]
-        if not done[node]:
-            done[node] = True
-            h0 = node_hyp_start[node]
-            me = states[h0, S_CUR]
-            total = 0.0
-            for h in range(h0, node_hyp_start[node + 1]):
-                w = joint[h]
-                if w <= 0.0:
-                    continue
-                total += w
-                a = hand_index(states[h], me)
-                b = hand_index(states[h], 1 - me)
-                if a >= 0:
-                    m_me[node, a] += w
-                if b >= 0:
-                    m_opp[node, b] += w
-            if total > 0.0:
-                for m in range(NUM_MULTISETS):
-                    m_me[node, m] /= total
-                    m_opp[node, m] /= total
-        h = first_hyp[s]
-        decision_features(states[h], m_me[node], m_opp[node], knows[h], feats[s])
 
 
 def net_tree_strategy(
@@ -104,35 +68,12 @@ def net_strategy_and_features(
     """
     if root is None:
         root = Hypotheses.initial(cfg)
-    n = tree.num_hyps
-    states = np.empty((n, STATE_SIZE), dtype=np.int32)
-    knows = np.empty((n, tree.players, KNOW_SIZE), dtype=np.int32)
-    reconstruct(
-        tree.hyp_player,
-        tree.hyp_edge_start,
-        tree.edge_child,
-        tree.edge_move,
-        root.states,
-        root.knows,
-        cfg,
-        states,
-        knows,
-    )
-    first_hyp = np.full(tree.num_slots, -1, dtype=np.int64)
-    idx = np.flatnonzero(tree.hyp_slot >= 0)
-    first_hyp[tree.hyp_slot[idx][::-1]] = idx[::-1]
+    view = _SlotView(cfg, tree, root, num_actions)
     counts = np.diff(tree.slot_action_start)
-    slot_of = np.repeat(np.arange(tree.num_slots), counts)
-    legal = np.zeros((tree.num_slots, num_actions), dtype=np.float32)
-    legal[slot_of, tree.slot_actions] = 1.0
     strategy = np.repeat(1.0 / counts, counts)
-    feats = np.empty((tree.num_slots, NUM_DECISION_FEATURES), dtype=np.float32)
     for _ in range(max_passes):
-        reach, _own = reaches(tree, (1.0 - floor) * strategy + floor)
-        joint = np.ascontiguousarray(reach[:, tree.players])
-        _slot_features(states, knows, joint, tree.node_hyp_start, tree.slot_node, first_hyp, feats)
-        probs = policy.probabilities(feats, legal)
-        new = probs[slot_of, tree.slot_actions].astype(np.float64)
+        feats = view.features((1.0 - floor) * strategy + floor)
+        new = view.strategy(policy.probabilities(feats, view.legal))
         if np.max(np.abs(new - strategy), initial=0.0) < 1e-12:
             return new, feats
         strategy = new
@@ -195,12 +136,10 @@ def distill_check(
         "iterations": iterations,
         "exploitability": exact(target_strategy),
     }
-    counts = np.diff(tree.slot_action_start)
-    slot_of = np.repeat(np.arange(tree.num_slots), counts)
-    legal = np.zeros((tree.num_slots, num_actions), dtype=np.float32)
-    legal[slot_of, tree.slot_actions] = 1.0
+    view = _SlotView(cfg, tree, root, num_actions)
+    legal = view.legal
     target = np.zeros((tree.num_slots, num_actions), dtype=np.float32)
-    target[slot_of, tree.slot_actions] = target_strategy
+    target[view.slot_of, tree.slot_actions] = target_strategy
     floored = (1.0 - MOVE_FLOOR) * target_strategy + MOVE_FLOOR
     reach, own = reaches(tree, floored)
     joint = reach[:, tree.players]
@@ -212,7 +151,7 @@ def distill_check(
         np.add.at(weight, tree.hyp_slot[hyps], joint[hyps] / joint[: len(tree.prior)].sum())
     chosen = np.flatnonzero(weight > min_weight)
     w = np.maximum(weight[chosen], 1e-3).astype(np.float32)
-    feats = _features_under(cfg, tree, root, floored)
+    feats = view.features(floored)
     policy = PolicyNet.create(num_actions, (width, width), seed=seed)
     trainer = PolicyTrainer(policy)
     rng = np.random.default_rng([seed, 7])
@@ -232,7 +171,7 @@ def distill_check(
         yield {
             "stage": "fit" if rnd == 0 else f"DAgger round {rnd}",
             "rows": len(data[0]),
-            "open": exact(probs[slot_of, tree.slot_actions].astype(np.float64)),
+            "open": exact(view.strategy(probs)),
             "closed": exact(closed),
         }
         data = [
@@ -243,27 +182,29 @@ def distill_check(
         ]
 
 
-def _features_under(cfg, tree, root, floored) -> np.ndarray:
-    """Every slot's features with the beliefs of the (floored) strategy ``floored``."""
-    n = tree.num_hyps
-    states = np.empty((n, STATE_SIZE), dtype=np.int32)
-    knows = np.empty((n, tree.players, KNOW_SIZE), dtype=np.int32)
-    reconstruct(
-        tree.hyp_player,
-        tree.hyp_edge_start,
-        tree.edge_child,
-        tree.edge_move,
-        root.states,
-        root.knows,
-        cfg,
-        states,
-        knows,
-    )
-    first_hyp = np.full(tree.num_slots, -1, dtype=np.int64)
-    idx = np.flatnonzero(tree.hyp_slot >= 0)
-    first_hyp[tree.hyp_slot[idx][::-1]] = idx[::-1]
-    reach, _ = reaches(tree, floored)
-    feats = np.empty((tree.num_slots, NUM_DECISION_FEATURES), dtype=np.float32)
-    joint = np.ascontiguousarray(reach[:, tree.players])
-    _slot_features(states, knows, joint, tree.node_hyp_start, tree.slot_node, first_hyp, feats)
-    return feats
+class _SlotView:
+    """A public tree's replayed states, each slot's legal mask, and features under any strategy."""
+
+    def __init__(self, cfg: np.ndarray, tree: PublicTree, root: Hypotheses, num_actions: int):
+        self.tree = tree
+        self.states, self.knows, self.first_hyp = replay_tree(tree, root.states, root.knows, cfg)
+        self.slot_of = np.repeat(np.arange(tree.num_slots), np.diff(tree.slot_action_start))
+        self.legal = np.zeros((tree.num_slots, num_actions), dtype=np.float32)
+        self.legal[self.slot_of, tree.slot_actions] = 1.0
+        self.all_slots = np.arange(tree.num_slots, dtype=np.int64)
+
+    def features(self, likelihoods: np.ndarray) -> np.ndarray:
+        """Every slot's features, beliefs from the reach of ``likelihoods`` (per slot action)."""
+        t = self.tree
+        reach, _ = reaches(t, likelihoods)
+        joint = np.ascontiguousarray(reach[:, t.players])
+        feats = np.empty((t.num_slots, NUM_DECISION_FEATURES), dtype=np.float32)
+        slots_features(
+            self.states, self.knows, joint, t.node_hyp_start, t.slot_node, self.first_hyp,
+            self.all_slots, feats,
+        )  # fmt: skip
+        return feats
+
+    def strategy(self, probs: np.ndarray) -> np.ndarray:
+        """Per-slot-action probabilities from rows over all action ids."""
+        return probs[self.slot_of, self.tree.slot_actions].astype(np.float64)

@@ -138,6 +138,30 @@ def reconstruct(
             update_knowledge(states[h], edge_move[e], states[c], players, knows[c])
 
 
+def replay_tree(
+    tree: PublicTree, root_states: np.ndarray, root_knows: np.ndarray, cfg: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every hypothesis's state and knowledge, and each slot's first hypothesis."""
+    n = tree.num_hyps
+    states = np.empty((n, STATE_SIZE), dtype=np.int32)
+    knows = np.empty((n, tree.players, KNOW_SIZE), dtype=np.int32)
+    reconstruct(
+        tree.hyp_player,
+        tree.hyp_edge_start,
+        tree.edge_child,
+        tree.edge_move,
+        root_states,
+        root_knows,
+        cfg,
+        states,
+        knows,
+    )
+    first_hyp = np.full(tree.num_slots, -1, dtype=np.int64)
+    idx = np.flatnonzero(tree.hyp_slot >= 0)
+    first_hyp[tree.hyp_slot[idx][::-1]] = idx[::-1]
+    return states, knows, first_hyp
+
+
 @njit(cache=True)
 def node_marginals(states, joint, node_hyp_start, node, out_first, out_second):
     """Hand marginals of the player to move (first) and the other (second) at one node."""
@@ -166,6 +190,23 @@ def node_marginals(states, joint, node_hyp_start, node, out_first, out_second):
     return total
 
 
+@njit(cache=True)
+def slots_features(states, knows, joint, node_hyp_start, slot_node, first_hyp, slots, feats):
+    """Decision features of each slot in ``slots`` (row by row), the belief marginals of its node."""
+    num_nodes = node_hyp_start.shape[0] - 1
+    m_me = np.zeros((num_nodes, NUM_MULTISETS))
+    m_opp = np.zeros((num_nodes, NUM_MULTISETS))
+    done = np.zeros(num_nodes, dtype=np.bool_)
+    for row in range(slots.shape[0]):
+        s = slots[row]
+        node = slot_node[s]
+        if not done[node]:
+            done[node] = True
+            node_marginals(states, joint, node_hyp_start, node, m_me[node], m_opp[node])
+        h = first_hyp[s]
+        decision_features(states[h], m_me[node], m_opp[node], knows[h], feats[row])
+
+
 def decision_examples(
     tree: PublicTree,
     strategy: np.ndarray,
@@ -187,53 +228,37 @@ def decision_examples(
     slot's features ready-made (the beliefs they read are then not
     ``joint``'s; see net_exact.net_strategy_and_features).
     """
-    n = tree.num_hyps
-    states = np.empty((n, STATE_SIZE), dtype=np.int32)
-    knows = np.empty((n, tree.players, KNOW_SIZE), dtype=np.int32)
-    reconstruct(
-        tree.hyp_player,
-        tree.hyp_edge_start,
-        tree.edge_child,
-        tree.edge_move,
-        root_states,
-        root_knows,
-        cfg,
-        states,
-        knows,
-    )
-    slot_reach = np.bincount(
-        np.maximum(tree.hyp_slot, 0), weights=joint * (tree.hyp_slot >= 0), minlength=tree.num_slots
-    )
     mass = joint[: len(tree.prior)].sum()
     if own is not None:
         idx = np.flatnonzero(tree.hyp_slot >= 0)
         slot_reach = np.zeros(tree.num_slots)
         np.maximum.at(slot_reach, tree.hyp_slot[idx], own[idx, tree.hyp_player[idx]])
         mass = 1.0
+    else:
+        slot_reach = np.bincount(
+            np.maximum(tree.hyp_slot, 0),
+            weights=joint * (tree.hyp_slot >= 0),
+            minlength=tree.num_slots,
+        )
     chosen = np.flatnonzero(slot_reach > min_reach * mass)
-    feats = np.zeros((len(chosen), NUM_DECISION_FEATURES), dtype=np.float32)
+    if slot_features is not None:
+        feats = np.ascontiguousarray(slot_features[chosen])
+    else:
+        states, knows, first_hyp = replay_tree(tree, root_states, root_knows, cfg)
+        feats = np.zeros((len(chosen), NUM_DECISION_FEATURES), dtype=np.float32)
+        joint = np.ascontiguousarray(joint)
+        slots_features(
+            states, knows, joint, tree.node_hyp_start, tree.slot_node, first_hyp, chosen, feats
+        )
+    slot_of = np.repeat(np.arange(tree.num_slots), np.diff(tree.slot_action_start))
+    row_of = np.full(tree.num_slots, -1, dtype=np.int64)
+    row_of[chosen] = np.arange(len(chosen))
+    pos = np.flatnonzero(row_of[slot_of] >= 0)
+    rows = row_of[slot_of[pos]]
     targets = np.zeros((len(chosen), num_actions), dtype=np.float32)
     legal = np.zeros((len(chosen), num_actions), dtype=np.float32)
-    first_hyp = np.full(tree.num_slots, -1, dtype=np.int64)
-    slots = tree.hyp_slot
-    idx = np.flatnonzero(slots >= 0)
-    first_hyp[slots[idx][::-1]] = idx[::-1]
-    marg = {}
-    m1 = np.empty(NUM_MULTISETS)
-    m2 = np.empty(NUM_MULTISETS)
-    for row, s in enumerate(chosen):
-        if slot_features is not None:
-            feats[row] = slot_features[s]
-        else:
-            node = int(tree.slot_node[s])
-            if node not in marg:
-                node_marginals(states, joint, tree.node_hyp_start, node, m1, m2)
-                marg[node] = (m1.copy(), m2.copy())
-            h = int(first_hyp[s])
-            decision_features(states[h], marg[node][0], marg[node][1], knows[h], feats[row])
-        a0, a1 = int(tree.slot_action_start[s]), int(tree.slot_action_start[s + 1])
-        targets[row, tree.slot_actions[a0:a1]] = strategy[a0:a1]
-        legal[row, tree.slot_actions[a0:a1]] = 1.0
+    targets[rows, tree.slot_actions[pos]] = strategy[pos]
+    legal[rows, tree.slot_actions[pos]] = 1.0
     weights = (slot_reach[chosen] / mass).astype(np.float32)
     return feats, targets, legal, weights
 
