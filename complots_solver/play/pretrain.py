@@ -26,6 +26,7 @@ from complots_solver.solvers.belief.features import (
     NUM_OUTPUTS,
     hand_index,
     public_features,
+    turn_scale,
 )
 from complots_solver.solvers.belief.valuenet import Adam, ValueNet
 
@@ -49,6 +50,7 @@ def bot_game_examples(
         raise ValueError("players: bot pretraining is for 2-player games")
     game = pyspiel.load_game(config.game_string())
     rng = np.random.default_rng([seed, 11])
+    scale = turn_scale(config.to_array())
     feats, targets, masks = [], [], []
     for g in range(games):
         specs = [bots[int(rng.integers(len(bots)))] for _ in range(2)]
@@ -67,7 +69,7 @@ def bot_game_examples(
             me = view.current_player(s)
             u_me = 0.0 if winner < 0 else (1.0 if winner == me else -1.0)
             f = np.zeros(NUM_FEATURES, dtype=np.float32)
-            public_features(s, f)
+            public_features(s, f, scale)
             cards_me = view.hand_size(s, me)
             cards_opp = view.hand_size(s, 1 - me)
             f[F_HANDS : F_HANDS + NUM_MULTISETS] = _uniform_hands(cards_me)

@@ -17,6 +17,7 @@ from numba import njit
 
 from complots_solver.rules.enums import NUM_CLANS
 from complots_solver.rules.layout import (
+    C_MAX_TURNS,
     MS_PAIR,
     NUM_MULTISETS,
     S_COINS,
@@ -27,11 +28,21 @@ from complots_solver.rules.layout import (
 )
 
 COIN_SCALE = 12.0
-TURN_SCALE = 200.0
 F_PUBLIC = 4 + 2 * NUM_CLANS + 1
 F_HANDS = F_PUBLIC  # me: NUM_MULTISETS marginals, then the opponent's
 NUM_FEATURES = F_PUBLIC + 2 * NUM_MULTISETS
 NUM_OUTPUTS = 2 * NUM_MULTISETS  # my value per hand, then the opponent's
+
+
+def turn_scale(cfg: np.ndarray) -> float:
+    """What the turn number is divided by in the features: the game's turn cap.
+
+    The turn feature is then the share of the game played, which is what a
+    value depends on near the cap (ladder rungs end after a few turns); on
+    the 200-turn full game it equals the turn divided by 200, as the
+    shipped networks were trained.
+    """
+    return float(cfg[C_MAX_TURNS])
 
 
 @njit(cache=True, inline="always")
@@ -56,7 +67,7 @@ def hand_index(s, p):
 
 
 @njit(cache=True)
-def public_features(s, out):
+def public_features(s, out, turn_scale):
     """Public part of the features of a turn-start state, seen by the player to move."""
     me = s[S_CUR]
     opp = 1 - me
@@ -71,11 +82,11 @@ def public_features(s, out):
         out[4 + NUM_CLANS + c] = s[S_REVEALED + opp * NUM_CLANS + c]
     out[2] = 1.0 if alive_me >= 2 else 0.0
     out[3] = 1.0 if alive_opp >= 2 else 0.0
-    out[4 + 2 * NUM_CLANS] = s[S_TURN] / TURN_SCALE
+    out[4 + 2 * NUM_CLANS] = s[S_TURN] / turn_scale
 
 
 @njit(cache=True)
-def group_features(states, weights, group, num_groups, out):
+def group_features(states, weights, group, num_groups, out, turn_scale):
     """Features of each group of hypotheses (one public node each), belief from ``weights``.
 
     Returns the total weight of each group (0: unreachable, features zero).
@@ -89,7 +100,7 @@ def group_features(states, weights, group, num_groups, out):
         g = group[h]
         s = states[h]
         if not seen[g]:
-            public_features(s, out[g])
+            public_features(s, out[g], turn_scale)
             seen[g] = True
         w = weights[h]
         if w <= 0.0:

@@ -22,6 +22,7 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.belief.exact_eval import to_tree_strategy
+from complots_solver.solvers.belief.features import turn_scale
 from complots_solver.solvers.belief.hypotheses import Hypotheses, Memory
 from complots_solver.solvers.belief.netplay import MOVE_FLOOR
 from complots_solver.solvers.belief.policy_net import (
@@ -187,6 +188,7 @@ class _SlotView:
 
     def __init__(self, cfg: np.ndarray, tree: PublicTree, root: Hypotheses, num_actions: int):
         self.tree = tree
+        self.turn_scale = turn_scale(cfg)
         self.states, self.knows, self.first_hyp = replay_tree(tree, root.states, root.knows, cfg)
         self.slot_of = np.repeat(np.arange(tree.num_slots), np.diff(tree.slot_action_start))
         self.legal = np.zeros((tree.num_slots, num_actions), dtype=np.float32)
@@ -201,7 +203,7 @@ class _SlotView:
         feats = np.empty((t.num_slots, NUM_DECISION_FEATURES), dtype=np.float32)
         slots_features(
             self.states, self.knows, joint, t.node_hyp_start, t.slot_node, self.first_hyp,
-            self.all_slots, feats,
+            self.all_slots, feats, self.turn_scale,
         )  # fmt: skip
         return feats
 

@@ -20,6 +20,7 @@ from numba import njit
 from complots_solver.rules import core
 from complots_solver.rules.enums import NUM_CLANS, Stage
 from complots_solver.rules.layout import (
+    C_MAX_TURNS,
     NUM_MULTISETS,
     S_ACT,
     S_ACTOR,
@@ -36,7 +37,7 @@ from complots_solver.rules.layout import (
     S_TURN,
     STATE_SIZE,
 )
-from complots_solver.solvers.belief.features import COIN_SCALE, TURN_SCALE, hand_index
+from complots_solver.solvers.belief.features import COIN_SCALE, hand_index, turn_scale
 from complots_solver.solvers.belief.hypotheses import KNOW_SIZE, update_knowledge
 from complots_solver.solvers.belief.public_tree import PublicTree
 from complots_solver.solvers.belief.valuenet import Adam, ValueNet
@@ -62,7 +63,7 @@ NUM_DECISION_FEATURES = D_KNOW + KNOW_SIZE
 
 
 @njit(cache=True)
-def decision_features(s, marg_me, marg_opp, know, out):
+def decision_features(s, marg_me, marg_opp, know, out, turn_scale):
     """Features of the decision of the player to move in state ``s`` (see D_* offsets)."""
     for i in range(out.shape[0]):
         out[i] = 0.0
@@ -84,7 +85,7 @@ def decision_features(s, marg_me, marg_opp, know, out):
         out[D_HAND + NUM_MULTISETS + c] = s[S_HIDDEN + me * NUM_CLANS + c]
     out[D_ALIVE] = 1.0 if alive_me >= 2 else 0.0
     out[D_ALIVE + 1] = 1.0 if alive_opp >= 2 else 0.0
-    out[D_TURN] = s[S_TURN] / TURN_SCALE
+    out[D_TURN] = s[S_TURN] / turn_scale
     kind = s[S_ACT]
     out[D_KIND + (kind if kind >= 0 else NUM_KINDS)] = 1.0
     claim = s[S_CLAIM]
@@ -108,8 +109,9 @@ def decision_features(s, marg_me, marg_opp, know, out):
 def batch_features(states, knows, marg_me, marg_opp, cfg, feats, legal):
     """decision_features and the legal-action mask of every row."""
     moves = np.empty(legal.shape[1] + 32, dtype=np.int32)
+    scale = float(cfg[C_MAX_TURNS])
     for i in range(states.shape[0]):
-        decision_features(states[i], marg_me, marg_opp, knows[i], feats[i])
+        decision_features(states[i], marg_me, marg_opp, knows[i], feats[i], scale)
         for a in range(legal.shape[1]):
             legal[i, a] = 0.0
         k = core.legal_actions_into(states[i], cfg, moves)
@@ -191,7 +193,9 @@ def node_marginals(states, joint, node_hyp_start, node, out_first, out_second):
 
 
 @njit(cache=True)
-def slots_features(states, knows, joint, node_hyp_start, slot_node, first_hyp, slots, feats):
+def slots_features(
+    states, knows, joint, node_hyp_start, slot_node, first_hyp, slots, feats, turn_scale
+):
     """Decision features of each slot in ``slots`` (row by row), the belief marginals of its node."""
     num_nodes = node_hyp_start.shape[0] - 1
     m_me = np.zeros((num_nodes, NUM_MULTISETS))
@@ -204,7 +208,7 @@ def slots_features(states, knows, joint, node_hyp_start, slot_node, first_hyp, s
             done[node] = True
             node_marginals(states, joint, node_hyp_start, node, m_me[node], m_opp[node])
         h = first_hyp[s]
-        decision_features(states[h], m_me[node], m_opp[node], knows[h], feats[row])
+        decision_features(states[h], m_me[node], m_opp[node], knows[h], feats[row], turn_scale)
 
 
 def decision_examples(
@@ -248,7 +252,15 @@ def decision_examples(
         feats = np.zeros((len(chosen), NUM_DECISION_FEATURES), dtype=np.float32)
         joint = np.ascontiguousarray(joint)
         slots_features(
-            states, knows, joint, tree.node_hyp_start, tree.slot_node, first_hyp, chosen, feats
+            states,
+            knows,
+            joint,
+            tree.node_hyp_start,
+            tree.slot_node,
+            first_hyp,
+            chosen,
+            feats,
+            turn_scale(cfg),
         )
     slot_of = np.repeat(np.arange(tree.num_slots), np.diff(tree.slot_action_start))
     row_of = np.full(tree.num_slots, -1, dtype=np.int64)

@@ -25,6 +25,7 @@ from complots_solver.solvers.belief.features import (
     hand_index,
     hand_targets,
     spread_values,
+    turn_scale,
 )
 from complots_solver.solvers.belief.hypotheses import CHANCE, TERMINAL, Hypotheses, Memory
 from complots_solver.solvers.belief.public_tree import LEAF, PublicTree, build_public_tree
@@ -63,6 +64,7 @@ class Subgame:
     ) -> None:
         settings.validate()
         self.cfg = cfg
+        self.turn_scale = turn_scale(cfg)
         self.net = net
         self.settings = settings
         self.root = root
@@ -82,7 +84,9 @@ class Subgame:
     def _leaf_outputs(self, joint: np.ndarray) -> np.ndarray:
         t = self.tree
         feats = np.empty((self.num_leaf_nodes, NUM_FEATURES), dtype=np.float32)
-        group_features(t.leaf_states, joint, self.leaf_group, self.num_leaf_nodes, feats)
+        group_features(
+            t.leaf_states, joint, self.leaf_group, self.num_leaf_nodes, feats, self.turn_scale
+        )
         if self.net is None:
             return np.zeros((self.num_leaf_nodes, NUM_OUTPUTS), dtype=np.float32)
         return self.net.forward(feats)
@@ -132,7 +136,7 @@ class Subgame:
             return None
         n = len(root)
         feats = np.empty((1, NUM_FEATURES), dtype=np.float32)
-        group_features(root.states, root.weights, np.zeros(n, np.int64), 1, feats)
+        group_features(root.states, root.weights, np.zeros(n, np.int64), 1, feats, self.turn_scale)
         targets = np.empty(NUM_OUTPUTS)
         mask = np.empty(NUM_OUTPUTS)
         hand_targets(root.states, root.weights, self.seat_values()[:n], targets, mask)

@@ -35,6 +35,7 @@ from numba import njit
 from complots_solver.rules import core
 from complots_solver.rules.layout import (
     C_EXTENDED,
+    C_MAX_TURNS,
     NUM_MULTISETS,
     S_CUR,
     num_distinct_actions,
@@ -236,9 +237,10 @@ def _walk_keys(kind, infoset, child_offsets, children, action_offsets, legal_act
 def _frozen_features(states, knows, margs, cfg, feats, legal):
     """Decision features of each row with the frozen marginals of the row's actor and the other."""
     moves = np.empty(legal.shape[1] + 32, dtype=np.int32)
+    scale = float(cfg[C_MAX_TURNS])
     for i in range(states.shape[0]):
         me = states[i, S_CUR]
-        decision_features(states[i], margs[me], margs[1 - me], knows[i], feats[i])
+        decision_features(states[i], margs[me], margs[1 - me], knows[i], feats[i], scale)
         for a in range(legal.shape[1]):
             legal[i, a] = 0.0
         k = core.legal_actions_into(states[i], cfg, moves)

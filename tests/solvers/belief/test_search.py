@@ -5,12 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from complots_solver.rules.layout import S_TURN
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.features import (
     F_HANDS,
+    F_PUBLIC,
     NUM_FEATURES,
     NUM_OUTPUTS,
     group_features,
+    public_features,
+    turn_scale,
 )
 from complots_solver.solvers.belief.hypotheses import Hypotheses
 from complots_solver.solvers.belief.policy_net import PolicyNet, PolicyTrainer
@@ -90,11 +94,24 @@ def test_group_features_hold_normalised_hand_marginals() -> None:
     sub.solve()
     root, _ = sub.next_root(int(sub.tree.leaf_hyps[0]))
     feats = np.empty((1, NUM_FEATURES), dtype=np.float32)
-    group_features(root.states, root.weights, np.zeros(len(root), np.int64), 1, feats)
+    group_features(root.states, root.weights, np.zeros(len(root), np.int64), 1, feats, 200.0)
     me = feats[0, F_HANDS : F_HANDS + 20]
     opp = feats[0, F_HANDS + 20 : F_HANDS + 40]
     assert me.sum() == pytest.approx(1.0, abs=1e-5)
     assert opp.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_turn_feature_is_the_share_of_the_turn_cap_played() -> None:
+    """A 4-turn rung reads turn 2 as half the game; the 200-turn game as turn/200 (shipped nets)."""
+    for preset, cap in (("ladder-3-ambassador", 4), ("draft-ambassador", 200)):
+        config, _ = resolve_game(preset)
+        cfg = config.to_array()
+        assert turn_scale(cfg) == cap
+        s = Hypotheses.initial(cfg).states[0].copy()
+        s[S_TURN] = 2
+        out = np.zeros(NUM_FEATURES, dtype=np.float32)
+        public_features(s, out, turn_scale(cfg))
+        assert out[F_PUBLIC - 1] == pytest.approx(2.0 / cap)
 
 
 def test_leaf_beliefs_are_the_posterior_under_the_solved_strategy() -> None:
