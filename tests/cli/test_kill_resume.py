@@ -180,10 +180,13 @@ def test_a_killed_run_resumes_to_the_uninterrupted_result(
     run = tmp_path / "run"
     kill_at(family, run, point)
     assert (run / "config.json").is_file(), "config.json is written before the long work"
+    if point.startswith("replace:"):
+        assert strays(run), "a kill before the rename leaves the write's temporary file"
     for name, res in read_commands(family, run, tmp_path).items():
         if res.returncode != 0:  # a run without a finished strategy is refused, in one line
             lines = [line for line in res.stderr.splitlines() if line.strip()]
             assert res.returncode == USAGE_ERROR and len(lines) == 1, (name, res.stderr)
+    assert strays(run) == [], "reading a killed run clears its dead writer's temporary files"
 
     solve(family, run)
     assert strays(run) == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -14,7 +15,13 @@ import pytest
 
 from complots_solver.browse import StrategyBrowser
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.common.atomic import partial_writes, remove_partial_writes
+from complots_solver.solvers.common.atomic import (
+    atomic_write_bytes,
+    partial_writes,
+    remove_partial_writes,
+    remove_stale_partial_writes,
+    writer_pid,
+)
 from complots_solver.solvers.common.rundir import (
     CHECKPOINT_FILE,
     CONFIG_FILE,
@@ -104,6 +111,33 @@ def test_only_temporary_files_of_atomic_writes_are_removed(tmp_path: Path) -> No
         path.write_bytes(b"x")
     assert remove_partial_writes(tmp_path) == [stray]
     assert all(path.exists() for path in kept) and not stray.exists()
+
+
+def test_readers_remove_only_the_temporary_files_of_dead_writers(tmp_path: Path) -> None:
+    """A temporary file names its writer; only those of finished processes (or unnamed) go."""
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True
+    )
+    dead = int(gone.stdout)
+    stale = tmp_path / f".strategy.npz.{dead}-ab12cd.tmp"
+    legacy = tmp_path / ".meta.json.k3j2h1.tmp"
+    live = tmp_path / f".checkpoint.npz.{os.getppid()}-ef34gh.tmp"
+    mine = tmp_path / f".policy-net.npz.{os.getpid()}-ij56kl.tmp"
+    for path in (stale, legacy, live, mine):
+        path.write_bytes(b"partial")
+    assert writer_pid(stale) == dead and writer_pid(legacy) is None
+    assert sorted(remove_stale_partial_writes(tmp_path)) == sorted([stale, legacy])
+    assert live.exists() and mine.exists()
+
+
+def test_atomic_writes_name_their_writer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The temporary file of an atomic write carries this process's id."""
+    seen = []
+    real = os.replace
+    monkeypatch.setattr(os, "replace", lambda a, b: (seen.append(Path(a)), real(a, b)))
+    atomic_write_bytes(tmp_path / "meta.json", b"{}")
+    assert [writer_pid(p) for p in seen] == [os.getpid()]
+    assert (tmp_path / "meta.json").read_bytes() == b"{}"
 
 
 @pytest.mark.parametrize("cell", ["0.5", " 0.5", "np.float64(0.5)", "np.float32(0.5)"])

@@ -11,7 +11,6 @@ resumed from a checkpoint continues exactly as if it had not stopped.
 from __future__ import annotations
 
 import json
-import os
 import time
 import zipfile
 from dataclasses import asdict, dataclass, field
@@ -24,6 +23,7 @@ from complots_solver.solvers.belief.features import NUM_FEATURES, NUM_OUTPUTS
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.search import SearchSettings, self_play_game
 from complots_solver.solvers.belief.valuenet import Adam, ValueNet
+from complots_solver.solvers.common.atomic import atomic_write_bytes, atomic_write_npz_streamed
 from complots_solver.solvers.common.pool import WorkerPool
 
 CHECKPOINT = "belief-checkpoint.npz"
@@ -247,19 +247,12 @@ class Trainer:
             arrays[f"net_w{i}"] = w
             arrays[f"net_b{i}"] = b
         st.net.meta = {"game": self.config.game_string(), "round": str(st.round)}
-        tmp = self.out / (CHECKPOINT + ".tmp")
-        with open(tmp, "wb") as fh:
-            np.savez(fh, **arrays)
-            fh.flush()
-            os.fsync(fh.fileno())
-        tmp.replace(self.out / CHECKPOINT)
+        atomic_write_npz_streamed(self.out / CHECKPOINT, arrays)
         st.net.save(self.out / NET_FILE)  # the export; the checkpoint is what resumes
         lines = [",".join(st.history[0].keys())] + [
             ",".join(str(v) for v in r.values()) for r in st.history
         ]
-        log_tmp = self.out / (LOG_FILE + ".tmp")
-        log_tmp.write_text("\n".join(lines) + "\n")
-        log_tmp.replace(self.out / LOG_FILE)
+        atomic_write_bytes(self.out / LOG_FILE, ("\n".join(lines) + "\n").encode())
 
     def _load(self, path: Path) -> TrainState:
         try:

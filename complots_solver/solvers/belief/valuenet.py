@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from complots_solver.solvers.common.atomic import atomic_write_npz_streamed
+
 FORMAT = "complots-value-net"
 VERSION = 1
 
@@ -65,11 +67,7 @@ class ValueNet:
             arrays[f"b{i}"] = b
         for k, v in self.meta.items():
             arrays[f"meta_{k}"] = np.array(str(v))
-        path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as fh:
-            np.savez(fh, **arrays)
-        tmp.replace(path)
+        atomic_write_npz_streamed(Path(path), arrays)
 
     @classmethod
     def load(cls, path: Path) -> ValueNet:

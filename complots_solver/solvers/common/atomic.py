@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ from complots_solver.solvers.common.faults import pause_point
 from complots_solver.solvers.common.hashing import file_digest
 
 TMP_SUFFIX = ".tmp"
+_TMP_NAME = re.compile(r"^\..+\.(\d+)-[^.]*\.tmp$")
 
 
 def temporary_name_prefix(path: Path) -> str:
@@ -33,8 +35,9 @@ def _atomic_file(path: Path) -> Iterator[tuple[IO[bytes], Path]]:
     """A temporary file next to ``path`` to write, renamed onto ``path`` on success."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    # the writer's process id in the name tells a reader whether the write can still finish
     fd, tmp = tempfile.mkstemp(
-        prefix=temporary_name_prefix(path), suffix=TMP_SUFFIX, dir=path.parent
+        prefix=f"{temporary_name_prefix(path)}{os.getpid()}-", suffix=TMP_SUFFIX, dir=path.parent
     )
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -83,6 +86,48 @@ def remove_partial_writes(folder: Path) -> list[Path]:
     for path in found:
         path.unlink(missing_ok=True)
     return found
+
+
+def writer_pid(tmp: Path) -> int | None:
+    """Process id of the writer of a temporary file (None for a name without one)."""
+    match = _TMP_NAME.match(Path(tmp).name)
+    return int(match.group(1)) if match else None
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's live process
+        return True
+    return True
+
+
+def stale_partial_writes(folder: Path) -> list[Path]:
+    """Partial writes in ``folder`` whose writer is no longer running (killed mid-write)."""
+    out = []
+    for path in partial_writes(folder):
+        pid = writer_pid(path)
+        if pid is None or (pid != os.getpid() and not _running(pid)):
+            out.append(path)
+    return out
+
+
+def remove_stale_partial_writes(folder: Path) -> list[Path]:
+    """Delete the stale partial writes in ``folder`` if allowed; return the paths removed.
+
+    Readers call this, so a run killed mid-write and never resumed leaves no
+    stray file once any command has opened it; a read-only folder is left as it is.
+    """
+    removed = []
+    for path in stale_partial_writes(folder):
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            continue
+        removed.append(path)
+    return removed
 
 
 def atomic_write_json(path: Path, obj: Any) -> None:

@@ -78,6 +78,7 @@ from complots_solver.solvers.common.atomic import (
     atomic_write_json,
     atomic_write_npz,
     atomic_write_npz_streamed,
+    remove_stale_partial_writes,
 )
 from complots_solver.solvers.common.hashing import arrays_digest, bytes_digest, file_digest
 
@@ -219,6 +220,7 @@ def _read_checked(
     maps the other formats to a hint naming their reader.
     """
     directory = Path(directory)
+    remove_stale_partial_writes(directory)
     meta_path, npz_path = directory / META_FILE, directory / STRATEGY_FILE
     if not npz_path.is_file():
         raise ValueError(f"no strategy in {directory}: {npz_path.name} is missing")
