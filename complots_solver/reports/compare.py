@@ -368,18 +368,35 @@ def build_comparison(a: Browser, b: Browser) -> Report:
         value_name="value",
     )
     long["line-up"] = long["line-up"].str.replace("value holding it ", "")
+    sampled = not (a.exact and b.exact)
+    if sampled:  # each bar's own 95% half-width, from its run's sampled games
+        half = cv.frame.melt(
+            id_vars=["character", "seat"],
+            value_vars=[f"value holding it ±95% {la}", f"value holding it ±95% {lb}"],
+            var_name="line-up",
+            value_name="half",
+        )
+        long["half"] = half["half"].fillna(0.0).to_numpy()
+        long["lo"] = long["value"] - long["half"]
+        long["hi"] = long["value"] + long["half"]
     for seat in range(2):
         sub = long[long["seat"] == seat]
         sections[1].figures.append(
             FigureSpec(
                 f"character_values_seat{seat}",
                 f"Value of holding each character, seat {seat}",
-                "Exact values (no sampling error, so no error bars)."
-                if a.exact and b.exact
-                else "Sampled values (see the character-value tables of each run's report "
-                "for their 95% confidence intervals).",
-                lambda s=sub, k=seat: figures.value_bars_figure(
-                    s, "character", "value", f"Seat {k}: value when holding", group="line-up"
+                "Sampled values, with their 95% confidence intervals as error bars."
+                if sampled
+                else "Exact values (no sampling error, so no error bars).",
+                lambda s=sub, k=seat, ci=("lo", "hi") if sampled else None: (
+                    figures.value_bars_figure(
+                        s,
+                        "character",
+                        "value",
+                        f"Seat {k}: value when holding",
+                        group="line-up",
+                        ci=ci,
+                    )
                 ),
             )
         )

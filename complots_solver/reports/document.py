@@ -52,7 +52,7 @@ class Report:
     sections: list[Section]
     created: str = field(default_factory=lambda: dt.date.today().isoformat())
     warnings: list[str] = field(default_factory=list)  # shown above everything else
-    compact: bool = False  # PDF: small tables share a page instead of one page each
+    compact: bool = True  # PDF: small tables share a page instead of one page each
 
     def tables(self) -> list[StrategyTable]:
         """Every table in order."""

@@ -15,6 +15,8 @@ from matplotlib.figure import Figure  # noqa: E402
 WIDE = (10.5, 5.2)
 CMAP = "viridis"
 ANNOTATE_MAX_CELLS = 160
+ANNOTATE_LARGE = 60  # up to this many cells the numbers are printed at ANNOTATE_FONT
+ANNOTATE_FONT = 9
 
 
 def png_bytes(fig: Figure, dpi: int = 90) -> bytes:
@@ -60,9 +62,9 @@ def heatmap_figure(
         values = matrix.to_numpy(dtype=float)
         image = ax.imshow(values, cmap=CMAP, vmin=0.0, vmax=1.0, aspect="auto")
         ax.set_xticks(range(matrix.shape[1]))
-        ax.set_xticklabels([str(c) for c in matrix.columns], rotation=40, ha="right", fontsize=7)
+        ax.set_xticklabels([str(c) for c in matrix.columns], rotation=40, ha="right", fontsize=8)
         ax.set_yticks(range(matrix.shape[0]))
-        ax.set_yticklabels([str(i) for i in matrix.index], fontsize=7)
+        ax.set_yticklabels([str(i) for i in matrix.index], fontsize=8)
         ax.set_title(name, fontsize=9)
         if values.size <= ANNOTATE_MAX_CELLS:
             for (i, j), v in np.ndenumerate(values):
@@ -73,7 +75,9 @@ def heatmap_figure(
                         f"{v:.2f}",
                         ha="center",
                         va="center",
-                        fontsize=6,
+                        fontsize=ANNOTATE_FONT
+                        if values.size <= ANNOTATE_LARGE
+                        else ANNOTATE_FONT - 2,
                         color="white" if v < 0.6 else "black",
                     )
         fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label=value_label)

@@ -1,12 +1,13 @@
 """Render a :class:`Report` as a PDF with matplotlib's PdfPages (no extra dependency).
 
 Layout (A4 landscape): a title page (game, solver, exploitability, date,
-contents); then, section by section, each table on its own page(s) of at
-most :data:`LINES_PER_PAGE` lines (a text cell longer than :data:`CELL_WRAP`
-characters wraps onto up to :data:`MAX_CELL_LINES` lines; a table with no rows
-still gets one page for its note) and each figure on its own page; a
-section's paragraphs head its first page, and a section with neither tables
-nor figures gets one page for them. Every page after the title page is numbered "page i of N". Text is
+contents); then, section by section, table chunks of at most
+:data:`LINES_PER_PAGE` lines (a text cell longer than :data:`CELL_WRAP`
+characters wraps onto up to :data:`MAX_CELL_LINES` lines) placed one below
+the other while they fit on a page (``Report.compact``, the default; off,
+each chunk takes its own page), and each figure on its own page; a
+section's paragraphs head its first item. Every page after the title page
+is numbered "page i of N". Text is
 embedded as TrueType (fonttype 42) so that it can be extracted.
 """
 

@@ -297,6 +297,28 @@ def test_sampled_comparison_states_uncertainty(sampled: dict, browsers: dict) ->
     assert expected in text
 
 
+def test_sampled_comparison_charts_have_error_bars(sampled: dict, browsers: dict) -> None:
+    """A sampled comparison's value bars carry each run's 95% half-width; exact ones none."""
+    report = build_comparison(sampled["ambassador"], browsers["inquisitor"])
+    spec = next(f for s in report.sections for f in s.figures if f.key == "character_values_seat0")
+    assert "error bars" in spec.caption and "no error bars" not in spec.caption
+    fig = spec.make()
+    ax = fig.axes[0]
+    bars = [c for c in ax.containers if hasattr(c, "errorbar") and c.errorbar is not None]
+    assert len(bars) == 2, "one bar group per line-up, each with error bars"
+    cv = report.tables()[1].frame
+    cv = cv[cv["seat"] == 0]
+    for container, label, exact in ((bars[0], "Ambassador", False), (bars[1], "Inquisitor", True)):
+        lines = container.errorbar.lines[2][0].get_segments()  # one vertical segment per bar
+        halves = np.array([(seg[1][1] - seg[0][1]) / 2 for seg in lines])
+        want = cv[f"value holding it ±95% {label}"].to_numpy()
+        assert halves == pytest.approx(want, abs=1e-9)
+        assert (halves == 0).all() if exact else (halves > 0).any()
+    exact = build_comparison(browsers["ambassador"], browsers["inquisitor"])
+    spec = next(f for s in exact.sections for f in s.figures if f.key == "character_values_seat0")
+    assert "no error bars" in spec.caption
+
+
 def test_cli_report_and_compare_keyed(keyed_runs: dict, runs: dict, tmp_path: Path) -> None:
     """complots report/compare read keyed runs with --games/--seed; bad --games exits 2."""
     main(
