@@ -25,10 +25,22 @@ if TYPE_CHECKING:
 
 # the solver's choices, repeated so that the command line starts without loading numba
 # (tests/cli/test_bound_cmd.py checks they agree)
-METHODS = ("lbr", "trained")
+SOLVER_METHODS = ("lbr", "trained")
+BOTS_METHOD = "bots"  # the heuristic bots as fixed responders (play layer)
+METHODS = (*SOLVER_METHODS, BOTS_METHOD)
+DEFAULT_BOTS = "honest,counter,trusting,skeptic,bluffer,brazen,random"
 KEYS = ("perfect", "abstract")
 DEFAULT_ROLLOUTS = 16
 DEFAULT_TRAIN_GAMES = 2000
+
+
+def bot_spec(spec: str, folder: Path) -> str:
+    """The bot spec that plays the strategy ``spec`` (``solved``, or the folder's network or file)."""
+    from complots_solver.solvers.belief.train import POLICY_FILE
+
+    if spec == "solved":
+        return "solved"
+    return f"net:{folder}" if (folder / POLICY_FILE).is_file() else f"policy:{folder}"
 
 
 def load_strategy(spec: str, config: GameConfig) -> tuple[BoundStrategy, Path]:
@@ -187,6 +199,13 @@ def write_bound(folder: Path, bound: Bound, command: str) -> None:
     default=None,
     help="self-play games for the strategy's own value when it is not exact (default: --games)",
 )
+@click.option(
+    "--bots",
+    "bot_list",
+    default=DEFAULT_BOTS,
+    show_default=True,
+    help="bots: comma-separated heuristic bots, each a fixed responder",
+)
 @click.option("--write", is_flag=True, help="record the bound in the strategy folder's meta.json")
 def bound(
     game: str,
@@ -199,14 +218,17 @@ def bound(
     budget: str | None,
     key: str | None,
     value_games: int | None,
+    bot_list: str,
     write: bool,
 ) -> None:
     """Bound the exploitability of a strategy of GAME from below, per seat, with 95% intervals.
 
     lbr: a local best response (exact belief, rollouts of the strategy). trained:
     a responder trained against the strategy with a fixed budget, then played
-    on fresh games. Gain of a seat = responder's mean return minus the
-    strategy's own value there (exact for an exact strategy, else self-play).
+    on fresh games. bots: each heuristic bot of --bots as a fixed responder
+    (the largest is the strongest bound). Gain of a seat = responder's mean
+    return minus the strategy's own value there (exact for an exact
+    strategy, else self-play).
     """
     try:
         config, _ = resolve_game(game)
@@ -220,6 +242,7 @@ def bound(
     if value_games is not None and value_games < 2:
         raise click.BadParameter(f"at least 2, got {value_games}", param_hint="--value-games")
     train_games, train_seconds = parse_budget(budget)
+    bots = _check_bots(bot_list) if method == BOTS_METHOD else []
     try:
         strategy, folder = load_strategy(spec, config)
     except ValueError as exc:
@@ -230,6 +253,11 @@ def bound(
 
     cfg = np.ascontiguousarray(config.to_array())
     exact = strategy.exact_value() is not None
+    if method == BOTS_METHOD:
+        _bots_bounds(
+            game, spec, folder, config, strategy, bots, games, seed, workers, value_games, write
+        )
+        return
     start = time.perf_counter()
     if method == "lbr":
         result = lbr_bound(cfg, strategy, games, seed, rollouts, workers, value_games)
@@ -258,4 +286,59 @@ def bound(
             options += f" --budget {budget or DEFAULT_TRAIN_GAMES}"
             options += f" --key {key or ('perfect' if exact else 'abstract')}"
         write_bound(folder, result, f"complots bound {game} --strategy {spec} {options}")
+        click.echo(f"written to {folder / 'meta.json'}")
+
+
+def _check_bots(text: str) -> list[str]:
+    """--bots as a list of heuristic bot names; BadParameter naming the allowed ones."""
+    from complots_solver.play.bots import HEURISTIC_BOTS
+
+    allowed = list(HEURISTIC_BOTS)
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    bad = [n for n in names if n not in allowed]
+    if not names or bad:
+        raise click.BadParameter(
+            f"{', '.join(bad) or 'none given'}: choose from {', '.join(allowed)}",
+            param_hint="--bots",
+        )
+    return list(dict.fromkeys(names))
+
+
+def _bots_bounds(
+    game: str,
+    spec: str,
+    folder: Path,
+    config: GameConfig,
+    strategy: BoundStrategy,
+    bots: list[str],
+    games: int,
+    seed: int,
+    workers: int,
+    value_games: int | None,
+    write: bool,
+) -> None:
+    """Each bot as a fixed responder; print every bound and the strongest, and record them."""
+    from complots_solver.play.bot_responders import bot_bound
+    from complots_solver.solvers.bounds.measure import strategy_values
+
+    start = time.perf_counter()
+    cfg = np.ascontiguousarray(config.to_array())
+    value = strategy_values(cfg, strategy, value_games or games, seed, workers)
+    player = bot_spec(spec, folder)
+    click.echo(f"{game}: strategy {spec} ({folder}), method bots")
+    results = []
+    for name in bots:
+        result = bot_bound(config, player, name, games, seed, value, workers)
+        results.append(result)
+        click.echo(f"-- {name}")
+        for line in describe(result):
+            click.echo(line)
+        if write:
+            options = f"--method bots --bots {name} --games {games} --seed {seed}"
+            write_bound(folder, result, f"complots bound {game} --strategy {spec} {options}")
+    best = max(results, key=lambda r: r.exploitability)
+    lo, hi = best.ci95
+    click.echo(f"strongest: {best.method} {best.exploitability:+.3f} [95% CI {lo:+.3f}, {hi:+.3f}]")
+    click.echo(f"wall time {time.perf_counter() - start:.0f} s with {workers} worker(s)")
+    if write:
         click.echo(f"written to {folder / 'meta.json'}")

@@ -1,7 +1,14 @@
-"""The heuristic bots as fixed responders to a keyed strategy: each gives an exploitability lower bound."""
+"""The heuristic bots as fixed responders to a strategy: each gives an exploitability lower bound.
+
+A fixed bot is one particular strategy of the responder's seat, so its mean
+return against the strategy, averaged over the two seats, is on its own a
+lower bound on the strategy's exploitability (NashConv / 2); the largest
+over several bots is the strongest such bound.
+"""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +17,9 @@ import pyspiel
 
 import complots_solver.openspiel  # noqa: F401  (registers the game)
 from complots_solver.play.bots import make_bot
+from complots_solver.rules.config import GameConfig
 from complots_solver.rules.stats import combined_bound
+from complots_solver.solvers.bounds.measure import Bound, bound_from_returns
 from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
 
 SEED = 0
@@ -61,3 +70,46 @@ def bot_values(directory: str | Path, bots: list[str], games: int) -> dict[str, 
         }
         print(name, out[name], flush=True)
     return out
+
+
+def bot_bound(
+    config: GameConfig,
+    strategy: str,
+    bot: str,
+    games: int,
+    seed: int,
+    value: tuple[float, float, str],
+    workers: int = 1,
+) -> Bound:
+    """``bot`` as a fixed responder to the bot spec ``strategy``, ``games`` games in each seat.
+
+    The games are the tournament's (:func:`~complots_solver.play.tournament.run_tournament`
+    with the two bots: the same seed gives the same games for any ``workers``);
+    ``value`` is the strategy's own seat-0 value, its standard error and how
+    it was computed (for the per-seat gains; the bound itself needs none).
+    """
+    from complots_solver.play.tournament import run_tournament
+
+    if config.players != 2:
+        raise ValueError(f"players: bot bounds are for 2-player games, not {config.players}")
+    if games < 2:
+        raise ValueError(f"games: at least 2, got {games}")
+    start = time.perf_counter()
+    result = run_tournament(config, [strategy, bot], games, seed, workers)
+    per_seat: list[tuple[np.ndarray, float, dict[str, object]]] = []
+    for seat in (0, 1):
+        returns = np.array(
+            [
+                0.0 if r.capped else (1.0 if r.winner == seat else -1.0)
+                for r in result.records
+                if r.seats[seat] == bot
+            ]
+        )
+        per_seat.append((returns, 0.0, {}))
+    seconds = (time.perf_counter() - start) / 2
+    per_seat = [(r, seconds, extra) for r, _, extra in per_seat]
+    how = (
+        f"the '{bot}' bot as a fixed responder (a heuristic strategy, not a best response): "
+        f"{games} games per seat, tournament seed {seed}"
+    )
+    return bound_from_returns(f"bot:{bot}", how, per_seat, value)

@@ -62,6 +62,7 @@ class Quality:
     bound: float | None  # an upper bound on exploitability, None when there is none
     detail: str  # the quality text as written
     lower: tuple[float, float, float] | None = None  # a sampled lower bound: (value, low, high)
+    lower_by: str = ""  # the responder of the strongest lower bound ("lbr", "bot:honest", ...)
 
     @property
     def short(self) -> str:
@@ -70,8 +71,9 @@ class Quality:
             bound = f"exploitability at most {self.bound:.3g}"
         elif self.lower is not None:
             v, lo, hi = self.lower
+            by = f", {responder_name(self.lower_by)}" if self.lower_by else ""
             bound = (
-                f"no exploitability upper bound (sampled lower bound {v:.2f}, 95% CI "
+                f"no exploitability upper bound (sampled lower bound {v:.2f}{by}, 95% CI "
                 f"{lo:.2f} to {hi:.2f})"
             )
         else:
@@ -84,6 +86,34 @@ class Quality:
         if self.bound is not None:
             return self.bound > WEAK_BOUND
         return self.label.upper().startswith(("WEAK", "UNKNOWN"))
+
+
+def responder_name(method: str) -> str:
+    """A bound's method key in words: 'lbr' -> 'local best response', 'bot:x' -> "the 'x' bot"."""
+    if method.startswith("bot:"):
+        return f"the '{method[4:]}' bot as responder"
+    return {"lbr": "local best response", "trained": "trained responder"}.get(method, method)
+
+
+def strongest_lower_bound(raw: object) -> tuple[float, float, float, str] | None:
+    """The largest sampled lower bound among ``{method: {"exploitability_lower_bound": ...}}``.
+
+    Every responder's bound is on its own a valid lower bound, so the largest
+    is the strongest: (value, CI low, CI high, method).
+    """
+    if not isinstance(raw, dict):
+        return None
+    found = []
+    for method, record in raw.items():
+        if not isinstance(record, dict):
+            continue
+        for key in ("exploitability_lower_bound", "lower_bound"):
+            value = record.get(key)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                ci = record.get("ci95") or [float("nan"), float("nan")]
+                found.append((float(value), float(ci[0]), float(ci[1]), str(method)))
+                break
+    return max(found, key=lambda f: f[0]) if found else None
 
 
 def _find(tree: object, keys: tuple[str, ...]) -> tuple[float, dict] | None:
@@ -116,16 +146,16 @@ def strategy_quality(preset: str) -> Quality:
     raw = meta.get("exploitability_bound")
     bound: float | None = None
     lower = None
+    by = ""
     if isinstance(raw, int | float) and not isinstance(raw, bool):
         bound = float(raw)
     elif isinstance(raw, dict):
         up = _find(raw, ("exploitability_upper_bound", "upper_bound"))
         bound = up[0] if up else None
-        low = _find(raw, ("exploitability_lower_bound", "lower_bound"))
-        if low is not None:
-            ci = low[1].get("ci95") or [float("nan"), float("nan")]
-            lower = (low[0], float(ci[0]), float(ci[1]))
-    return Quality(preset, label, bound, text, lower)
+        strongest = strongest_lower_bound(raw)
+        if strongest is not None:
+            lower, by = strongest[:3], strongest[3]
+    return Quality(preset, label, bound, text, lower, by)
 
 
 def available_presets() -> list[str]:
@@ -744,7 +774,6 @@ def build_balance_report(inputs: BalanceInputs) -> Report:
         ("Command", inputs.command),
     ]
     report = Report("Complots balance report", facts, sections, warnings=warnings)
-    report.compact = True
     return report
 
 

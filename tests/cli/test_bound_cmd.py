@@ -43,7 +43,7 @@ def uniform_dir(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, float]:
 
 def test_the_command_line_repeats_the_solver_choices() -> None:
     """The choices the command offers without loading the solver are the solver's."""
-    assert bound_cmd.METHODS == measure.METHODS
+    assert bound_cmd.SOLVER_METHODS == measure.METHODS
     assert bound_cmd.KEYS == trained.KEYS
     assert bound_cmd.DEFAULT_ROLLOUTS == lbr.DEFAULT_ROLLOUTS
 
@@ -67,6 +67,24 @@ def test_bound_of_a_uniform_strategy(uniform_dir, method: str, options: list[str
     assert len(written["seats"]) == 2
     again = CliRunner().invoke(cli, [*args, "--seed", "1", *options])
     assert again.exit_code == 0, again.output  # the folder still loads after --write
+
+
+def test_bots_as_fixed_responders(uniform_dir) -> None:
+    """Each bot's bound is below the exact exploitability; the uniform 'random' bot gains nothing."""
+    folder, exact = uniform_dir
+    args = ["bound", GAME, "--strategy", str(folder), "--method", "bots", "-n", "300"]
+    res = CliRunner().invoke(cli, [*args, "--bots", "honest,random", "--seed", "2", "--write"])
+    assert res.exit_code == 0, res.output
+    assert (
+        "-- honest" in res.output and "-- random" in res.output and "strongest: bot:" in res.output
+    )
+    written = json.loads((folder / "meta.json").read_text())["exploitability_bound"]
+    honest, uniform = written["bot:honest"], written["bot:random"]
+    assert honest["ci95"][0] <= exact and uniform["ci95"][0] <= exact
+    assert uniform["ci95"][0] <= 0.0 <= uniform["ci95"][1], "random plays the uniform strategy"
+    assert honest["exploitability_lower_bound"] > uniform["exploitability_lower_bound"]
+    assert [s["games"] for s in honest["seats"]] == [300, 300]
+    one_line_error(run_cli(*args, "--bots", "honest,wizard"), "--bots", "wizard", "trusting")
 
 
 @pytest.mark.parametrize(

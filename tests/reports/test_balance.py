@@ -241,7 +241,16 @@ def test_strategy_reports_lead_with_answers(browsers: dict) -> None:
         (0.3, "exploitability at most 0.3", True),
         (
             {"lbr": {"exploitability_lower_bound": 0.0333, "ci95": [-0.1466, 0.2133]}},
-            "sampled lower bound 0.03, 95% CI -0.15 to 0.21",
+            "sampled lower bound 0.03, local best response, 95% CI -0.15 to 0.21",
+            True,
+        ),
+        (  # the largest of several responders' bounds is the strongest
+            {
+                "lbr": {"exploitability_lower_bound": 0.0333, "ci95": [-0.1466, 0.2133]},
+                "bot:honest": {"exploitability_lower_bound": 0.41, "ci95": [0.36, 0.46]},
+                "bot:random": {"exploitability_lower_bound": -0.6, "ci95": [-0.65, -0.55]},
+            },
+            "sampled lower bound 0.41, the 'honest' bot as responder, 95% CI 0.36 to 0.46",
             True,
         ),
     ],

@@ -88,12 +88,13 @@ def strategy_values(
     return m.mean, m.stderr, f"{games} self-play games, seed {seed}"
 
 
-def _bound(
+def bound_from_returns(
     method: str,
     how: str,
     per_seat: list[tuple[np.ndarray, float, dict[str, object]]],
     value: tuple[float, float, str],
 ) -> Bound:
+    """The bound from each seat's responder returns (seat order), the seconds it took and extras."""
     v0, v_se, value_how = value
     seats = []
     for seat, (returns, seconds, extra) in enumerate(per_seat):
@@ -162,7 +163,7 @@ def lbr_bound(
         f"{'' if strategy.exact_value() is not None else ' with the public belief frozen'}); "
         f"{games} games per seat, seed {seed}"
     )
-    return _bound("lbr", how, per_seat, value)
+    return bound_from_returns("lbr", how, per_seat, value)
 
 
 def trained_bound(
@@ -221,4 +222,4 @@ def trained_bound(
         f"tried {min_visits}+ times, the strategy's own move elsewhere), then {games} fresh "
         f"games per seat, seed {seed}"
     )
-    return _bound("trained", how, per_seat, value)
+    return bound_from_returns("trained", how, per_seat, value)
