@@ -55,7 +55,7 @@ def test_wins_from_numba_self_play_add_up() -> None:
     solver = MCCFRSolver(config, algorithm="os", key="markov", seed=0)
     solver.run(50)
     table = solver.policy_table()
-    games = 3000
+    games = 600
     stats = play_games(config, [table, table], games, seed=1)
     wins = rules_stats.wins_from_returns(stats.mean, stats.capped_share, games)
     draws = games - sum(wins)

@@ -280,7 +280,9 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow  # four solve processes; the default suite resumes MCCFR in test_kill_resume
 def test_cli_mccfr_resume_equals_uninterrupted(tmp_path: Path) -> None:
+    """A run split in two with --resume equals the uninterrupted run, array for array."""
     straight, split = tmp_path / "straight", tmp_path / "split"
     common = ("ladder-1-ambassador", "--algorithm", "es-mccfr", "--key", "perfect")
     res = run_cli("solve", *common, "-n", "400", "--out", str(straight), "--exact")
