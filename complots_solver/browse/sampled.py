@@ -288,6 +288,20 @@ class SampledGames:
         self.capped = capped.astype(bool)
         self.start_hands = start
 
+    @classmethod
+    def from_records(cls, games: int, seed: int, **arrays: np.ndarray) -> SampledGames:
+        """Games recorded elsewhere (e.g. by a policy network), as the same arrays."""
+        out = cls.__new__(cls)
+        out.games = int(games)
+        out.seed = int(seed)
+        out.count = len(arrays["seat"])
+        for name in (
+            "game", "seat", "key", "row", "choice", "challenged", "fields", "slot",
+            "slot_action", "slot_prob", "returns", "capped", "start_hands",
+        ):  # fmt: skip
+            setattr(out, name, arrays[name])
+        return out
+
     def probabilities(self, record: int) -> dict[int, float]:
         """Action id -> probability the strategy played at one record."""
         lo, hi = int(self.slot[record]), int(self.slot[record + 1])

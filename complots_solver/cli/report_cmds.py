@@ -67,18 +67,18 @@ def _check_outputs(out: Path, csv_dir: Path | None) -> None:
 
 
 def _sampling_options(command: Callable[..., None]) -> Callable[..., None]:
-    """The --games and --seed options of commands that read keyed (MCCFR) runs by sampling."""
+    """The --games and --seed options of commands that read runs by sampling (MCCFR, networks)."""
     command = click.option(
         "--seed",
         type=int,
         default=None,
-        help="keyed (MCCFR) runs: seed of the sampled games  [default: 0]",
+        help="sampled runs: seed of the sampled games  [default: 0]",
     )(command)
     return click.option(
         "--games",
         type=int,
         default=None,
-        help="keyed (MCCFR) runs: self-play games to sample  [default: 20000]",
+        help="sampled runs: self-play games  [default: 20000 for MCCFR, 2000 for a policy network]",
     )(command)
 
 
@@ -108,8 +108,10 @@ def report(
 ) -> None:
     """Strategy report of a solved RUN_DIR: tables, heat maps, values (HTML and/or PDF).
 
-    Exact runs are read on the compiled tree; MCCFR (keyed) runs are read by
-    sampling --games self-play games (tables then carry 95% confidence intervals).
+    Exact runs are read on the compiled tree; MCCFR (keyed) runs and policy
+    networks (belief runs, and the shipped strategies under games/strategies/)
+    are read by sampling --games self-play games (tables then carry 95%
+    confidence intervals).
     """
     from complots_solver.reports.api import write_report
 

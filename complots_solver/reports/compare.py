@@ -20,6 +20,7 @@ from complots_solver.reports.tables import (
     bluffs,
     draft_picks,
     exploitability_text,
+    solver_phrase,
 )
 from complots_solver.reports.tables import action_frequencies as af_table
 from complots_solver.reports.tables import character_values as cv_table
@@ -241,8 +242,8 @@ def _run_line(tag: str, b: Browser) -> str:
     """One run in words: preset, solver, iterations, exploitability, basis."""
     r = b.describe_run()
     return (
-        f"Run {tag} ({_label(b)}): {r['preset'] or r['game']}, {r['algorithm']} after "
-        f"{r['iterations']:,} iterations, exploitability {exploitability_text(b)} "
+        f"Run {tag} ({_label(b)}): {r['preset'] or r['game']}, {solver_phrase(r)}, "
+        f"exploitability {exploitability_text(b)} "
         f"({r['run_dir']}; {r['method']})."
     )
 
@@ -423,10 +424,7 @@ def build_comparison(a: Browser, b: Browser) -> Report:
         ("Run B", f"{rb['run_dir']}: {rb['game']}"),
         (
             "Solvers",
-            f"A: {ra['algorithm']}, {ra['iterations']:,} iterations, "
-            f"{ra['infosets']:,} information states; "
-            f"B: {rb['algorithm']}, {rb['iterations']:,} iterations, "
-            f"{rb['infosets']:,} information states",
+            f"A: {solver_phrase(ra)}; B: {solver_phrase(rb)}",
         ),
         (
             "Exploitability",

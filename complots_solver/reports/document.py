@@ -11,7 +11,12 @@ from matplotlib.figure import Figure
 
 from complots_solver.browse import Browser, signed
 from complots_solver.reports import figures
-from complots_solver.reports.tables import StrategyTable, all_tables, exploitability_text
+from complots_solver.reports.tables import (
+    StrategyTable,
+    all_tables,
+    exploitability_text,
+    solver_phrase,
+)
 
 MAX_DISPLAY_PROB_COLUMNS = 9  # wider distributions are shown as one text column
 DISPLAY_MIN_PROBABILITY = 0.001
@@ -137,16 +142,18 @@ def _sampled_summary(b: Browser) -> list[str]:
     significant = abs(v0) > c0
     lines = [
         f"This report describes the strategy solved for {run['preset'] or run['game']} "
-        f"({run['lineup']} line-up) by {run['algorithm']} after {run['iterations']:,} "
-        f"iterations ({run['infosets']:,} information states, {run.get('key_scheme')} "
-        f"key), from the run directory {run['run_dir']}. Its exploitability: "
-        f"{exploitability_text(b)}.",
+        f"({run['lineup']} line-up) by {solver_phrase(run)}, from the run directory "
+        f"{run['run_dir']}. Its exploitability: {exploitability_text(b)}.",
         f"The game has no compiled tree, so every number here is sampled: {run['games']:,} "
         f"self-play games of the strategy (seed {run['seed']}), {run['decisions']:,} "
         "decisions; each estimate comes with the half-width of its 95% confidence interval "
-        "('... ±95%' columns), computed with the game as the sampling unit. "
-        f"{run['miss_share']:.2%} of the decisions met an information state the strategy "
-        "table lacks; those are played uniformly at random.",
+        "('... ±95%' columns), computed with the game as the sampling unit."
+        + (
+            f" {run['miss_share']:.2%} of the decisions met an information state the "
+            "strategy table lacks; those are played uniformly at random."
+            if run.get("solver_text") is None
+            else ""
+        ),
         f"Playing this strategy, seat 0 (who moves first, with 1 coin) wins on average "
         f"{signed(v0)} ± {c0:.4f} and seat 1 {signed(v1)} ± {c1:.4f} (+1 a win, -1 a loss, 0 a "
         "draw; 95% CI). "
@@ -236,6 +243,13 @@ def report_warnings(b: Browser) -> list[str]:
                 f"Warning: weak or unmeasured strategy. Its exploitability is {measured}; "
                 "read every number here as how this strategy plays, not as good play."
             )
+    quality = str(b.describe_run().get("quality") or "").strip()
+    if not out and quality.upper().startswith("WEAK"):  # the run's own record says so
+        first = quality.splitlines()[0]
+        out.append(
+            f"Warning: weak strategy. Its record says: {first} Read every number here as "
+            "how this strategy plays, not as good play."
+        )
     draws = b.turn_cap_share()
     if draws >= DRAWS_DOMINATE:
         out.append(
@@ -429,12 +443,11 @@ def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> 
     facts = [
         ("Game", f"Complots, {name}: {run['game']}"),
         ("Line-up", run["lineup"]),
-        ("Solver", f"{run['algorithm']}, {run['iterations']:,} iterations"),
-        ("Information states", f"{run['infosets']:,}"),
+        ("Solver", solver_phrase(run)),
         ("Exploitability", exploitability_text(b)),
         ("Basis", run["method"]),
         ("Run directory", run["run_dir"]),
-        ("Solved", str(run["created"])),
+        *([("Solved", str(run["created"]))] if run.get("created") else []),
     ]
     if not b.exact:
         facts.insert(

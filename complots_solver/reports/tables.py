@@ -592,6 +592,17 @@ def _sampled_game_values(b: Browser) -> StrategyTable:
     )
 
 
+def solver_phrase(run: dict) -> str:
+    """How the run's strategy was made, in words (a belief run's network, or solver and iterations)."""
+    if run.get("solver_text") is not None:
+        return str(run["solver_text"])
+    text = f"{run['algorithm']} after {run['iterations']:,} iterations"
+    if run.get("infosets") is not None:
+        key = f", {run['key_scheme']} key" if run.get("key_scheme") else ""
+        text += f" ({run['infosets']:,} information states{key})"
+    return text
+
+
 def exploitability_text(b: Browser) -> str:
     """The run's exploitability in words: exact, a sampled lower bound, or 'not measured'."""
     exact = b.exploitability()
@@ -614,12 +625,23 @@ def _sampled_key_figures(b: Browser) -> StrategyTable:
     values = b.game_value()
     cis = b.game_value_ci() or (np.nan, np.nan)
     cap_ci = b.turn_cap_ci()
+    network = run.get("solver_text") is not None  # a policy network: no table, no key
     records = [
         ("game", run["game"]),
         ("line-up", run["lineup"]),
-        ("solver", f"{run['algorithm']}, {run['iterations']:,} iterations"),
-        ("information key", str(run.get("key_scheme"))),
-        ("information states in the strategy table", f"{run['infosets']:,}"),
+        (
+            "solver",
+            run["solver_text"]
+            if network
+            else f"{run['algorithm']}, {run['iterations']:,} iterations",
+        ),
+    ]
+    if not network:
+        records += [
+            ("information key", str(run.get("key_scheme"))),
+            ("information states in the strategy table", f"{run['infosets']:,}"),
+        ]
+    records += [
         ("exploitability", exploitability_text(b)),
         ("value of seat 0", f"{signed(values[0])} ± {cis[0]:.4f} (95% CI)"),
         ("value of seat 1", f"{signed(values[1])} ± {cis[1]:.4f} (95% CI)"),
@@ -630,8 +652,9 @@ def _sampled_key_figures(b: Browser) -> StrategyTable:
         ("sampled self-play games", f"{run['games']:,} (seed {run['seed']})"),
         ("decisions sampled", f"{run['decisions']:,}"),
         ("distinct situations seen", f"{run['situations']:,}"),
-        ("decisions the table lacks (played uniformly)", f"{run['miss_share']:.2%}"),
     ]
+    if not network:
+        records.append(("decisions the table lacks (played uniformly)", f"{run['miss_share']:.2%}"))
     frame = pd.DataFrame(records, columns=["figure", "value"])
     return _table(b, "key_figures", "Key figures", "The run and its headline numbers.", frame)
 

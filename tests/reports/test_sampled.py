@@ -258,7 +258,7 @@ def test_sampled_report_html_and_pdf(sampled: dict, tmp_path: Path) -> None:
     report = build_report(sampled["inquisitor"])
     facts = dict(report.facts)
     assert facts["Exploitability"] == "not measured"
-    assert "es-mccfr" in facts["Solver"] and "Information states" in facts
+    assert "es-mccfr" in facts["Solver"] and "information states" in facts["Solver"]
     assert "95% confidence intervals" in facts["Tables"]
     page = render_html(report)
     parser = _Sections()

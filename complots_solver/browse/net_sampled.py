@@ -1,0 +1,293 @@
+"""A sampled browser over a policy-network strategy (the belief solver's runs, shipped ``solved``).
+
+The full 2-player game's strategies are policy networks played with exact
+beliefs (:class:`~complots_solver.solvers.belief.netplay.NetPlayer`); they
+have no table to walk. :class:`NetSampledBrowser` reads one as
+:class:`~complots_solver.browse.sampled.SampledBrowser` reads a keyed
+strategy: it plays ``games`` self-play games of the network (a
+:class:`NetPlayer` per seat), records at every decision what the player to
+move knows, the network's distribution and the move played, and builds the
+same situation and action frames, every aggregate with game-clustered 95%
+confidence intervals. A situation is one perfect-recall information state
+(its key is the seat's hash of everything it has seen), so the recorded
+distribution is the strategy's there.
+
+Game ``g`` draws its randomness from ``SeedSequence(seed, spawn_key=(g,))``:
+the same seed gives the same games for any number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from complots_solver.browse.decode import F_OK, F_START_HAND, NUM_FIELDS, read_fields
+from complots_solver.browse.sampled import SampledBrowser, SampledGames
+from complots_solver.rules import core, view
+from complots_solver.rules.config import GameConfig
+from complots_solver.rules.enums import NUM_CLANS, PlayerId, Stage, Variant
+from complots_solver.rules.layout import A_CHALLENGE, A_PASS, MAX_CHANCE_OUTCOMES
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.belief.netplay import NetPlayer
+from complots_solver.solvers.belief.policy_net import PolicyNet
+from complots_solver.solvers.belief.train import POLICY_FILE
+from complots_solver.solvers.common.atomic import remove_stale_partial_writes
+from complots_solver.solvers.mccfr.infokeys import KEYS, init_keys, step_keys
+
+DEFAULT_NET_GAMES = 2000  # a network game costs about a third of a second: minutes, not hours
+META_FILE = "meta.json"
+_CHANCE = int(PlayerId.CHANCE)
+_TERMINAL = int(Stage.TERMINAL)
+_PERFECT = KEYS["perfect"]
+
+
+def _play_games(args: tuple[str, str, int, list[int]]) -> list[dict[str, Any]]:
+    """Worker: play and record games ``indices`` of the network (one dict of arrays per game)."""
+    game_string, policy_path, seed, indices = args
+    config, _ = resolve_game(game_string)
+    cfg = np.ascontiguousarray(config.to_array())
+    policy = PolicyNet.load(Path(policy_path))
+    width = config.num_distinct_actions()
+    return [_play_one(config, cfg, policy, width, seed, g) for g in indices]
+
+
+def _play_one(
+    config: GameConfig, cfg: np.ndarray, policy: PolicyNet, width: int, seed: int, g: int
+) -> dict[str, Any]:
+    """One self-play game of the network, every decision recorded (see the numba recorder)."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(g,)))
+    n = config.players
+    draft = config.variant == Variant.DRAFT
+    players = [NetPlayer(cfg, p, policy, width) for p in range(n)]
+    s = core.initial_state(cfg).astype(np.int32)
+    history: list[int] = []
+    hashes = np.zeros(n, dtype=np.uint64)
+    memory = np.zeros(n, dtype=np.int64)
+    new_hashes = np.zeros(n, dtype=np.uint64)
+    new_memory = np.zeros(n, dtype=np.int64)
+    init_keys(cfg, hashes, memory)
+    outcomes = np.empty(MAX_CHANCE_OUTCOMES, dtype=np.int32)
+    chance_probs = np.empty(MAX_CHANCE_OUTCOMES)
+    draft_card = np.full(n, -1, dtype=np.int64)
+    own_turns = np.zeros(n, dtype=np.int64)
+    drawn = np.full(n, -1, dtype=np.int64)
+    start = np.zeros((n, NUM_CLANS), dtype=np.int32)
+    setup_done = 0
+    claim_rec = counter_rec = -1
+    rec: dict[str, list] = {k: [] for k in ("seat", "key", "choice", "fields", "actions", "probs")}
+    challenged: list[int] = []
+    while view.stage(s) != _TERMINAL:
+        st = view.stage(s)
+        if view.current_player(s) == _CHANCE:
+            a = int(core.sample_chance(s, cfg, rng, outcomes, chance_probs))
+            if st == Stage.DEAL and draft:
+                draft_card[view.deal_next(s)] = a
+            elif st == Stage.EXCHANGE_DRAW:
+                drawn[view.drawer(s)] = a
+        else:
+            cur = view.current_player(s)
+            probs = players[cur].action_probabilities(history)
+            actions = np.array(sorted(probs), dtype=np.int32)
+            p = np.array([probs[int(x)] for x in actions])
+            j = int(rng.choice(len(actions), p=p / p.sum()))
+            a = int(actions[j])
+            row = np.zeros(NUM_FIELDS, dtype=np.int32)
+            row[F_OK] = 1
+            read_fields(s, cfg, cur, draft_card[cur], own_turns[cur], drawn[cur], setup_done, row)
+            row[F_START_HAND : F_START_HAND + NUM_CLANS] = start[cur]
+            r = len(rec["seat"])
+            rec["seat"].append(cur)
+            rec["key"].append(np.int64(hashes[cur].view(np.int64)))
+            rec["choice"].append(j)
+            rec["fields"].append(row)
+            rec["actions"].append(actions)
+            rec["probs"].append(p)
+            challenged.append(0)
+            if st == Stage.ACTION:
+                claim_rec, counter_rec = r, -1
+                own_turns[cur] += 1
+            elif st == Stage.COUNTER and a != A_PASS:
+                counter_rec = r
+            elif st == Stage.CHALLENGE and a == A_CHALLENGE and claim_rec >= 0:
+                challenged[claim_rec] = 1
+            elif st == Stage.COUNTER_CHALLENGE and a == A_CHALLENGE and counter_rec >= 0:
+                challenged[counter_rec] = 1
+            elif st == Stage.EXCHANGE_KEEP:
+                drawn[cur] = -1
+        step_keys(s, cfg, a, _PERFECT, hashes, memory, new_hashes, new_memory)
+        core.apply_action(s, cfg, a)
+        history.append(a)
+        hashes[:] = new_hashes
+        memory[:] = new_memory
+        if setup_done == 0 and view.stage(s) not in (Stage.DEAL, Stage.PICK):
+            setup_done = 1
+            for q in range(n):
+                start[q] = [view.hidden(s, q, c) for c in range(NUM_CLANS)]
+    returns = np.zeros(n)
+    core.returns_into(s, cfg, returns)
+    return {
+        **rec,
+        "challenged": challenged,
+        "returns": returns,
+        "capped": view.winner(s) < 0,
+        "start": start,
+    }
+
+
+def record_net_games(
+    config: GameConfig, policy_path: Path, games: int, seed: int, workers: int = 1
+) -> SampledGames:
+    """Play and record ``games`` self-play games of the network at ``policy_path``."""
+    if not isinstance(games, int | np.integer) or isinstance(games, bool) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    if not isinstance(seed, int | np.integer) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if config.players != 2:
+        raise ValueError("the sampled browser needs a 2-player game")
+    size = max(1, -(-games // (workers * 4)))
+    tasks = [
+        (config.game_string(), str(policy_path), int(seed), list(range(i, min(i + size, games))))
+        for i in range(0, games, size)
+    ]
+    if workers == 1:
+        parts = [_play_games(t) for t in tasks]
+    else:
+        methods = mp.get_all_start_methods()
+        ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+        with ctx.Pool(workers) as pool:
+            parts = pool.map(_play_games, tasks)
+    played = [g for part in parts for g in part]
+    return _as_samples(played, games, seed)
+
+
+def _as_samples(played: list[dict[str, Any]], games: int, seed: int) -> SampledGames:
+    """The recorded games as the arrays of :class:`SampledGames`."""
+    counts = [len(g["seat"]) for g in played]
+    count = int(sum(counts))
+    k = [len(a) for g in played for a in g["actions"]]
+    slot = np.zeros(count + 1, dtype=np.int64)
+    slot[1:] = np.cumsum(k)
+
+    def cat(name: str, dtype: type) -> np.ndarray:
+        return np.array([x for g in played for x in g[name]], dtype=dtype)
+
+    return SampledGames.from_records(
+        games=games,
+        seed=seed,
+        game=np.repeat(np.arange(games, dtype=np.int32), counts),
+        seat=cat("seat", np.int64),
+        key=cat("key", np.int64),
+        row=np.zeros(count, dtype=np.int64),  # every decision is the network's own
+        choice=cat("choice", np.int64),
+        challenged=cat("challenged", np.int8).astype(bool),
+        fields=(
+            np.vstack([f for g in played for f in g["fields"]])
+            if count
+            else np.zeros((0, NUM_FIELDS), np.int32)
+        ),
+        slot=slot,
+        slot_action=np.concatenate([a for g in played for a in g["actions"]]).astype(np.int32),
+        slot_prob=np.concatenate([p for g in played for p in g["probs"]]),
+        returns=np.array([g["returns"] for g in played]),
+        capped=np.array([g["capped"] for g in played], dtype=bool),
+        start_hands=np.array([g["start"] for g in played], dtype=np.int32),
+    )
+
+
+def is_net_strategy(directory: Path) -> bool:
+    """Whether ``directory`` holds a policy network (a belief run or a shipped strategy)."""
+    return (Path(directory) / POLICY_FILE).is_file()
+
+
+class NetSampledBrowser(SampledBrowser):
+    """Sampled view of a policy-network strategy: the keyed browser's queries, from its games."""
+
+    def __init__(
+        self,
+        run_dir: Path | str,
+        games: int = DEFAULT_NET_GAMES,
+        seed: int = 0,
+        workers: int = 1,
+    ) -> None:
+        """Load the network in ``run_dir`` and play ``games`` self-play games with ``seed``."""
+        self.run_dir = Path(run_dir)
+        remove_stale_partial_writes(self.run_dir)
+        path = self.run_dir / POLICY_FILE
+        if not path.is_file():
+            raise ValueError(f"{self.run_dir}: no {POLICY_FILE}")
+        try:
+            meta = json.loads((self.run_dir / META_FILE).read_text())
+        except (OSError, ValueError):
+            meta = {}
+        policy = PolicyNet.load(path)
+        game = meta.get("game") or policy.net.meta.get("game")
+        if not isinstance(game, str):
+            raise ValueError(f"{self.run_dir}: neither meta.json nor the network names a game")
+        self.meta: dict[str, Any] = meta if isinstance(meta, dict) else {}
+        self.config, self.preset = resolve_game(game)
+        if self.meta.get("preset"):
+            self.preset = self.meta["preset"]
+        if policy.net.sizes[-1] != self.config.num_distinct_actions():
+            raise ValueError(f"{path}: the network's actions do not match {game}")
+        self.policy = None
+        self.table_rows = 0
+        self.samples = record_net_games(self.config, path, games, seed, workers)
+        self.games = self.samples.games
+        self.seed = self.samples.seed
+        self.method = f"{self.games:,} self-play games, seed {self.seed}, 95% CI"
+        self._build()
+
+    def exploitability_bound(self) -> dict[str, Any] | None:
+        """The strongest sampled lower bound recorded in meta.json (any responder), if any."""
+        found = []
+        bounds = self.meta.get("exploitability_bound")
+        for method, record in (bounds or {}).items() if isinstance(bounds, dict) else ():
+            if isinstance(record, dict) and "exploitability_lower_bound" in record:
+                found.append(
+                    {
+                        "lower_bound": float(record["exploitability_lower_bound"]),
+                        "ci95": record.get("ci95") or [float("nan"), float("nan")],
+                        "responder": _responder(str(method)),
+                    }
+                )
+        return max(found, key=lambda b: b["lower_bound"]) if found else None
+
+    def describe_run(self) -> dict[str, Any]:
+        """Run facts for report headers: the training behind the network, the sampling."""
+        m = self.meta
+        out = super().describe_run()
+        games = m.get("training_games")
+        out.update(
+            algorithm="belief",
+            iterations=None,
+            solver_text=(
+                "belief (public-belief search, distilled policy network"
+                + (f"; {games:,} self-play training games)" if games else ")")
+            ),
+            quality=m.get("quality"),
+            infosets=None,
+            key_scheme=None,
+            miss_share=0.0,
+        )
+        return out
+
+
+def _responder(method: str) -> str:
+    """A bound's method key in words."""
+    if method.startswith("bot:"):
+        return f"the '{method[4:]}' bot as a fixed responder"
+    return {"lbr": "local best response", "trained": "trained responder"}.get(method, method)
+
+
+__all__ = [
+    "DEFAULT_NET_GAMES",
+    "NetSampledBrowser",
+    "is_net_strategy",
+    "record_net_games",
+]

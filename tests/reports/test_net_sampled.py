@@ -1,0 +1,94 @@
+"""Reports of a policy-network strategy (the shipped full-game strategy), read from sampled games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+import pytest
+
+import complots_solver.openspiel  # noqa: F401  (registers the game)
+from complots_solver.browse import load_run
+from complots_solver.browse.decode import F_HAND
+from complots_solver.browse.net_sampled import NetSampledBrowser, record_net_games
+from complots_solver.cli.main import main
+from complots_solver.play.search_bot import load_net_bot
+from complots_solver.rules import view
+from complots_solver.rules.enums import NUM_CLANS
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.belief import netplay
+
+SHIPPED = Path(__file__).resolve().parents[2] / "games" / "strategies" / "draft-ambassador"
+GAMES = 6
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple:
+    """Game 0 of the shipped network played by the recorder, with every history it decided at."""
+    config, _ = resolve_game("draft-ambassador")
+    seen: list[tuple[int, list[int]]] = []
+    real = netplay.NetPlayer.action_probabilities
+
+    def spy(self, history):  # type: ignore[no-untyped-def]
+        seen.append((self.seat, list(history)))
+        return real(self, history)
+
+    netplay.NetPlayer.action_probabilities = spy  # type: ignore[method-assign]
+    try:
+        samples = record_net_games(config, SHIPPED / "policy-net.npz", 1, seed=7)
+    finally:
+        netplay.NetPlayer.action_probabilities = real  # type: ignore[method-assign]
+    return config, samples, seen
+
+
+def test_each_record_is_the_network_at_that_history(recorded: tuple) -> None:
+    """Replayed through the play layer's bot, every record's distribution, move and hand agree."""
+    config, samples, seen = recorded
+    assert samples.count == len(seen) > 10
+    game = pyspiel.load_game(config.game_string())
+    bot = load_net_bot(SHIPPED, config, np.random.default_rng(0), "solved")
+    final = seen[-1][1]
+    for r, (seat, history) in enumerate(seen):
+        state = game.new_initial_state()
+        for a in history:
+            state.apply_action(a)
+        assert state.current_player() == seat == samples.seat[r]
+        want = bot.action_probabilities(state)
+        got = samples.probabilities(r)
+        assert sorted(got) == sorted(want)
+        assert all(got[a] == pytest.approx(want[a], abs=1e-6) for a in want)
+        played = int(samples.slot_action[samples.slot[r] + samples.choice[r]])
+        assert r == len(seen) - 1 or final[len(history)] == played
+        hand = [view.hidden(state.s, seat, c) for c in range(NUM_CLANS)]
+        assert list(samples.fields[r, F_HAND : F_HAND + NUM_CLANS]) == hand
+    assert samples.returns[0].sum() == 0.0 and abs(samples.returns[0, 0]) in (0.0, 1.0)
+
+
+def test_same_seed_same_games_for_any_worker_count() -> None:
+    """Games are seeded one by one: two workers record exactly what one does."""
+    config, _ = resolve_game("draft-ambassador")
+    one = record_net_games(config, SHIPPED / "policy-net.npz", 4, seed=3, workers=1)
+    two = record_net_games(config, SHIPPED / "policy-net.npz", 4, seed=3, workers=2)
+    for name in ("game", "seat", "key", "choice", "fields", "slot_prob", "returns"):
+        np.testing.assert_array_equal(getattr(one, name), getattr(two, name), err_msg=name)
+    other = record_net_games(config, SHIPPED / "policy-net.npz", 4, seed=4)
+    assert not np.array_equal(one.key[:20], other.key[:20])
+
+
+def test_report_of_the_shipped_strategy(tmp_path: Path) -> None:
+    """complots report reads a strategy folder holding a policy network, flagged weak."""
+    browser = load_run(SHIPPED, games=GAMES, seed=1)
+    assert isinstance(browser, NetSampledBrowser) and browser.games == GAMES
+    assert browser.game_value()[0] == pytest.approx(browser.samples.returns[:, 0].mean())
+    bound = browser.exploitability_bound()
+    assert bound is not None and bound["lower_bound"] >= 0.0333
+    main(
+        ["report", str(SHIPPED), "--format", "html", "--out", str(tmp_path / "r"),
+         "--games", str(GAMES), "--seed", "1"]
+    )  # fmt: skip
+    page = (tmp_path / "r.html").read_text()
+    assert "public-belief search, distilled policy network" in page
+    assert f"sampled: {GAMES} self-play games, seed 1, 95% CI" in page
+    assert "Warning: weak strategy" in page
+    assert "strategy table lacks" not in page and "information key" not in page
