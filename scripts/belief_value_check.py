@@ -1,0 +1,43 @@
+"""The value network of a ladder run against the exact equilibrium values at the equilibrium's beliefs.
+
+Usage: python scripts/belief_value_check.py ladder-3-ambassador RUN_DIR [RUN_DIR ...] [--iterations N]
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.belief.value_check import turn_start_examples, value_errors
+from complots_solver.solvers.belief.valuenet import ValueNet
+
+
+def main() -> None:
+    """Print each run's weighted error overall and per turn."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("preset")
+    parser.add_argument("runs", nargs="+", type=Path)
+    parser.add_argument("--iterations", type=int, default=300)
+    args = parser.parse_args()
+    config, _ = resolve_game(args.preset)
+    feats, targets, masks, weights, turns, expl = turn_start_examples(config, args.iterations)
+    print(
+        f"{args.preset}: {len(feats)} reached turn starts, CFR+ {args.iterations} iterations "
+        f"(exploitability {expl:.2e} on the public tree)"
+    )
+    for run in args.runs:
+        net = ValueNet.load(run / "value-net.npz")
+        print(run, "all turns", value_errors(net, feats, targets, masks, weights))
+        for t in np.unique(turns):
+            keep = turns == t
+            print(
+                f"  turn {t}:",
+                value_errors(net, feats[keep], targets[keep], masks[keep], weights[keep]),
+            )
+
+
+if __name__ == "__main__":
+    main()
