@@ -31,6 +31,7 @@ BELIEF_HELP = {
     "games": "self-play games per training round",
     "iterations": "CFR iterations per subgame (each turn's search)",
     "epsilon": "exploration in self-play",
+    "explore_beliefs": "1: exploration also enters beliefs and value targets (as shipped); 0: the trajectory only",
     "outcome_weight": "blend of the game's result into the held hands' value targets, in [0, 1]",
     "steps": "Adam steps on the replay buffer per round",
     "batch": "examples per Adam step",

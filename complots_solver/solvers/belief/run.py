@@ -47,6 +47,7 @@ class BeliefRunSettings:
     games: int = 16
     iterations: int = 48
     epsilon: float = 0.1
+    explore_beliefs: int = 1  # 1: exploration also in beliefs and value targets (as shipped)
     outcome_weight: float = 0.5
     steps: int = 200
     batch: int = 256
@@ -80,6 +81,8 @@ class BeliefRunSettings:
             raise ValueError(
                 "--option distill_games, distill_epochs and distill_width must be at least 1"
             )
+        if settings.explore_beliefs not in (0, 1):
+            raise ValueError("--option explore_beliefs must be 0 or 1")
         if settings.distill_dagger < 0:
             raise ValueError("--option distill_dagger must be at least 0")
         return settings
@@ -90,6 +93,7 @@ class BeliefRunSettings:
             games=self.games,
             iterations=self.iterations,
             epsilon=self.epsilon,
+            explore_beliefs=bool(self.explore_beliefs),
             outcome_weight=self.outcome_weight,
             steps=self.steps,
             batch=self.batch,

@@ -44,7 +44,11 @@ class SearchSettings:
 
     iterations: int = 64
     prune: float = 1e-6  # hypotheses below this share of a leaf's belief are dropped
-    epsilon: float = 0.0  # uniform mixed into the played (and believed) strategy
+    epsilon: float = 0.0  # uniform mixed into the played strategy
+    # True: epsilon also enters the solved strategy, so beliefs and value targets are those
+    # of exploring play (the shipped networks were trained so); False: only the sampled
+    # trajectory explores, and beliefs and targets stay the solved strategy's (ReBeL)
+    explore_beliefs: bool = True
 
     def validate(self) -> None:
         """ValueError naming the first bad setting."""
@@ -75,6 +79,7 @@ class Subgame:
         self.leaf_group = self.leaf_group.astype(np.int64)
         self.solver = VectorCFR(t)
         self.strategy: np.ndarray | None = None
+        self.explore_strategy: np.ndarray | None = None  # what sample_path plays, if not strategy
 
     @property
     def num_leaf_nodes(self) -> int:
@@ -108,7 +113,11 @@ class Subgame:
         eps = self.settings.epsilon
         if eps > 0.0:
             uniform = normalize(np.ones_like(avg), self.tree.slot_action_start)
-            avg = (1.0 - eps) * avg + eps * uniform
+            explored = (1.0 - eps) * avg + eps * uniform
+            if self.settings.explore_beliefs:
+                avg = explored
+            else:
+                self.explore_strategy = explored
         self.strategy = avg
         return avg
 
@@ -201,9 +210,14 @@ class Subgame:
         return root, int(np.flatnonzero(rows == leaf_hyp - h0)[0])
 
     def sample_path(self, start: int, rng: np.random.Generator) -> int:
-        """Play from root row ``start`` to a leaf or terminal: chance by its odds, players by the strategy."""
+        """Play from root row ``start`` to a leaf or terminal: chance by its odds, players by the strategy.
+
+        The players follow the exploring strategy when epsilon explores the
+        trajectory only (``explore_beliefs`` off).
+        """
         if self.strategy is None:
             raise RuntimeError("solve() first")
+        played = self.strategy if self.explore_strategy is None else self.explore_strategy
         t = self.tree
         h = start
         while True:
@@ -215,7 +229,7 @@ class Subgame:
                 probs = t.edge_prob[e0:e1]
             else:
                 base = int(t.slot_action_start[t.hyp_slot[h]])
-                probs = self.strategy[base : base + (e1 - e0)]
+                probs = played[base : base + (e1 - e0)]
             k = int(rng.choice(e1 - e0, p=probs / probs.sum()))
             h = int(t.edge_child[e0 + k])
 

@@ -38,6 +38,7 @@ class TrainSettings:
     games: int = 16  # self-play games per round
     iterations: int = 64  # CFR iterations per subgame
     epsilon: float = 0.1  # exploration in self-play
+    explore_beliefs: bool = True  # epsilon also in beliefs and value targets (see SearchSettings)
     hidden: tuple[int, ...] = (128, 128)
     buffer: int = 200_000  # examples kept (newest)
     steps: int = 100  # Adam steps per round
@@ -63,7 +64,11 @@ class TrainSettings:
 
     def search(self) -> SearchSettings:
         """The subgame settings of self-play."""
-        return SearchSettings(iterations=self.iterations, epsilon=self.epsilon)
+        return SearchSettings(
+            iterations=self.iterations,
+            epsilon=self.epsilon,
+            explore_beliefs=self.explore_beliefs,
+        )
 
 
 def _game_seed(seed: int, round_: int, game: int) -> np.random.Generator:

@@ -21,6 +21,7 @@ from complots_solver.solvers.belief.policy_net import PolicyNet, PolicyTrainer
 from complots_solver.solvers.belief.search import SearchSettings, Subgame, self_play_game
 from complots_solver.solvers.belief.train import Trainer, TrainSettings
 from complots_solver.solvers.belief.valuenet import Adam, ValueNet
+from complots_solver.solvers.belief.vector_cfr import reaches
 
 
 def test_value_net_round_trip_and_refusals(tmp_path) -> None:
@@ -127,6 +128,38 @@ def test_leaf_beliefs_are_the_posterior_under_the_solved_strategy() -> None:
     assert np.array_equal(
         root.states[row], sub.tree.leaf_states[np.searchsorted(sub.tree.leaf_hyps, leaf)]
     )
+
+
+def test_exploring_the_trajectory_only_keeps_the_solved_strategy() -> None:
+    """explore_beliefs off: beliefs and values use the average; the sampled path still explores."""
+    config, _ = resolve_game("ladder-1-ambassador")
+    cfg = config.to_array()
+
+    def solved(**kw: object) -> Subgame:
+        sub = Subgame(cfg, Hypotheses.initial(cfg), None, SearchSettings(iterations=30, **kw))
+        sub.solve()
+        return sub
+
+    plain = solved()
+    kept = solved(epsilon=0.5, explore_beliefs=False)
+    mixed = solved(epsilon=0.5)
+    np.testing.assert_array_equal(kept.strategy, plain.strategy)
+    assert not np.allclose(mixed.strategy, plain.strategy)
+    np.testing.assert_allclose(kept.explore_strategy, mixed.strategy)  # the same CFR average
+    t = kept.tree
+    reach, _ = reaches(t, plain.strategy)
+    joint = reach[:, t.players]
+
+    def off_path(sub: Subgame) -> int:
+        """Sampled paths ending where the solved strategy all but never goes."""
+        ends = [sub.sample_path(0, np.random.default_rng(seed)) for seed in range(300)]
+        return sum(joint[h] < 1e-4 for h in ends)
+
+    assert off_path(plain) <= 3 < 30 <= off_path(kept)
+    leaf = int(t.leaf_hyps[0])
+    a, _ = kept.next_root(leaf)
+    b, _ = plain.next_root(leaf)
+    np.testing.assert_allclose(a.weights, b.weights)
 
 
 def test_self_play_is_deterministic_and_ends() -> None:
