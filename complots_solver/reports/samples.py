@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from complots_solver.browse import SampledBrowser, load_run
-from complots_solver.browse.sampled import strongest_exploitability_bound
 from complots_solver.reports.api import write_browser_comparison, write_browser_report
+from complots_solver.reports.tables import exploitability_text, solver_phrase
 
 MAX_BYTES = 5 * 1024 * 1024
 KEYED_FORMAT = "complots-keyed-strategy"
@@ -70,20 +70,6 @@ def ensure_run(run_dir: Path, preset: str, iterations: int, solve: bool) -> dict
         print("solving:", shlex.join(["complots", *cmd[3:]]), flush=True)
         subprocess.run(cmd, check=True)
     return json.loads(meta.read_text())
-
-
-def _exploitability(meta: dict) -> str:
-    """A run's exploitability for the index: exact, a sampled lower bound, or not measured."""
-    if meta.get("exploitability") is not None:
-        return f"{float(meta['exploitability']):.3g}"
-    bound = strongest_exploitability_bound(meta)  # the one the report's title page gives
-    if bound is not None:
-        lo, hi = bound.get("ci95", (float("nan"), float("nan")))
-        return (
-            f">= {float(bound['lower_bound']):.3g} (sampled bound, {bound['responder']}, "
-            f"95% CI {lo:.3g} to {hi:.3g})"
-        )
-    return "not measured"
 
 
 def _basis(meta: dict, games: int, seed: int) -> str:
@@ -163,19 +149,21 @@ def make_samples(runs: SampleRuns, command: str) -> list[Path]:
         "",
         f"Made by `{command}` from these runs:",
         "",
-        "| line-up | run directory | game | solver | iterations | exploitability | tables |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| line-up | run directory | game | solver | exploitability | tables |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
     for label, run, meta in (
         ("Ambassador", runs.ambassador, meta_a),
         ("Inquisitor", runs.inquisitor, meta_b),
     ):
+        browser = browsers[label.lower()]
+        facts = browser.describe_run()
         lines.append(
-            f"| {label} | `{run}` | `{meta['game']}` | {meta['algorithm']} | "
-            f"{meta['iterations']} | {_exploitability(meta)} | "
-            f"{_basis(meta, runs.games, seeds[label.lower()])} |"
+            f"| {label} | `{run}` | `{meta['game']}` | {solver_phrase(facts)} | "
+            f"{exploitability_text(browser)} | {facts.get('method', _basis(meta, 0, 0))} |"
         )
     keyed = any(m.get("format") == KEYED_FORMAT for m in (meta_a, meta_b))
+    network = any(b.describe_run().get("solver_text") for b in browsers.values())
     lines += [
         "",
         "Files:",
@@ -184,7 +172,17 @@ def make_samples(runs: SampleRuns, command: str) -> list[Path]:
         f"- `{name}-*-tables/`: every table as CSV",
         "",
     ]
-    if keyed:
+    if network:
+        lines += [
+            "These are the shipped strategies of the full 2-player draft game: policy",
+            "networks of the belief solver, played with exact beliefs. They are WEAK",
+            "(see the exploitability column and docs/solving-the-full-game.md): read the",
+            "tables as how these strategies play, not as equilibrium play. Every table is",
+            "estimated from sampled self-play games and carries 95% confidence intervals;",
+            "`complots report DIR --games N --seed S` reproduces the same numbers.",
+            "",
+        ]
+    elif keyed:
         lines += [
             "These runs are Monte Carlo CFR strategies of a game too large for a compiled",
             "tree: every table is estimated from sampled self-play games of the strategy",

@@ -22,13 +22,8 @@ def test_index_replaces_its_own_section_and_keeps_the_others(tmp_path: Path) -> 
     assert not text.endswith("\n\n\n")
 
 
-def test_exploitability_cell_says_how_it_was_measured() -> None:
-    """Exact when known, else the strongest sampled bound with its interval, else not measured."""
-    assert samples._exploitability({"exploitability": 0.001234}) == "0.00123"
-    bound = {"lower_bound": 0.25, "ci95": [0.2, 0.3], "responder": "trained"}
-    cell = samples._exploitability({"exploitability_bound": bound})
-    assert cell.startswith(">= 0.25 (sampled bound") and "95% CI 0.2 to 0.3" in cell
-    assert samples._exploitability({}) == "not measured"
+def test_basis_cell_says_how_the_tables_were_computed() -> None:
+    """Sampled games with their seed for keyed runs, exact otherwise."""
     keyed = {"format": samples.KEYED_FORMAT}
     assert samples._basis(keyed, 5000, 3) == "sampled: 5,000 self-play games, seed 3, 95% CI"
     assert samples._basis({}, 5000, 3) == "exact (compiled tree)"
