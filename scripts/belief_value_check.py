@@ -30,7 +30,12 @@ def main() -> None:
     )
     for run in args.runs:
         net = ValueNet.load(run / "value-net.npz")
-        print(run, "all turns", value_errors(net, feats, targets, masks, weights))
+        used = turns >= 1  # the first subgame covers the deal, the draft and turn 0 itself
+        print(
+            run,
+            "turns 1+ (search leaves)",
+            value_errors(net, feats[used], targets[used], masks[used], weights[used]),
+        )
         for t in np.unique(turns):
             keep = turns == t
             print(

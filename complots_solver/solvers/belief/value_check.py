@@ -6,7 +6,9 @@ belief (the joint reach of the node's hypotheses) and each player's
 expected utility per hand under it are exactly what a perfect value network
 would return there. Comparing the network's outputs at the same features
 measures its fit where the equilibrium plays, turn by turn, weighted by how
-often the equilibrium reaches each node and holds each hand.
+often the equilibrium reaches each node and holds each hand. Search asks the
+network only from turn 1 on: the first subgame runs from the deal through
+the draft to the end of turn 0, so turn 0's own starts are never its leaves.
 """
 
 from __future__ import annotations

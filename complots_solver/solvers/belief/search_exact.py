@@ -1,0 +1,155 @@
+"""The exact strategy of the search player on a ladder rung, and its exploitability.
+
+The search player (:class:`.agent.SearchAgent`) solves one turn at a time
+from the public belief under its own earlier solutions. On a rung whose
+whole game fits in one CANONICAL public tree ``W``, that strategy can be
+written out completely, turn by turn: the first subgame from the initial
+state covers the deal, the draft and turn 0; then for every turn-start node
+of turn ``k`` of ``W``, its hypotheses weighted by their joint reach under
+the strategy written so far (uniform when that reach is zero, as the agent
+falls back to the chance odds) are the root of a subgame, whose solution is
+copied onto ``W``'s slots of that turn (matched by public path and private
+state id). The project's exact best response then measures it on the
+compiled history tree, with no policy network and no sampling in between:
+the value network and the search alone.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable
+
+import numpy as np
+
+from complots_solver.rules.config import GameConfig
+from complots_solver.rules.enums import Stage
+from complots_solver.rules.layout import S_STAGE, S_TURN
+from complots_solver.solvers.belief.exact_eval import to_tree_strategy
+from complots_solver.solvers.belief.hypotheses import TERMINAL, Hypotheses, Memory
+from complots_solver.solvers.belief.policy_net import replay_tree
+from complots_solver.solvers.belief.public_tree import LEAF, PublicTree, build_public_tree
+from complots_solver.solvers.belief.search import SearchSettings, Subgame
+from complots_solver.solvers.belief.valuenet import ValueNet
+from complots_solver.solvers.belief.vector_cfr import normalize, reaches
+from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
+from complots_solver.solvers.exact.best_response import game_value
+from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+
+
+def _children(tree: PublicTree) -> dict[int, list[tuple[int, int]]]:
+    out: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for (node, token), child in tree.child_index.items():
+        out[node].append((token, child))
+    return out
+
+
+def _copy(sub: Subgame, whole: PublicTree, start: int, strategy: np.ndarray) -> tuple[int, int]:
+    """Write the solved subgame's strategy onto ``whole`` from node ``start``: (slots set, missed)."""
+    t = sub.tree
+    assert sub.strategy is not None
+    kids = _children(t)
+    copied = missed = 0
+    stack = [(0, start)]
+    while stack:
+        n, w = stack.pop()
+        actor = int(t.node_player[n])
+        if actor in (LEAF, TERMINAL):
+            continue
+        if actor >= 0:
+            w0, w1 = int(whole.node_hyp_start[w]), int(whole.node_hyp_start[w + 1])
+            by_x = {
+                int(whole.hyp_x[h, actor]): int(whole.hyp_slot[h])
+                for h in range(w0, w1)
+                if whole.hyp_slot[h] >= 0
+            }
+            done = set()
+            for h in range(int(t.node_hyp_start[n]), int(t.node_hyp_start[n + 1])):
+                s = int(t.hyp_slot[h])
+                if s < 0 or s in done:
+                    continue
+                done.add(s)
+                target = by_x.get(int(t.hyp_x[h, actor]))
+                if target is None:
+                    missed += 1
+                    continue
+                a0, a1 = int(t.slot_action_start[s]), int(t.slot_action_start[s + 1])
+                b0, b1 = (
+                    int(whole.slot_action_start[target]),
+                    int(whole.slot_action_start[target + 1]),
+                )
+                probs = dict(
+                    zip(t.slot_actions[a0:a1].tolist(), sub.strategy[a0:a1].tolist(), strict=True)
+                )
+                for i in range(b0, b1):
+                    strategy[i] = probs[int(whole.slot_actions[i])]
+                copied += 1
+        for token, child in kids.get(n, []):
+            stack.append((child, whole.child_index[(w, token)]))
+    return copied, missed
+
+
+def search_strategy(
+    config: GameConfig,
+    net: ValueNet | None,
+    settings: SearchSettings | None = None,
+    log: Callable[[dict], None] | None = None,
+) -> tuple[PublicTree, np.ndarray, dict[str, int]]:
+    """The whole-game CANONICAL public tree and the search player's strategy on it (see the note)."""
+    settings = settings or SearchSettings()
+    cfg = config.to_array()
+    root = Hypotheses.initial(cfg)
+    whole = build_public_tree(cfg, root, Memory.CANONICAL)
+    states, knows, _ = replay_tree(whole, root.states, root.knows, cfg)
+    strategy = normalize(np.ones(int(whole.slot_action_start[-1])), whole.slot_action_start)
+    first = Subgame(cfg, root, net, settings)
+    first.solve()
+    copied, missed = _copy(first, whole, 0, strategy)
+    counts = {"subgames": 1, "slots": copied, "missed": missed, "unreached_roots": 0}
+    starts: dict[int, list[int]] = defaultdict(list)
+    for node in range(whole.num_nodes):
+        h0 = int(whole.node_hyp_start[node])
+        if int(whole.node_player[node]) >= 0 and int(states[h0, S_STAGE]) == Stage.ACTION:
+            starts[int(states[h0, S_TURN])].append(node)
+    for turn in sorted(k for k in starts if k >= 1):
+        began = time.perf_counter()
+        reach, _ = reaches(whole, strategy)
+        joint = reach[:, whole.players]
+        for node in starts[turn]:
+            h0, h1 = int(whole.node_hyp_start[node]), int(whole.node_hyp_start[node + 1])
+            weights = joint[h0:h1].copy()
+            if weights.sum() <= 0.0:
+                weights[:] = 1.0
+                counts["unreached_roots"] += 1
+            hyps = Hypotheses(
+                states[h0:h1].copy(),
+                whole.hyp_x[h0:h1].copy(),
+                knows[h0:h1].copy(),
+                weights / weights.sum(),
+            )
+            sub = Subgame(cfg, hyps, net, settings)
+            sub.solve()
+            c, m = _copy(sub, whole, node, strategy)
+            counts["subgames"] += 1
+            counts["slots"] += c
+            counts["missed"] += m
+        if log is not None:
+            log({"turn": turn, "roots": len(starts[turn]), "seconds": time.perf_counter() - began})
+    return whole, strategy, counts
+
+
+def search_exploitability(
+    config: GameConfig,
+    net: ValueNet | None,
+    settings: SearchSettings | None = None,
+    log: Callable[[dict], None] | None = None,
+) -> dict[str, float]:
+    """Exact NashConv/2 of the search player on the compiled history tree, and seat 0's value."""
+    whole, strategy, counts = search_strategy(config, net, settings, log)
+    tree = compile_complots_tree(config)
+    mapped = to_tree_strategy(whole, strategy, tree)
+    return {
+        "exploitability": float(tree_exploitability(tree, mapped)),
+        "value": float(game_value(tree, mapped)),
+        **counts,
+    }

@@ -1,0 +1,56 @@
+"""The search player's strategy written out on a whole-game public tree equals what it plays."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.belief.agent import SearchAgent
+from complots_solver.solvers.belief.features import NUM_FEATURES, NUM_OUTPUTS
+from complots_solver.solvers.belief.hypotheses import CHANCE, TERMINAL
+from complots_solver.solvers.belief.locate import locate_hyp
+from complots_solver.solvers.belief.search import SearchSettings
+from complots_solver.solvers.belief.search_exact import search_exploitability, search_strategy
+from complots_solver.solvers.belief.valuenet import ValueNet
+
+
+def test_one_turn_search_is_the_whole_game_solve() -> None:
+    """With a one-turn cap the first subgame is the whole game: CFR+ to a tiny exploitability."""
+    config, _ = resolve_game("ladder-1-ambassador(max_turns=1)")
+    out = search_exploitability(config, None, SearchSettings(iterations=200))
+    assert out["exploitability"] < 1e-3
+    assert out["subgames"] == 1 and out["missed"] == 0
+
+
+def test_written_strategy_matches_the_search_agent_along_random_games() -> None:
+    """Move for move, the search agent plays the strategy written on the whole-game tree."""
+    config, _ = resolve_game("ladder-1-inquisitor")
+    cfg = config.to_array()
+    net = ValueNet.create([NUM_FEATURES, 32, NUM_OUTPUTS], seed=2)  # values that move with beliefs
+    for w in net.weights:
+        w *= 3.0
+    settings = SearchSettings(iterations=20, prune=0.0)
+    tree, strategy, counts = search_strategy(config, net, settings)
+    assert counts["missed"] == 0 and counts["subgames"] > 1
+    rng = np.random.default_rng(1)
+    compared = 0
+    for _ in range(15):
+        agents = [SearchAgent(cfg, seat, net, settings) for seat in range(2)]
+        history: list[int] = []
+        h = 0
+        while int(tree.hyp_player[h]) != TERMINAL:
+            e0, e1 = int(tree.hyp_edge_start[h]), int(tree.hyp_edge_start[h + 1])
+            actor = int(tree.hyp_player[h])
+            if actor != CHANCE:
+                assert locate_hyp(tree, history) == h
+                slot = int(tree.hyp_slot[h])
+                a0, a1 = int(tree.slot_action_start[slot]), int(tree.slot_action_start[slot + 1])
+                mine = agents[actor].action_probabilities(history)
+                for a, p in zip(tree.slot_actions[a0:a1], strategy[a0:a1], strict=True):
+                    assert mine[int(a)] == pytest.approx(p, abs=1e-9)
+                compared += 1
+            k = int(rng.integers(e1 - e0))
+            history.append(int(tree.edge_move[e0 + k]))
+            h = int(tree.edge_child[e0 + k])
+    assert compared > 40
