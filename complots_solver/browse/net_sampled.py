@@ -253,7 +253,7 @@ class NetSampledBrowser(SampledBrowser):
                     {
                         "lower_bound": float(record["exploitability_lower_bound"]),
                         "ci95": record.get("ci95") or [float("nan"), float("nan")],
-                        "responder": _responder(str(method)),
+                        "responder": responder_name(str(method)),
                     }
                 )
         return max(found, key=lambda b: b["lower_bound"]) if found else None
@@ -278,7 +278,7 @@ class NetSampledBrowser(SampledBrowser):
         return out
 
 
-def _responder(method: str) -> str:
+def responder_name(method: str) -> str:
     """A bound's method key in words."""
     if method.startswith("bot:"):
         return f"the '{method[4:]}' bot as a fixed responder"
@@ -290,4 +290,5 @@ __all__ = [
     "NetSampledBrowser",
     "is_net_strategy",
     "record_net_games",
+    "responder_name",
 ]

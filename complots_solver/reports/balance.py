@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from complots_solver.browse.net_sampled import responder_name
 from complots_solver.play.search_bot import shipped_presets, strategies_dir
 from complots_solver.reports import figures
 from complots_solver.reports.api import write_outputs
@@ -86,13 +87,6 @@ class Quality:
         if self.bound is not None:
             return self.bound > WEAK_BOUND
         return self.label.upper().startswith(("WEAK", "UNKNOWN"))
-
-
-def responder_name(method: str) -> str:
-    """A bound's method key in words: 'lbr' -> 'local best response', 'bot:x' -> "the 'x' bot"."""
-    if method.startswith("bot:"):
-        return f"the '{method[4:]}' bot as responder"
-    return {"lbr": "local best response", "trained": "trained responder"}.get(method, method)
 
 
 def strongest_lower_bound(raw: object) -> tuple[float, float, float, str] | None:

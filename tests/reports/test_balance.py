@@ -250,7 +250,7 @@ def test_strategy_reports_lead_with_answers(browsers: dict) -> None:
                 "bot:honest": {"exploitability_lower_bound": 0.41, "ci95": [0.36, 0.46]},
                 "bot:random": {"exploitability_lower_bound": -0.6, "ci95": [-0.65, -0.55]},
             },
-            "sampled lower bound 0.41, the 'honest' bot as responder, 95% CI 0.36 to 0.46",
+            "sampled lower bound 0.41, the 'honest' bot as a fixed responder, 95% CI 0.36 to 0.46",
             True,
         ),
     ],
