@@ -26,16 +26,15 @@ from typing import Any
 import numpy as np
 
 from complots_solver.browse.decode import F_OK, F_START_HAND, NUM_FIELDS, read_fields
-from complots_solver.browse.sampled import SampledBrowser, SampledGames
+from complots_solver.browse.sampled import SampledBrowser, SampledGames, note_decision
 from complots_solver.rules import core, view
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import NUM_CLANS, PlayerId, Stage, Variant
-from complots_solver.rules.layout import A_CHALLENGE, A_PASS, MAX_CHANCE_OUTCOMES
+from complots_solver.rules.layout import MAX_CHANCE_OUTCOMES
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.netplay import NetPlayer
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.train import POLICY_FILE
-from complots_solver.solvers.common.atomic import remove_stale_partial_writes
 from complots_solver.solvers.mccfr.infokeys import KEYS, init_keys, step_keys
 
 DEFAULT_NET_GAMES = 2000  # a network game costs about a third of a second: minutes, not hours
@@ -107,17 +106,11 @@ def _play_one(
             rec["actions"].append(actions)
             rec["probs"].append(p)
             challenged.append(0)
-            if st == Stage.ACTION:
-                claim_rec, counter_rec = r, -1
-                own_turns[cur] += 1
-            elif st == Stage.COUNTER and a != A_PASS:
-                counter_rec = r
-            elif st == Stage.CHALLENGE and a == A_CHALLENGE and claim_rec >= 0:
-                challenged[claim_rec] = 1
-            elif st == Stage.COUNTER_CHALLENGE and a == A_CHALLENGE and counter_rec >= 0:
-                challenged[counter_rec] = 1
-            elif st == Stage.EXCHANGE_KEEP:
-                drawn[cur] = -1
+            claim_rec, counter_rec, mark = note_decision(
+                st, a, cur, r, claim_rec, counter_rec, own_turns, drawn
+            )
+            if mark >= 0:
+                challenged[mark] = 1
         step_keys(s, cfg, a, _PERFECT, hashes, memory, new_hashes, new_memory)
         core.apply_action(s, cfg, a)
         history.append(a)
@@ -217,7 +210,6 @@ class NetSampledBrowser(SampledBrowser):
     ) -> None:
         """Load the network in ``run_dir`` and play ``games`` self-play games with ``seed``."""
         self.run_dir = Path(run_dir)
-        remove_stale_partial_writes(self.run_dir)
         path = self.run_dir / POLICY_FILE
         if not path.is_file():
             raise ValueError(f"{self.run_dir}: no {POLICY_FILE}")

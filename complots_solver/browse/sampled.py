@@ -91,6 +91,30 @@ _TERMINAL = int(Stage.TERMINAL)
 
 
 @njit(cache=True)
+def note_decision(st, a, cur, r, claim_rec, counter_rec, own_turns, drawn):
+    """Bookkeeping after record ``r`` (move ``a`` of ``cur`` at stage ``st``).
+
+    Returns the records of this turn's announced action and counter, and the
+    record a challenge just hit (-1 if none), whose ``challenged`` flag the
+    caller sets.
+    """
+    mark = -1
+    if st == Stage.ACTION:
+        claim_rec = r
+        counter_rec = -1
+        own_turns[cur] += 1
+    elif st == Stage.COUNTER and a != A_PASS:
+        counter_rec = r
+    elif st == Stage.CHALLENGE and a == A_CHALLENGE and claim_rec >= 0:
+        mark = claim_rec
+    elif st == Stage.COUNTER_CHALLENGE and a == A_CHALLENGE and counter_rec >= 0:
+        mark = counter_rec
+    elif st == Stage.EXCHANGE_KEEP:
+        drawn[cur] = -1
+    return claim_rec, counter_rec, mark
+
+
+@njit(cache=True)
 def _record_games(
     cfg,
     width,
@@ -185,18 +209,11 @@ def _record_games(
                 )
                 for c in range(NUM_CLANS):
                     row[F_START_HAND + c] = game_start[g, cur, c]
-                if st == Stage.ACTION:
-                    claim_rec = r_at
-                    counter_rec = -1
-                    own_turns[cur] += 1
-                elif st == Stage.COUNTER and a != A_PASS:
-                    counter_rec = r_at
-                elif st == Stage.CHALLENGE and a == A_CHALLENGE and claim_rec >= 0:
-                    rec_challenged[claim_rec] = 1
-                elif st == Stage.COUNTER_CHALLENGE and a == A_CHALLENGE and counter_rec >= 0:
-                    rec_challenged[counter_rec] = 1
-                elif st == Stage.EXCHANGE_KEEP:
-                    drawn[cur] = -1
+                claim_rec, counter_rec, mark = note_decision(
+                    st, a, cur, r_at, claim_rec, counter_rec, own_turns, drawn
+                )
+                if mark >= 0:
+                    rec_challenged[mark] = 1
                 r_at += 1
             step_keys(s, cfg, a, kind, hashes, memory, new_hashes, new_memory)
             core.apply_action(s, cfg, a)

@@ -255,7 +255,18 @@ def bound(
     exact = strategy.exact_value() is not None
     if method == BOTS_METHOD:
         _bots_bounds(
-            game, spec, folder, config, strategy, bots, games, seed, workers, value_games, write
+            game,
+            spec,
+            folder,
+            config,
+            cfg,
+            strategy,
+            bots,
+            games,
+            seed,
+            workers,
+            value_games,
+            write,
         )
         return
     start = time.perf_counter()
@@ -309,6 +320,7 @@ def _bots_bounds(
     spec: str,
     folder: Path,
     config: GameConfig,
+    cfg: np.ndarray,
     strategy: BoundStrategy,
     bots: list[str],
     games: int,
@@ -322,7 +334,6 @@ def _bots_bounds(
     from complots_solver.solvers.bounds.measure import strategy_values
 
     start = time.perf_counter()
-    cfg = np.ascontiguousarray(config.to_array())
     value = strategy_values(cfg, strategy, value_games or games, seed, workers)
     player = bot_spec(spec, folder)
     click.echo(f"{game}: strategy {spec} ({folder}), method bots")

@@ -96,18 +96,21 @@ def bot_bound(
         raise ValueError(f"games: at least 2, got {games}")
     start = time.perf_counter()
     result = run_tournament(config, [strategy, bot], games, seed, workers)
-    per_seat: list[tuple[np.ndarray, float, dict[str, object]]] = []
-    for seat in (0, 1):
-        returns = np.array(
-            [
-                0.0 if r.capped else (1.0 if r.winner == seat else -1.0)
-                for r in result.records
-                if r.seats[seat] == bot
-            ]
+    seconds = (time.perf_counter() - start) / 2  # both seats' games, played together
+    per_seat: list[tuple[np.ndarray, float, dict[str, object]]] = [
+        (
+            np.array(
+                [
+                    0.0 if r.capped else (1.0 if r.winner == seat else -1.0)
+                    for r in result.records
+                    if r.seats[seat] == bot
+                ]
+            ),
+            seconds,
+            {},
         )
-        per_seat.append((returns, 0.0, {}))
-    seconds = (time.perf_counter() - start) / 2
-    per_seat = [(r, seconds, extra) for r, _, extra in per_seat]
+        for seat in (0, 1)
+    ]
     how = (
         f"the '{bot}' bot as a fixed responder (a heuristic strategy, not a best response): "
         f"{games} games per seat, tournament seed {seed}"

@@ -28,7 +28,6 @@ from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.search import SearchSettings
 from complots_solver.solvers.belief.train import NET_FILE, POLICY_FILE
 from complots_solver.solvers.belief.valuenet import ValueNet
-from complots_solver.solvers.common.atomic import remove_stale_partial_writes
 
 SETTINGS_FILE = "search.json"
 
@@ -83,7 +82,6 @@ def load_search_bot(
 ) -> SearchBot:
     """A :class:`SearchBot` from a folder holding ``value-net.npz``; ValueError if unusable."""
     path = Path(directory)
-    remove_stale_partial_writes(path)
     if not (path / NET_FILE).is_file():
         raise ValueError(f"{path}: no {NET_FILE} (train one with the belief solver)")
     net, settings = _load(str(path.resolve()))
@@ -137,7 +135,6 @@ def load_net_bot(
 ) -> NetBot:
     """A :class:`NetBot` from a folder holding ``policy-net.npz``; ValueError if unusable."""
     path = Path(directory) / POLICY_FILE
-    remove_stale_partial_writes(Path(directory))
     if not path.is_file():
         raise ValueError(f"{directory}: no {POLICY_FILE} (distil one with the belief solver)")
     policy = _load_policy(str(path.resolve()))

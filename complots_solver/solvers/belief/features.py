@@ -34,6 +34,7 @@ NUM_FEATURES = F_PUBLIC + 2 * NUM_MULTISETS
 NUM_OUTPUTS = 2 * NUM_MULTISETS  # my value per hand, then the opponent's
 
 
+@njit(cache=True, inline="always")
 def turn_scale(cfg: np.ndarray) -> float:
     """What the turn number is divided by in the features: the game's turn cap.
 

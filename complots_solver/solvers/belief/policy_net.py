@@ -20,7 +20,6 @@ from numba import njit
 from complots_solver.rules import core
 from complots_solver.rules.enums import NUM_CLANS, Stage
 from complots_solver.rules.layout import (
-    C_MAX_TURNS,
     NUM_MULTISETS,
     S_ACT,
     S_ACTOR,
@@ -109,7 +108,7 @@ def decision_features(s, marg_me, marg_opp, know, out, turn_scale):
 def batch_features(states, knows, marg_me, marg_opp, cfg, feats, legal):
     """decision_features and the legal-action mask of every row."""
     moves = np.empty(legal.shape[1] + 32, dtype=np.int32)
-    scale = float(cfg[C_MAX_TURNS])
+    scale = turn_scale(cfg)
     for i in range(states.shape[0]):
         decision_features(states[i], marg_me, marg_opp, knows[i], feats[i], scale)
         for a in range(legal.shape[1]):

@@ -15,7 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from complots_solver.solvers.common.atomic import atomic_write_npz_streamed
+from complots_solver.solvers.common.atomic import (
+    atomic_write_npz_streamed,
+    remove_stale_partial_writes,
+)
 
 FORMAT = "complots-value-net"
 VERSION = 1
@@ -71,7 +74,11 @@ class ValueNet:
 
     @classmethod
     def load(cls, path: Path) -> ValueNet:
-        """Read weights written by :meth:`save`; ValueError for any other file."""
+        """Read weights written by :meth:`save`; ValueError for any other file.
+
+        Temporary files of killed writers beside it are removed first.
+        """
+        remove_stale_partial_writes(Path(path).parent)
         try:
             with np.load(Path(path), allow_pickle=False) as data:
                 if "format" not in data.files or str(data["format"]) != FORMAT:

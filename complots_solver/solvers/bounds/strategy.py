@@ -35,11 +35,11 @@ from numba import njit
 from complots_solver.rules import core
 from complots_solver.rules.layout import (
     C_EXTENDED,
-    C_MAX_TURNS,
     NUM_MULTISETS,
     S_CUR,
     num_distinct_actions,
 )
+from complots_solver.solvers.belief.features import turn_scale
 from complots_solver.solvers.belief.hypotheses import Memory, mix
 from complots_solver.solvers.belief.netplay import NetPlayer, belief_marginals
 from complots_solver.solvers.belief.policy_net import (
@@ -237,7 +237,7 @@ def _walk_keys(kind, infoset, child_offsets, children, action_offsets, legal_act
 def _frozen_features(states, knows, margs, cfg, feats, legal):
     """Decision features of each row with the frozen marginals of the row's actor and the other."""
     moves = np.empty(legal.shape[1] + 32, dtype=np.int32)
-    scale = float(cfg[C_MAX_TURNS])
+    scale = turn_scale(cfg)
     for i in range(states.shape[0]):
         me = states[i, S_CUR]
         decision_features(states[i], margs[me], margs[1 - me], knows[i], feats[i], scale)

@@ -422,6 +422,7 @@ def read_meta(directory: Path) -> dict[str, Any]:
     meta.json when it belongs to strategy.npz, else the copy inside strategy.npz
     (a save killed before it wrote meta.json).
     """
+    remove_stale_partial_writes(directory)
     meta, _ = _current_meta(directory)
     if not isinstance(meta, dict) or meta.get("format") not in (FORMAT_NAME, KEYED_FORMAT_NAME):
         raise ValueError(

@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from complots_solver.solvers.common.atomic import remove_stale_partial_writes
 from complots_solver.solvers.common.strategy_file import is_keyed_strategy
 from complots_solver.solvers.policies.exact_policy import ExactPolicy
 from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
@@ -16,7 +15,6 @@ KEYED = "keyed"
 
 def policy_kind(directory: str | Path) -> str:
     """Which kind of strategy ``directory`` holds: :data:`EXACT` or :data:`KEYED`."""
-    remove_stale_partial_writes(Path(directory))
     return KEYED if is_keyed_strategy(Path(directory)) else EXACT
 
 
