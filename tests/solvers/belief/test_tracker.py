@@ -113,12 +113,24 @@ def _track_private_sequences(tracker: BeliefTracker, policy: _PerfectRecallPolic
             policy.private_of.setdefault(int(mix(x_old, tok)), seq + (tok,))
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2, 3])
-def test_perfect_memory_posterior_matches_enumeration(seed: int) -> None:
-    """Under a history-dependent strategy, the tracker's posterior over states is the exact one."""
-    config, _ = resolve_game("ladder-1-inquisitor")
+THREE_PLAYERS = "complots(players=3,lineup=inquisitor,influence=1,max_turns=2)"
+
+
+@pytest.mark.parametrize(
+    "game,seed",
+    [("ladder-1-inquisitor", s) for s in range(4)] + [(THREE_PLAYERS, s) for s in range(3)],
+)
+def test_perfect_memory_posterior_matches_enumeration(game: str, seed: int) -> None:
+    """Under a history-dependent strategy, the tracker's posterior over states is the exact one.
+
+    Also at a 3-player table, where each player's private tokens and the
+    strategy's dependence on them come from three seats.
+    """
+    config, _ = resolve_game(game)
     cfg = config.to_array()
-    tokens = _sample_public_history(cfg, seed, 12)
+    players = config.players
+    # brute force grows with every seat's private branching: shorter histories at 3 players
+    tokens = _sample_public_history(cfg, seed, 12 if players == 2 else 8)
     tracker = BeliefTracker(cfg, Memory.PERFECT)
     policy = _PerfectRecallPolicy(cfg)
     for i, tok in enumerate(tokens):
@@ -132,7 +144,7 @@ def test_perfect_memory_posterior_matches_enumeration(seed: int) -> None:
             else:
                 moves = _legal(s, cfg)
             for a in moves:
-                for q in range(2):
+                for q in range(players):
                     candidates.add(int(core.observation_token(s, a, q)))
         tracker.observe(tok, policy)
         _track_private_sequences(tracker, policy, candidates)
