@@ -634,10 +634,27 @@ def _solve_mccfr(
     help="worker processes (results do not depend on it)",
 )
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write one row per game")
+@click.option(
+    "--duplicate/--no-duplicate",
+    default=None,
+    help="the rotations of each table replay the same deals (default: on at 3+ players)",
+)
 def evaluate(
-    game: str, bots: str, games: int, seed: int, workers: int, csv_path: str | None
+    game: str,
+    bots: str,
+    games: int,
+    seed: int,
+    workers: int,
+    csv_path: str | None,
+    duplicate: bool | None,
 ) -> None:
-    """Round-robin tournament between bots on GAME: win rates, 95% intervals, ratings."""
+    """Round-robin tournament between bots on GAME: win rates, 95% intervals, ratings.
+
+    At 3 or more players each table of distinct bots plays every seat
+    rotation, in duplicate format by default (each deal replayed in every
+    rotation), and each bot's win share at each table is set against the
+    fair share 1/n.
+    """
     import numpy as np
 
     from complots_solver.play.bots import make_bot, parse_bot_spec
@@ -668,14 +685,23 @@ def evaluate(
     ) as bar:
         task = bar.add_task("games", total=total)
         start = time.perf_counter()
+        if duplicate is None:
+            duplicate = config.players >= 3
         result = run_tournament(
-            config, names, games, seed, workers, progress=lambda k: bar.advance(task, k)
+            config,
+            names,
+            games,
+            seed,
+            workers,
+            progress=lambda k: bar.advance(task, k),
+            duplicate=duplicate,
         )
         seconds = time.perf_counter() - start
     say(config.game_string(), bold=True)
     say(
-        f"{total:,} games ({games} per seating, {len(result.seatings)} seatings), "
-        f"seed {seed}, {seconds:.1f} s on {workers} worker(s)"
+        f"{total:,} games ({games} per seating, {len(result.seatings)} seatings"
+        + (", duplicate deals" if duplicate else "")
+        + f"), seed {seed}, {seconds:.1f} s on {workers} worker(s)"
     )
     standings = Table(title="Standings (95% Wilson intervals; draws = turn cap)")
     for col in ("bot", "games", "wins", "draws", "losses", "win rate", "95% CI", "BT rating"):
@@ -718,6 +744,8 @@ def evaluate(
             f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
         )
     console.print(seats)
+    if config.players >= 3:
+        _print_table_shares(result)
     console.print(
         "BT rating: Bradley-Terry strength on the Elo scale, mean 0, from the same games."
     )
@@ -735,6 +763,27 @@ def evaluate(
     if csv_path:
         result.write_csv(Path(csv_path))
         console.print(f"results written to {csv_path}")
+
+
+def _print_table_shares(result) -> None:
+    """Each bot's win share at each table against the fair share 1/n, overall and per seat."""
+    n = result.config.players
+    how = "duplicate deals" if result.duplicate else "independent deals"
+    shares = Table(
+        title=f"Win share at each table against the fair share 1/{n} = {1 / n:.3f} ({how})"
+    )
+    for col in ("bot", "opponents", "games", "share [95% CI]", "vs 1/n", "by seat 0.."):
+        shares.add_column(col, justify="left" if col in ("bot", "opponents") else "right")
+    for row in result.table_shares().to_dict("records"):
+        shares.add_row(
+            row["bot"],
+            row["opponents"],
+            f"{row['games']:,}",
+            f"{row['share']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]",
+            row["verdict"],
+            " ".join(f"{row[f'seat{p}']:.2f}" for p in range(n)),
+        )
+    console.print(shares)
 
 
 @cli.command(short_help="Play a game in the terminal against a bot or strategy.")

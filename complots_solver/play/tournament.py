@@ -8,6 +8,15 @@ Game ``g`` of seating ``m`` draws all its randomness (chance and each seat's
 bot) from ``SeedSequence(seed, spawn_key=(m, g))``, so the results do not
 depend on how games are split between worker processes.
 
+**Duplicate format** (``duplicate=True``, the default of ``complots evaluate``
+at 3 or more players): the seatings of one table (the same set of bots, in
+its rotations) share their chance stream, drawn from
+``SeedSequence(seed, spawn_key=(t, g, DUPLICATE_TAG))`` for table ``t``. Game
+``g`` of every rotation is then the same deal (the same hands, and the same
+later draws while play agrees), so every bot plays every seat of every deal,
+and luck of the deal cancels out of the comparison. Intervals of a bot's
+table share then treat each deal (all its rotations) as one sample.
+
 Each game also records, per seat, how many decisions its bot looked up in a
 strategy table and how many of those hit an information state the table lacks
 (keyed Monte Carlo CFR strategies play those uniformly):
@@ -35,6 +44,8 @@ from complots_solver.rules.config import GameConfig
 from complots_solver.rules.simulate import wilson_interval
 
 NO_WINNER = -1
+DUPLICATE_TAG = 1  # third spawn-key entry of a duplicate deal's chance stream
+Z95 = 1.959963984540054
 ELO_SCALE = 400.0 / math.log(10.0)  # Bradley-Terry log-strength -> Elo points
 BT_PRIOR = 0.5  # virtual wins each way between every pair of bots that met
 BT_ITERATIONS = 10_000
@@ -53,6 +64,7 @@ class GameRecord:
     turns: int
     lookups: tuple[int, ...] = ()  # per seat: decisions looked up in a strategy table
     misses: tuple[int, ...] = ()  # per seat: of those, states the table lacks (uniform)
+    deal: int = -1  # duplicate format: the table whose rotations share game g's deal; else -1
 
     @property
     def capped(self) -> bool:
@@ -84,10 +96,37 @@ def seatings(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
     return out
 
 
-def game_rngs(seed: int, seating: int, game: int, players: int) -> list[np.random.Generator]:
-    """Generators of one game: chance first, then one per seat."""
+def _wilson(share: float, size: float) -> tuple[float, float]:
+    """Wilson 95% interval of a share observed over ``size`` (possibly effective) samples."""
+    if size <= 0:
+        return 0.0, 1.0
+    z2 = Z95 * Z95
+    denom = 1 + z2 / size
+    centre = (share + z2 / (2 * size)) / denom
+    half = Z95 * math.sqrt(share * (1 - share) / size + z2 / (4 * size * size)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def tables_of(table: Sequence[tuple[str, ...]]) -> list[int]:
+    """Per seating, the index of its table: its set of bots, numbered in order of appearance."""
+    index: dict[frozenset[str], int] = {}
+    return [index.setdefault(frozenset(seats), len(index)) for seats in table]
+
+
+def game_rngs(
+    seed: int, seating: int, game: int, players: int, deal: int = -1
+) -> list[np.random.Generator]:
+    """Generators of one game: chance first, then one per seat.
+
+    With ``deal >= 0`` (duplicate format) chance comes from the deal's own
+    stream, shared by every seating of that table.
+    """
     seq = np.random.SeedSequence(seed, spawn_key=(seating, game))
-    return [np.random.default_rng(child) for child in seq.spawn(players + 1)]
+    rngs = [np.random.default_rng(child) for child in seq.spawn(players + 1)]
+    if deal >= 0:
+        shared = np.random.SeedSequence(seed, spawn_key=(deal, game, DUPLICATE_TAG))
+        rngs[0] = np.random.default_rng(shared)
+    return rngs
 
 
 def play_game(
@@ -128,18 +167,20 @@ def play_game_bots(
 
 
 def _play_chunk(
-    args: tuple[str, list[tuple[str, ...]], list[tuple[int, int]], int],
+    args: tuple[str, list[tuple[str, ...]], list[tuple[int, int]], int, list[int] | None],
 ) -> list[GameRecord]:
-    """Worker: play the (seating, game) units of one chunk."""
-    game_string, table, units, seed = args
+    """Worker: play the (seating, game) units of one chunk (``deals``: duplicate tables)."""
+    game_string, table, units, seed, deals = args
     game = pyspiel.load_game(game_string)
     out = []
     for m, g in units:
         specs = table[m]
-        winner, turns, bots = play_game_bots(game, specs, game_rngs(seed, m, g, len(specs)))
+        deal = -1 if deals is None else deals[m]
+        rngs = game_rngs(seed, m, g, len(specs), deal)
+        winner, turns, bots = play_game_bots(game, specs, rngs)
         lookups = tuple(b.table_lookups for b in bots)
         misses = tuple(b.table_misses for b in bots)
-        out.append(GameRecord(m, g, specs, winner, turns, lookups, misses))
+        out.append(GameRecord(m, g, specs, winner, turns, lookups, misses, deal))
     return out
 
 
@@ -153,6 +194,59 @@ class TournamentResult:
     games_per_seating: int
     seed: int
     records: list[GameRecord]
+    duplicate: bool = False
+
+    def table_shares(self) -> pd.DataFrame:
+        """Per bot and table it sat at: its win share against the fair share 1/n, and per seat.
+
+        ``opponents`` names the other bots of the table. The interval is
+        Wilson's over games; in duplicate format over an effective number of
+        games, scaled by the design effect of the deals (the variance of the
+        per-deal shares, each deal's rotations one sample, against the
+        binomial variance), so games that share a deal are not counted as
+        independent where they are not.
+        ``verdict`` says whether the interval lies wholly above or below 1/n.
+        Columns ``seatP``: the bot's win share in the games it sat at seat P.
+        """
+        n = self.config.players
+        fair = 1.0 / n
+        tables = tables_of(self.seatings)
+        rows = []
+        for t in sorted(set(tables)):
+            members = next(s for s, k in zip(self.seatings, tables, strict=True) if k == t)
+            mine = [r for r in self.records if tables[r.seating] == t]
+            for bot in [b for b in self.bots if b in members]:
+                wins = [float(r.winner_bot == bot) for r in mine]
+                games = len(wins)
+                share = sum(wins) / games if games else float("nan")
+                by_deal: dict[int, list[float]] = {}
+                for r, w in zip(mine, wins, strict=True):
+                    by_deal.setdefault(r.game, []).append(w)
+                size = float(games)
+                if self.duplicate and len(by_deal) > 1 and 0.0 < share < 1.0:
+                    samples = np.array([np.mean(v) for v in by_deal.values()])
+                    clustered = samples.var(ddof=1) / len(samples)
+                    effect = clustered / (share * (1.0 - share) / games)
+                    size = games / max(effect, 1.0 / n)
+                low, high = _wilson(share, size)
+                verdict = "above" if low > fair else "below" if high < fair else "-"
+                row = {
+                    "bot": bot,
+                    "opponents": ", ".join(b for b in members if b != bot),
+                    "games": games,
+                    "wins": int(sum(wins)),
+                    "share": share,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "fair": fair,
+                    "verdict": verdict,
+                }
+                for seat in range(n):
+                    at = [r for r in mine if r.seats[seat] == bot]
+                    won = sum(r.winner == seat for r in at)
+                    row[f"seat{seat}"] = won / len(at) if at else float("nan")
+                rows.append(row)
+        return pd.DataFrame(rows)
 
     def standings(self) -> pd.DataFrame:
         """Per bot: games, wins, draws, losses, win rate with its 95% Wilson interval, rating."""
@@ -285,7 +379,8 @@ class TournamentResult:
     def write_csv(self, path: Path) -> None:
         """One row per game: seating, game, each seat's bot, winner, turns, capped, table counts.
 
-        ``lookupsP`` and ``missesP``: seat P's strategy-table lookups and misses.
+        ``lookupsP`` and ``missesP``: seat P's strategy-table lookups and misses;
+        ``deal``: the duplicate table whose rotations share the game's deal (-1: none).
         """
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -297,6 +392,7 @@ class TournamentResult:
                 ["seating", "game", *seat_cols, "winner_seat", "winner_bot", "turns", "capped"]
                 + [f"lookups{p}" for p in players]
                 + [f"misses{p}" for p in players]
+                + ["deal"]
             )
             for r in self.records:
                 lookups = r.lookups or (0,) * self.config.players
@@ -305,6 +401,7 @@ class TournamentResult:
                     [r.seating, r.game, *r.seats, r.winner, r.winner_bot, r.turns, int(r.capped)]
                     + list(lookups)
                     + list(misses)
+                    + [r.deal]
                 )
 
 
@@ -326,6 +423,7 @@ def read_records(path: Path) -> list[GameRecord]:
             int(r["turns"]),
             tuple(int(r[f"lookups{p}"]) for p in range(n)) if counted else (),
             tuple(int(r[f"misses{p}"]) for p in range(n)) if counted else (),
+            int(r.get("deal", -1)),
         )
         for r in rows
     ]
@@ -338,8 +436,12 @@ def run_tournament(
     seed: int,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    duplicate: bool = False,
 ) -> TournamentResult:
-    """Play a round robin of ``games`` games per seating; identical results for any ``workers``."""
+    """Play a round robin of ``games`` games per seating; identical results for any ``workers``.
+
+    ``duplicate``: the rotations of each table replay the same deals (module note).
+    """
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     if workers < 1:
@@ -355,7 +457,8 @@ def run_tournament(
     else:
         size = max(1, math.ceil(len(units) / (workers * CHUNKS_PER_WORKER)))
         chunks = [units[i : i + size] for i in range(0, len(units), size)]
-    tasks = [(game_string, table, chunk, seed) for chunk in chunks]
+    deals = tables_of(table) if duplicate else None
+    tasks = [(game_string, table, chunk, seed, deals) for chunk in chunks]
     records: list[GameRecord] = []
     if workers == 1:
         results = map(_play_chunk, tasks)
@@ -372,4 +475,4 @@ def run_tournament(
                 if progress is not None:
                     progress(len(part))
     records.sort(key=lambda r: (r.seating, r.game))
-    return TournamentResult(config, bots, table, games, seed, records)
+    return TournamentResult(config, bots, table, games, seed, records, duplicate)
