@@ -36,20 +36,6 @@ def solve_belief(
         raise ValueError(f"--seconds must be positive, got {seconds}")
     if rounds is not None and rounds < 1:
         raise ValueError(f"--iterations (training rounds) must be at least 1, got {rounds}")
-    initial = None
-    if not resume and settings.pretrain_games > 0:
-        from complots_solver.play.pretrain import bot_game_examples, pretrain
-        from complots_solver.solvers.belief.features import NUM_FEATURES, NUM_OUTPUTS
-        from complots_solver.solvers.belief.valuenet import ValueNet
-
-        console.print(
-            f"pretraining the value network on {settings.pretrain_games} games between the bots",
-            markup=False,
-        )
-        examples = bot_game_examples(config, settings.pretrain_games, seed=seed)
-        hidden = settings.train_settings(seed, workers).hidden
-        initial = ValueNet.create([NUM_FEATURES, *hidden, NUM_OUTPUTS], seed=seed)
-        pretrain(initial, examples, settings.pretrain_steps, seed=seed)
     run = BeliefRun(
         out_dir,
         config,
@@ -58,24 +44,42 @@ def solve_belief(
         workers=workers,
         resume=resume,
         force=force,
-        initial_net=initial,
         ray_address=ray_address,
+        given=frozenset(options),
     )
+    settings = run.settings
+    if run.needs_initial_net and settings.pretrain_games > 0:
+        from complots_solver.play.pretrain import bot_game_examples, pretrain
+        from complots_solver.solvers.belief.features import NUM_FEATURES, NUM_OUTPUTS
+        from complots_solver.solvers.belief.valuenet import ValueNet
+
+        console.print(
+            f"pretraining the value network on {settings.pretrain_games} games between the bots",
+            markup=False,
+        )
+        examples = bot_game_examples(config, settings.pretrain_games, seed=run.seed)
+        hidden = settings.train_settings(run.seed, workers).hidden
+        initial = ValueNet.create([NUM_FEATURES, *hidden, NUM_OUTPUTS], seed=run.seed)
+        pretrain(initial, examples, settings.pretrain_steps, seed=run.seed)
+        run.start_from(initial)
     st = run.trainer.state
-    budget = f"{seconds:.0f} s" if seconds is not None else f"{rounds} rounds"
+    budget = f"{seconds:.0f} s" if seconds is not None else f"round {rounds}"
+    if seconds is not None and rounds is not None:
+        budget = f"round {rounds} or {seconds:.0f} s"
     console.print(
-        f"belief: self-play training of the value network for {budget} "
-        f"({run.settings.games} games a round, {run.settings.iterations} CFR iterations a turn, "
+        f"belief: self-play training of the value network until {budget} "
+        f"({settings.games} games a round, {settings.iterations} CFR iterations a turn, "
         f"{workers} {'Ray actor' if ray_address else 'worker'}(s)); resumable with --resume",
         soft_wrap=True,
         markup=False,
     )
-    if resume:
+    if resume and st.round > 0:
         console.print(f"resuming after round {st.round} ({st.games} games)", markup=False)
 
-    def log(row: dict) -> None:
+    def log(p) -> None:  # noqa: ANN001  (the driver's RunProgress)
+        row = p.figures  # the round's row of training.csv
         console.print(
-            f"round {row['round']}: {row['games']} games, {row['examples']} examples, "
+            f"round {row['round']:.0f}: {row['games']:.0f} games, {row['examples']:.0f} examples, "
             f"loss {row['loss']:.4f}, {row['turns_mean']:.1f} turns a game, "
             f"{row['seconds']:.0f} s in all",
             soft_wrap=True,
@@ -83,7 +87,7 @@ def solve_belief(
         )
 
     try:
-        run.train(seconds=seconds, rounds=rounds, log=log)
+        run.train(seconds=seconds, rounds=rounds, progress=log)
     except KeyboardInterrupt:
         console.print(
             f"interrupted; the checkpoint of round {run.trainer.state.round} is kept, "
@@ -92,7 +96,7 @@ def solve_belief(
         )
         raise click.exceptions.Exit(INTERRUPTED) from None
     console.print(
-        f"distilling the policy network from {run.settings.distill_games} self-play games",
+        f"distilling the policy network from {settings.distill_games} self-play games",
         markup=False,
     )
     run.distill(log=None)

@@ -212,12 +212,33 @@ def test_belief_solve_trains_distils_and_resumes(tmp_path):
         "training.csv",
     ):
         assert (out / name).is_file(), name
-    proc = run_cli("solve", "draft-ambassador", "--out", str(out), "-n", "1", "--resume")
+    # -n counts rounds in all, as for every family; the saved settings are the run's
+    proc = run_cli("solve", "draft-ambassador", "--out", str(out), "-n", "2", "--resume")
     assert proc.returncode == 0, proc.stderr
     assert "resuming after round 1" in proc.stdout
     assert (out / "training.csv").read_text().count("\n") == 3
     meta = json.loads((out / "meta.json").read_text())
     assert meta["training_rounds"] == 2 and meta["exploitability_bound"] is None
+    record = json.loads((out / "config.json").read_text())
+    assert record["solver"]["games"] == 2 and record["params"]["players"] == 2
+    # a distillation setting may change on resume; a training setting may not
+    proc = run_cli("solve", "draft-ambassador", "--out", str(out), "-n", "2", "--resume",
+                   "--option", "distill_width=8")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((out / "meta.json").read_text())["training_rounds"] == 2
+    assert json.loads((out / "config.json").read_text())["solver"]["distill_width"] == 8
+    proc = run_cli("solve", "draft-ambassador", "--out", str(out), "-n", "3", "--resume",
+                   "--option", "games=3")  # fmt: skip
+    assert proc.returncode == 2 and "solver setting games was 2" in proc.stderr
+    # a run folder from before the run driver (seed and settings at the top) still resumes
+    solver = json.loads((out / "config.json").read_text())["solver"]
+    old = {"algorithm": "belief", "game": record["game"], "seed": solver.pop("seed"),
+           "settings": solver}  # fmt: skip
+    (out / "config.json").write_text(json.dumps(old))
+    proc = run_cli("solve", "draft-ambassador", "--out", str(out), "-n", "3", "--resume")
+    assert proc.returncode == 0, proc.stderr
+    assert "resuming after round 2" in proc.stdout
+    assert json.loads((out / "config.json").read_text())["solver"]["distill_width"] == 8
     proc = run_cli(
         "solve", "draft-ambassador", "--out", str(out), "-n", "1", "--option", "nope=1", "--force"
     )

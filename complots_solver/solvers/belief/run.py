@@ -2,7 +2,7 @@
 
 Files in the run directory:
 
-``config.json``          the game and the settings (written first)
+``config.json``          the game and the settings (written first; the run driver's layout)
 ``belief-checkpoint.npz`` the training state (atomic; ``--resume`` continues it exactly)
 ``value-net.npz``        the value network (search players read it)
 ``training.csv``         one row per training round
@@ -10,7 +10,10 @@ Files in the run directory:
 ``meta.json``            what the run did, and the strategy's measured quality if any
 
 A run killed at any moment keeps its last checkpoint; every file is written
-atomically, so each command reads either the old or the new version.
+atomically, so each command reads either the old or the new version. The
+folder, the resume guard, ``--force`` and the budget (``-n``: rounds in all,
+``--seconds``: this session) are the shared run driver's
+(:mod:`complots_solver.solvers.common.driver`), as for every solver family.
 """
 
 from __future__ import annotations
@@ -18,9 +21,12 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.belief.train import (
@@ -33,10 +39,11 @@ from complots_solver.solvers.belief.train import (
     distill_policy,
 )
 from complots_solver.solvers.common.atomic import atomic_write_json
+from complots_solver.solvers.common.driver import Budget, LogSpec, RunDriver, RunProgress
+from complots_solver.solvers.common.pool import WorkerPool
+from complots_solver.solvers.common.rundir import CONFIG_FILE
 
-CONFIG_FILE = "config.json"
 META_FILE = "meta.json"
-RUN_FILES = (CONFIG_FILE, CHECKPOINT, NET_FILE, LOG_FILE, POLICY_FILE, META_FILE)
 ALGORITHM = "belief"
 
 
@@ -103,8 +110,119 @@ class BeliefRunSettings:
         )
 
 
+# settings that shape only the distillation, or the pretraining before round 1: a resumed
+# run may change them (e.g. distil the same value network again with DAgger)
+RESUMABLE = (
+    "distill_games",
+    "distill_epochs",
+    "distill_dagger",
+    "distill_width",
+    "distill_own_reach",
+    "pretrain_games",
+    "pretrain_steps",
+)
+LOG_COLUMNS = (
+    "round",
+    "games",
+    "examples",
+    "buffer",
+    "loss",
+    "seat0_mean",
+    "turns_mean",
+    "play_s",
+    "seconds",
+)
+LOG = LogSpec(LOG_FILE, LOG_COLUMNS, lambda row: [*(int(x) for x in row[:4]), *row[4:]])
+
+
+def _record(config: GameConfig, seed: int, settings: BeliefRunSettings) -> dict[str, Any]:
+    """The run's config.json in the run driver's layout (game, params, solver settings)."""
+    return {
+        "algorithm": ALGORITHM,
+        "game": config.game_string(),
+        "params": config.params(),
+        "solver": {"seed": seed, **asdict(settings)},
+    }
+
+
+def _saved_record(out: Path, config: GameConfig) -> dict[str, Any] | None:
+    """A run's config.json, older belief layouts (``seed``/``settings``) moved into the new one."""
+    path = out / CONFIG_FILE
+    if not path.is_file():
+        return None
+    saved = json.loads(path.read_text())
+    if "solver" not in saved and "settings" in saved:
+        if saved.get("game") != config.game_string():
+            raise ValueError(
+                f"--resume: {out} holds a run of {saved.get('game')}, not {config.game_string()}"
+            )
+        settings = BeliefRunSettings(**saved["settings"])  # keys added since take defaults
+        saved = _record(config, int(saved.get("seed", 0)), settings)
+        atomic_write_json(path, saved)
+    if saved.get("algorithm", ALGORITHM) != ALGORITHM:
+        raise ValueError(f"--resume: {out} holds a run of another algorithm")
+    return saved
+
+
+class _Rounds:
+    """The trainer as the run driver's solver: one iteration is one self-play round.
+
+    The trainer writes its own checkpoint (``belief-checkpoint.npz``, with the
+    network, optimiser and example buffer) after every round, so the driver
+    runs it without ``checkpoint.npz``.
+    """
+
+    def __init__(self, trainer: Trainer, pool: WorkerPool) -> None:
+        self.trainer = trainer
+        self.pool = pool
+        self.last: dict[str, float] = {}
+
+    @property
+    def iteration(self) -> int:
+        """Rounds done (all sessions)."""
+        return self.trainer.state.round
+
+    def step(self, iterations: int | None) -> int:
+        """Play ``iterations`` rounds (None: one)."""
+        n = 1 if iterations is None else iterations
+        for _ in range(n):
+            self.last = self.trainer.round(self.pool)
+        return n
+
+    def run(self, iterations: int) -> None:
+        """Play ``iterations`` more rounds."""
+        self.step(iterations)
+
+    def get_state(self) -> dict[str, np.ndarray]:
+        """Nothing: the trainer's own checkpoint holds the state."""
+        return {}
+
+    def set_state(self, state: dict[str, np.ndarray]) -> None:
+        """Nothing to restore here: the trainer loads its own checkpoint."""
+
+    def policy(self) -> Any:
+        """The value network (search plays it; the distilled policy network is the strategy)."""
+        return self.trainer.state.net
+
+    def evaluate(self) -> dict[str, float]:
+        """The last round's figures (loss, games, examples, ...)."""
+        return {k: float(v) for k, v in self.last.items()}
+
+    def measure(self, spent: float) -> tuple[tuple[float, ...], dict[str, float]]:
+        """The log row and progress figures after a step: the last round's."""
+        figures = self.evaluate()
+        return tuple(figures.get(c, 0.0) for c in LOG_COLUMNS), figures
+
+
 class BeliefRun:
-    """Train, checkpoint, resume and distil in one run directory (see the module note)."""
+    """Train, checkpoint, resume and distil in one run directory (see the module note).
+
+    The run folder, the resume guard, ``--force`` and the budget go through
+    the shared run driver. On ``resume`` the saved settings are the run's;
+    options in ``given`` (those the command names) replace them, and the
+    driver refuses a change to a training setting (only those in
+    :data:`RESUMABLE` may change).
+    """
 
     def __init__(
         self,
@@ -117,7 +235,9 @@ class BeliefRun:
         force: bool = False,
         initial_net: Any | None = None,
         ray_address: str | None = None,
+        given: frozenset[str] | None = None,
     ) -> None:
+        """Set up the folder through the run driver, and the trainer (resumed or fresh)."""
         if config.players != 2:
             raise ValueError("players: the belief solver handles 2-player games")
         if workers < 1:
@@ -128,45 +248,57 @@ class BeliefRun:
         self.seed = seed
         self.workers = workers
         self.ray_address = ray_address
-        record = {
-            "algorithm": ALGORITHM,
-            "game": config.game_string(),
-            "seed": seed,
-            "settings": asdict(settings),
-        }
-        existing = self.out / CONFIG_FILE
-        if resume:
-            if not existing.is_file():
+        if resume and not force:
+            saved = _saved_record(self.out, config)
+            if saved is None:
                 raise ValueError(f"--resume: no belief run in {self.out}")
-            saved = json.loads(existing.read_text())
-            if saved.get("game") != record["game"] or saved.get("algorithm") != ALGORITHM:
-                raise ValueError(f"--resume: {self.out} holds a run of another game or algorithm")
-            # settings added since the run was saved take their defaults
-            self.settings = BeliefRunSettings(**saved["settings"])
-            self.seed = int(saved["seed"])
-        else:
-            if any((self.out / f).exists() for f in RUN_FILES):
-                if not force:
-                    raise ValueError(
-                        f"--out: {self.out} already holds a run; use --resume or --force"
-                    )
-                for f in RUN_FILES:
-                    (self.out / f).unlink(missing_ok=True)
-            self.out.mkdir(parents=True, exist_ok=True)
-            atomic_write_json(existing, record)
+            if saved.get("game") == config.game_string():
+                stored = {k: v for k, v in saved["solver"].items() if k != "seed"}
+                names = {f.name for f in fields(BeliefRunSettings)}
+                stored = {k: v for k, v in stored.items() if k in names}
+                picked = {k: getattr(settings, k) for k in (given or frozenset())}
+                self.settings = BeliefRunSettings(**{**stored, **picked})
+                self.seed = int(saved["solver"].get("seed", seed))
+        record = _record(config, self.seed, self.settings)
+        self.driver = RunDriver(self.out, record, RESUMABLE, LOG, resume, force, checkpoints=False)
+        loads = resume and (self.out / CHECKPOINT).is_file()
         self.trainer = Trainer(
             config,
             self.settings.train_settings(self.seed, workers),
             self.out,
-            resume=resume,
-            initial_net=None if resume else initial_net,
+            resume=loads,
+            initial_net=None if loads else initial_net,
+        )
+
+    @property
+    def needs_initial_net(self) -> bool:
+        """Whether training starts from scratch here (no round checkpoint to resume)."""
+        return self.trainer.state.round == 0 and not self.trainer.state.pretrained
+
+    def start_from(self, net: Any) -> None:
+        """Start training from ``net`` (a pretrained value network) instead of a fresh one."""
+        if not self.needs_initial_net:
+            raise ValueError("start_from: the run has already trained")
+        self.trainer = Trainer(
+            self.config,
+            self.settings.train_settings(self.seed, self.workers),
+            self.out,
+            initial_net=net,
         )
 
     def train(
-        self, seconds: float | None = None, rounds: int | None = None, log: Any | None = None
+        self,
+        seconds: float | None = None,
+        rounds: int | None = None,
+        progress: Callable[[RunProgress], None] | None = None,
     ) -> None:
-        """Training rounds within the budget (checkpointed after each round)."""
-        self.trainer.run(rounds=rounds, seconds=seconds, log=log, ray_address=self.ray_address)
+        """Training rounds until ``rounds`` in all or ``seconds`` more (a checkpoint each round)."""
+        budget = Budget(iterations=rounds, seconds=seconds)
+        with WorkerPool(self.workers, self.ray_address) as pool:
+            solver = _Rounds(self.trainer, pool)
+            self.driver.iterate(
+                solver, budget, chunk=lambda rate: None, measure=solver.measure, progress=progress
+            )
 
     def distill(self, log: Any | None = None) -> None:
         """Distil the policy network from self-play with the current value network; write meta.json."""
