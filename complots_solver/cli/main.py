@@ -195,6 +195,7 @@ def simulate_cmd(game: str, games: int, seed: int) -> None:
             TimeRemainingColumn(),
             console=console,
             transient=True,
+            disable=not console.is_terminal,  # a pipe would get a blank line
         ) as bar:
             task = bar.add_task("games", total=games)
             result = simulate(config, games, seed, progress=lambda k: bar.advance(task, k))
@@ -682,6 +683,7 @@ def evaluate(
         TimeRemainingColumn(),
         console=console,
         transient=True,
+        disable=not console.is_terminal,  # a pipe would get a blank line
     ) as bar:
         task = bar.add_task("games", total=total)
         start = time.perf_counter()

@@ -213,6 +213,20 @@ def test_evaluate_bad_bot_is_one_line_and_prints_nothing_else():
     assert res.stdout == ""
 
 
+def test_evaluate_and_simulate_start_with_the_game_string_when_piped():
+    """Their progress bars draw on terminals only: piped output has no leading blank line."""
+    game = resolve_game("ladder-1-ambassador")[0].game_string()
+    ev = run_cli(
+        "evaluate", "ladder-1-ambassador", "--bots", "random,honest", "--games", "1",
+        "--workers", "1",
+    )  # fmt: skip
+    assert ev.returncode == 0, ev.stderr
+    assert ev.stdout.startswith(game + "\n"), ev.stdout[:200]
+    sim = run_cli("simulate", "ladder-1-ambassador", "-n", "20000")  # the bar's threshold
+    assert sim.returncode == 0, sim.stderr
+    assert sim.stdout.startswith(game + "\n"), sim.stdout[:200]
+
+
 @pytest.mark.parametrize(
     "value, digits, text",
     [
