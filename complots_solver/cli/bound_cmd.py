@@ -18,6 +18,7 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.presets import resolve_game
+from complots_solver.rules.text import signed
 
 if TYPE_CHECKING:
     from complots_solver.solvers.bounds.measure import Bound
@@ -100,20 +101,26 @@ def parse_budget(text: str | None) -> tuple[int | None, float | None]:
     )
 
 
+def _interval(lo: float, hi: float) -> str:
+    """'-0.012, +0.034': an interval's ends to three decimals, never '-0.000'."""
+    return f"{signed(lo, 3)}, {signed(hi, 3)}"
+
+
 def describe(bound: Bound) -> list[str]:
     """The bound as lines of text, each figure with its interval."""
     lines = []
     for s in bound.seats:
         lo, hi = s.ci95
         lines.append(
-            f"seat {s.seat}: responder {s.responder_mean:+.3f} (stderr {s.responder_stderr:.3f}) "
-            f"over {s.games} games; strategy's own value {s.value:+.3f}; gain {s.gain:+.3f} "
-            f"[95% CI {lo:+.3f}, {hi:+.3f}]; {s.seconds:.0f} s"
+            f"seat {s.seat}: responder {signed(s.responder_mean, 3)} (stderr "
+            f"{s.responder_stderr:.3f}) over {s.games} games; strategy's own value "
+            f"{signed(s.value, 3)}; gain {signed(s.gain, 3)} [95% CI {_interval(lo, hi)}]; "
+            f"{s.seconds:.0f} s"
         )
     lo, hi = bound.ci95
     lines.append(
-        f"exploitability lower bound (mean of the two responder values): {bound.exploitability:+.3f} "
-        f"[95% CI {lo:+.3f}, {hi:+.3f}]"
+        "exploitability lower bound (mean of the two responder values): "
+        f"{signed(bound.exploitability, 3)} [95% CI {_interval(lo, hi)}]"
     )
     lines.append(f"how: {bound.how}")
     lines.append(f"strategy's own value: {bound.value_how}")
@@ -152,7 +159,7 @@ def write_bound(folder: Path, bound: Bound, command: str) -> None:
     meta["exploitability_bound"] = bounds
     prefix = f"Exploitability lower bound ({bound.method}): "
     sentence = (
-        f"{prefix}{bound.exploitability:+.3f} [95% CI {lo:+.3f}, {hi:+.3f}], "
+        f"{prefix}{signed(bound.exploitability, 3)} [95% CI {_interval(lo, hi)}], "
         f"{bound.seats[0].games} games per seat ({command})."
     )
     kept = [s for s in str(meta.get("quality", "")).split("\n") if s and not s.startswith(prefix)]
@@ -349,7 +356,9 @@ def _bots_bounds(
             write_bound(folder, result, f"complots bound {game} --strategy {spec} {options}")
     best = max(results, key=lambda r: r.exploitability)
     lo, hi = best.ci95
-    click.echo(f"strongest: {best.method} {best.exploitability:+.3f} [95% CI {lo:+.3f}, {hi:+.3f}]")
+    click.echo(
+        f"strongest: {best.method} {signed(best.exploitability, 3)} [95% CI {_interval(lo, hi)}]"
+    )
     click.echo(f"wall time {time.perf_counter() - start:.0f} s with {workers} worker(s)")
     if write:
         click.echo(f"written to {folder / 'meta.json'}")

@@ -48,6 +48,20 @@ def test_the_command_line_repeats_the_solver_choices() -> None:
     assert bound_cmd.DEFAULT_ROLLOUTS == lbr.DEFAULT_ROLLOUTS
 
 
+def test_a_bound_near_zero_never_reads_minus_zero(tmp_path: Path) -> None:
+    """Figures that round to zero print as +0.000, in the lines and in meta.json's sentence."""
+    tiny = -0.0001
+    seat = measure.SeatGain(0, 10, tiny, 0.01, tiny, 0.0, tiny, (tiny, 0.02), 1.0)
+    bound = measure.Bound("lbr", "how", [seat, seat], tiny, (tiny, 0.02), "exact")
+    lines = bound_cmd.describe(bound)
+    assert "gain +0.000 [95% CI +0.000, +0.020]" in lines[0]
+    assert lines[2].endswith(": +0.000 [95% CI +0.000, +0.020]")
+    bound_cmd.write_bound(tmp_path, bound, "complots bound")
+    quality = json.loads((tmp_path / "meta.json").read_text())["quality"]
+    assert "-0.000" not in quality and "(lbr): +0.000" in quality
+    assert "-0.000" not in "\n".join(lines)
+
+
 @pytest.mark.parametrize(
     ("method", "options"), [("lbr", ["--rollouts", "8"]), ("trained", ["--budget", "2000"])]
 )
