@@ -364,6 +364,7 @@ def solve(
     The method comes from the game (--algorithm auto) or --algorithm; its
     settings are --option KEY=VALUE (complots solve --list-options).
     """
+    started = time.perf_counter()  # the time line counts from here
     from complots_solver.cli.solve_options import family, resolve
     from complots_solver.solvers.common.options import parse_pairs, read_config_file
 
@@ -403,10 +404,14 @@ def solve(
         _solve_belief(config, Path(out_dir), resume, force, workers, values, **common)
     elif kind == "mccfr":
         _solve_mccfr(
-            config, preset, Path(out_dir), resume, force, algorithm, workers, values, common
-        )
+            config, preset, Path(out_dir), resume, force, algorithm, workers, values, common,
+            started=started,
+        )  # fmt: skip
     else:
-        _solve_exact(config, preset, Path(out_dir), resume, force, algorithm, values, common)
+        _solve_exact(
+            config, preset, Path(out_dir), resume, force, algorithm, values, common,
+            started=started,
+        )  # fmt: skip
 
 
 def _solve_belief(
@@ -442,8 +447,13 @@ def _solve_exact(
     algorithm: str,
     values: dict[str, object],
     common: dict[str, object],
+    *,
+    started: float,
 ) -> None:
-    """The exact branch of ``solve``: tree, CFR iterations with exact evaluations, strategy file."""
+    """The exact branch of ``solve``: tree, CFR iterations with exact evaluations, strategy file.
+
+    ``started`` is the command's start (``time.perf_counter()``), for the time line's total.
+    """
     from complots_solver.solvers.exact.run import DEFAULT_ITERATIONS, SolveRun, SolveSettings
 
     if common["iterations"] is None and common["seconds"] is None:
@@ -470,7 +480,8 @@ def _solve_exact(
         f"game value for seat 0 {signed(meta['game_value'])}"
     )
     say(
-        f"time: {time.perf_counter() - start:.1f} s in all: tree build {built:.1f} s, "
+        f"time: {time.perf_counter() - started:.1f} s in all: start-up {start - started:.1f} s, "
+        f"tree build {built:.1f} s, "
         f"iterations {iterating:.1f} s, exact evaluations and saving {loop - iterating:.1f} s"
     )
     say(f"strategy written to {out_dir}/strategy.npz and meta.json")
@@ -572,8 +583,13 @@ def _solve_mccfr(
     workers: int,
     values: dict[str, object],
     common: dict[str, object],
+    *,
+    started: float,
 ) -> None:
-    """The MCCFR branch of ``solve``: progress bar, checkpoints, keyed strategy file."""
+    """The MCCFR branch of ``solve``: progress bar, checkpoints, keyed strategy file.
+
+    ``started`` is the command's start (``time.perf_counter()``), for the time line's total.
+    """
     from complots_solver.cli.solve_options import MCCFR_ALGORITHMS
     from complots_solver.solvers.mccfr.run import MCCFRRun, MCCFRSettings
 
@@ -590,7 +606,6 @@ def _solve_mccfr(
         **values,  # type: ignore[arg-type]
     )
     settings.validate()
-    start = time.perf_counter()
     run = MCCFRRun(out_dir, config, settings, preset=preset, resume=resume, force=force)
     say(config.game_string(), bold=True)
     backend = f"Ray ({settings.ray_address})" if settings.ray_address else "threads"
@@ -612,7 +627,7 @@ def _solve_mccfr(
     if meta["exploitability"] is not None:
         say(f"exploitability {meta['exploitability']:.4g} (exact)")
     say(
-        f"time: {time.perf_counter() - start:.1f} s in all (the rest: setting up, "
+        f"time: {time.perf_counter() - started:.1f} s in all (the rest: setting up, "
         "checkpoints, saving and any exact evaluation)"
     )
     say(f"strategy written to {out_dir}/strategy.npz and meta.json")

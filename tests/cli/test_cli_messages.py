@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -139,8 +140,17 @@ def test_solve_reports_the_whole_time(tmp_path):
     res = run_cli("solve", "ladder-1-ambassador", "-n", "10", "--out", str(tmp_path / "t"))
     assert res.returncode == 0, res.stderr
     line = next(ln for ln in res.stdout.splitlines() if ln.startswith("time:"))
-    for part in ("s in all", "tree build", "iterations", "exact evaluations and saving"):
+    for part in (
+        "s in all",
+        "start-up",
+        "tree build",
+        "iterations",
+        "exact evaluations and saving",
+    ):
         assert part in line
+    figures = [float(x) for x in re.findall(r"(\d+\.\d) s", line)]
+    total, parts = figures[0], figures[1:]
+    assert len(parts) == 4 and total >= sum(parts) - 0.2, line  # the total covers its parts
 
 
 def test_presets_list_whole_strings_first_games_and_solving_times():
