@@ -92,7 +92,9 @@ def test_pickled_policy_file_is_refused(tmp_path) -> None:
         make_bot(f"net:{tmp_path}", config, np.random.default_rng(0))
 
 
-@pytest.mark.parametrize("preset", ["draft-ambassador", "draft-inquisitor"])
+@pytest.mark.parametrize(
+    "preset", ["draft-ambassador", "draft-inquisitor", "draft-c2-catechumene", "draft-c2-expert"]
+)
 def test_shipped_strategy_loads_as_solved_and_plays(preset: str) -> None:
     """The strategies under games/strategies load as `solved` and play a whole game legally."""
     from complots_solver.play.search_bot import NetBot
