@@ -501,10 +501,16 @@ def test_ctrl_c_while_the_workers_run_finishes_the_step_first(
 
     solver = _shared(config, seed=9, round_epochs=round_epochs)
     solver.run(2 * round_epochs * SYNC)
-    with monkeypatch.context() as patch:
-        patch.setattr(workers.MCCFRWorker, "run_epoch", ctrl_c)
-        with pytest.raises(KeyboardInterrupt):
-            solver.step()
+    # Python's own Ctrl-C handler, as the command line has it (a parallel test runner's
+    # worker ignores SIGINT so that only its controller hears a Ctrl-C)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(workers.MCCFRWorker, "run_epoch", ctrl_c)
+            with pytest.raises(KeyboardInterrupt):
+                solver.step()
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert pressed and solver.consistent
     assert solver.iteration == 3 * round_epochs * SYNC  # the interrupted step counted whole
     solver.run(3 * round_epochs * SYNC)
