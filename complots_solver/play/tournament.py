@@ -41,11 +41,10 @@ import complots_solver.openspiel  # noqa: F401  (registers "complots")
 from complots_solver.play.bots import Bot, make_bot
 from complots_solver.rules import view
 from complots_solver.rules.config import GameConfig
-from complots_solver.rules.simulate import wilson_interval
+from complots_solver.rules.stats import wilson_interval
 
 NO_WINNER = -1
 DUPLICATE_TAG = 1  # third spawn-key entry of a duplicate deal's chance stream
-Z95 = 1.959963984540054
 ELO_SCALE = 400.0 / math.log(10.0)  # Bradley-Terry log-strength -> Elo points
 BT_PRIOR = 0.5  # virtual wins each way between every pair of bots that met
 BT_ITERATIONS = 10_000
@@ -94,17 +93,6 @@ def seatings(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
     for combo in itertools.combinations(names, players):
         out += [combo[r:] + combo[:r] for r in range(players)]
     return out
-
-
-def _wilson(share: float, size: float) -> tuple[float, float]:
-    """Wilson 95% interval of a share observed over ``size`` (possibly effective) samples."""
-    if size <= 0:
-        return 0.0, 1.0
-    z2 = Z95 * Z95
-    denom = 1 + z2 / size
-    centre = (share + z2 / (2 * size)) / denom
-    half = Z95 * math.sqrt(share * (1 - share) / size + z2 / (4 * size * size)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def tables_of(table: Sequence[tuple[str, ...]]) -> list[int]:
@@ -228,7 +216,7 @@ class TournamentResult:
                     clustered = samples.var(ddof=1) / len(samples)
                     effect = clustered / (share * (1.0 - share) / games)
                     size = games / max(effect, 1.0 / n)
-                low, high = _wilson(share, size)
+                low, high = wilson_interval(share * size, size)
                 verdict = "above" if low > fair else "below" if high < fair else "-"
                 row = {
                     "bot": bot,

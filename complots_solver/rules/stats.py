@@ -10,8 +10,12 @@ FEW_DECISIVE = 10  # below this many decisive games a normal interval is widened
 NEAR_INTEGER = 1e-6  # relative slack when win counts are recovered from mean returns
 
 
-def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95% by default)."""
+def wilson_interval(successes: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (95% by default).
+
+    Counts may be fractional: an effective sample size (``trials``) with the
+    observed share of it (``successes``), as for clustered samples.
+    """
     if trials <= 0:
         return 0.0, 1.0
     p = successes / trials
