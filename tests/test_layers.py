@@ -20,7 +20,10 @@ Solver families (the sub-packages of ``solvers``), lowest first:
   imports ``common``, ``exact``, ``policies`` and ``belief``: it measures
   the strategies they make;
 - ``compare`` (measurements across families, e.g. strength per core-hour)
-  imports ``common``, ``exact``, ``mccfr`` and ``belief``.
+  imports ``common``, ``exact``, ``mccfr`` and ``belief``;
+- ``selfplay`` (table networks for 3+ players, trained by league self-play)
+  imports ``common`` and ``belief`` (its certain-knowledge tracking and its
+  numpy network and optimiser).
 
 ``solvers/__init__.py`` may re-export any family; modules inside a family never
 import the ``solvers`` package itself (it imports them).
@@ -53,6 +56,7 @@ FAMILIES = {
     "policies": {"common", "exact", "mccfr", "policies"},
     "bounds": {"common", "exact", "policies", "belief", "bounds"},
     "compare": {"common", "exact", "mccfr", "belief", "compare"},
+    "selfplay": {"common", "belief", "selfplay"},
 }
 SOLVERS = PACKAGE / "solvers"
 

@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 # (tests/cli/test_bound_cmd.py checks they agree)
 SOLVER_METHODS = ("lbr", "trained")
 BOTS_METHOD = "bots"  # the heuristic bots as fixed responders (play layer)
-METHODS = (*SOLVER_METHODS, BOTS_METHOD)
+RESPONDER_METHOD = "responder"  # 3+ players: a table network trained against the strategy
+METHODS = (*SOLVER_METHODS, BOTS_METHOD, RESPONDER_METHOD)
+DEFAULT_RESPONDER_SECONDS = 600.0
 DEFAULT_BOTS = "honest,counter,trusting,skeptic,bluffer,brazen,random"
 KEYS = ("perfect", "abstract")
 DEFAULT_ROLLOUTS = 16
@@ -177,7 +179,11 @@ def write_bound(folder: Path, bound: Bound, command: str) -> None:
     help="solved (the game's shipped strategy) or a folder with policy-net.npz or strategy.npz",
 )
 @click.option(
-    "--method", type=click.Choice(METHODS), default="lbr", show_default=True, help="responder"
+    "--method",
+    type=click.Choice(METHODS),
+    default=None,
+    help="responder: lbr (default), trained or bots at 2 players; responder (a trained table "
+    "network, the default) at 3 or more",
 )
 @click.option("--games", "-n", type=int, default=200, show_default=True, help="games per seat")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of every game")
@@ -192,7 +198,8 @@ def write_bound(folder: Path, bound: Bound, command: str) -> None:
 @click.option(
     "--budget",
     default=None,
-    help=f"trained: training games per seat (default {DEFAULT_TRAIN_GAMES}) or seconds ('600s')",
+    help=f"trained: training games per seat (default {DEFAULT_TRAIN_GAMES}) or seconds ('600s'); "
+    f"responder: training games or seconds (default {DEFAULT_RESPONDER_SECONDS:.0f}s)",
 )
 @click.option(
     "--key",
@@ -217,7 +224,7 @@ def write_bound(folder: Path, bound: Bound, command: str) -> None:
 def bound(
     game: str,
     spec: str,
-    method: str,
+    method: str | None,
     games: int,
     seed: int,
     workers: int,
@@ -244,6 +251,21 @@ def bound(
     for name, value, least in (("--games", games, 2), ("--workers", workers, 1)):
         if value < least:
             raise click.BadParameter(f"at least {least}, got {value}", param_hint=name)
+    if config.players >= 3:
+        if method not in (None, RESPONDER_METHOD):
+            raise click.BadParameter(
+                f"{method} is for 2-player games; at {config.players} players use responder",
+                param_hint="--method",
+            )
+        _responder_bound(game, spec, config, games, seed, budget, write)
+        return
+    if method is None:
+        method = "lbr"
+    if method == RESPONDER_METHOD:
+        raise click.BadParameter(
+            "responder is for tables of 3 or more; 2-player games use lbr, trained or bots",
+            param_hint="--method",
+        )
     if rollouts < 1:
         raise click.BadParameter(f"at least 1, got {rollouts}", param_hint="--rollouts")
     if value_games is not None and value_games < 2:
@@ -362,3 +384,71 @@ def _bots_bounds(
     click.echo(f"wall time {time.perf_counter() - start:.0f} s with {workers} worker(s)")
     if write:
         click.echo(f"written to {folder / 'meta.json'}")
+
+
+def _responder_bound(
+    game: str, spec: str, config: GameConfig, games: int, seed: int, budget: str | None, write: bool
+) -> None:
+    """3+ players: train a table network against the strategy, measure its gain over 1/n."""
+    from complots_solver.play.search_bot import shipped_dir
+    from complots_solver.solvers.selfplay.net import TableNet
+    from complots_solver.solvers.selfplay.responder import responder_bound
+    from complots_solver.solvers.selfplay.run import POLICY_FILE
+    from complots_solver.solvers.selfplay.train import SelfPlaySettings
+
+    if budget is None:
+        train_games, train_seconds = None, DEFAULT_RESPONDER_SECONDS
+    else:
+        train_games, train_seconds = parse_budget(budget)
+    try:
+        folder = shipped_dir(config) if spec == "solved" else Path(spec)
+        path = folder / POLICY_FILE
+        if not path.is_file():
+            raise ValueError(f"{folder} holds no {POLICY_FILE}")
+        strategy = TableNet.load(path)
+        stored = strategy.net.meta.get("game")
+        if stored is not None and stored != config.game_string():
+            raise ValueError(f"{folder} holds a strategy for {stored}")
+        if strategy.num_actions != config.num_distinct_actions():
+            raise ValueError(f"{folder}'s network does not fit this game's actions")
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--strategy") from None
+    per_iteration = SelfPlaySettings().games
+    iterations = None if train_games is None else max(1, -(-train_games // per_iteration))
+    total = games * config.players
+    result = responder_bound(
+        config, strategy, seconds=train_seconds, iterations=iterations, games=total, seed=seed
+    )
+    click.echo(f"{game}: strategy {spec} ({folder}), method responder")
+    pairs = zip(result.seat_wins, result.seat_games, strict=True)
+    seats = ", ".join(f"seat {i}: {w}/{n}" for i, (w, n) in enumerate(pairs))
+    click.echo(result.text())
+    click.echo(f"responder wins per seat: {seats}; {result.draws} games hit the turn cap")
+    if write:
+        from complots_solver.solvers.common.atomic import atomic_write_json
+
+        spent = budget or f"{DEFAULT_RESPONDER_SECONDS:.0f}s"
+        command = (
+            f"complots bound {game} --strategy {spec} --method responder --games {games} "
+            f"--budget {spent} --seed {seed}"
+        )
+        mpath = folder / "meta.json"
+        meta = json.loads(mpath.read_text()) if mpath.is_file() else {}
+        if not isinstance(meta, dict):
+            raise click.BadParameter(f"{mpath} is not a JSON object", param_hint="--write")
+        lo, hi = result.interval()
+        meta["responder_gain"] = {
+            "gain": round(result.gain, 4),
+            "ci95": [round(lo, 4), round(hi, 4)],
+            "win_share": round(result.share, 4),
+            "games": result.games,
+            "seat_wins": list(result.seat_wins),
+            "seat_games": list(result.seat_games),
+            "train_iterations": result.train_iterations,
+            "train_games": result.train_games,
+            "train_seconds": round(result.train_seconds, 1),
+            "command": command,
+        }
+        meta["quality"] = f"Responder gain: {result.text()} ({command})."
+        atomic_write_json(mpath, meta)
+        click.echo(f"written to {mpath}")

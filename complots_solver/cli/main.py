@@ -145,7 +145,10 @@ def info(game: str) -> None:
         say(f"preset: {preset} ({found.description})")
         say(f"solving: {found.solve_hint()}")
     elif config.players > 2:
-        say(f"solving: not exactly solvable ({config.players} players); sampled methods (MCCFR)")
+        say(
+            f"solving: not exactly solvable ({config.players} players); complots solve trains a "
+            "table network by league self-play (selfplay)"
+        )
     else:
         say(
             "solving: exact only if its tree fits in memory (complots solve estimates it "
@@ -223,7 +226,7 @@ def simulate_cmd(game: str, games: int, seed: int) -> None:
 
 
 # the methods of ``solve`` (cli/solve_options.py holds their settings; imported lazily)
-SOLVE_ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "es-mccfr", "os-mccfr", "belief")
+SOLVE_ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "es-mccfr", "os-mccfr", "belief", "selfplay")
 # old flags of ``solve``, kept as hidden aliases of ``--option KEY=VALUE``: flag -> (key, value)
 OLD_FLAGS: dict[str, tuple[str, object]] = {
     "--target-exploitability": ("target_exploitability", None),
@@ -389,7 +392,7 @@ def solve(
             given.append((flag, key, raw if value is None else value))
     values = resolve(algorithm, given)
     kind = family(algorithm)
-    if kind == "exact" and workers != 1:
+    if kind in ("exact", "selfplay") and workers != 1:
         raise click.BadParameter(
             f"applies to belief and es-mccfr and os-mccfr only, not {algorithm}",
             param_hint="--workers",
@@ -402,6 +405,11 @@ def solve(
     common = {"iterations": iterations, "seconds": seconds, "seed": seed}
     if kind == "belief":
         _solve_belief(config, Path(out_dir), resume, force, workers, values, **common)
+    elif kind == "selfplay":
+        from complots_solver.cli.selfplay_cmd import solve_selfplay
+
+        say(config.game_string(), bold=True)
+        solve_selfplay(config, Path(out_dir), resume, force, values, console, **common)
     elif kind == "mccfr":
         _solve_mccfr(
             config, preset, Path(out_dir), resume, force, algorithm, workers, values, common,
@@ -539,7 +547,10 @@ def _pick_algorithm(config: GameConfig) -> tuple[str, str]:
     from complots_solver.solvers.exact.estimate import estimate_tree
 
     if config.players != 2:
-        return "os-mccfr", f"{config.players} players: Monte Carlo CFR"
+        return "selfplay", (
+            f"{config.players} players: league self-play of a table network (PPO against itself, "
+            "past selves and the bots)"
+        )
     est = estimate_tree(config)
     if est.fits:
         return "cfr+", f"the exact tree, about {est.nodes:.2g} nodes, fits in memory"

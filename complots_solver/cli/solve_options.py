@@ -17,15 +17,18 @@ from complots_solver.solvers.common.options import OptionSpec, option_table, par
 from complots_solver.solvers.exact.cfr import ALGORITHMS as EXACT_ALGORITHMS
 from complots_solver.solvers.exact.run import SolveSettings
 from complots_solver.solvers.mccfr.run import MCCFRSettings
+from complots_solver.solvers.selfplay.train import SelfPlaySettings
 
 MCCFR_ALGORITHMS = {"es-mccfr": "es", "os-mccfr": "os"}
 BELIEF = "belief"
-ALGORITHMS = (*EXACT_ALGORITHMS, *MCCFR_ALGORITHMS, BELIEF)
+SELFPLAY = "selfplay"
+ALGORITHMS = (*EXACT_ALGORITHMS, *MCCFR_ALGORITHMS, BELIEF, SELFPLAY)
 COMMON = ("algorithm", "iterations", "seconds", "seed", "workers")
 FAMILY_NAMES = {
     "exact": "exact algorithms",
     "mccfr": "es-mccfr and os-mccfr",
     "belief": "belief",
+    "selfplay": "selfplay",
 }
 BELIEF_HELP = {
     "games": "self-play games per training round",
@@ -44,6 +47,21 @@ BELIEF_HELP = {
     "pretrain_games": "games between the bots the value network is first fitted to (0: none)",
     "pretrain_steps": "Adam steps of that fit",
 }
+SELFPLAY_HELP = {
+    "games": "games an iteration (one PPO update on the learner seats' decisions)",
+    "parallel": "games in play at once (their decisions are evaluated in one batch)",
+    "width": "units in each of the table network's two hidden layers",
+    "lr": "Adam learning rate",
+    "entropy": "entropy bonus of the PPO loss",
+    "epochs": "PPO passes over an iteration's decisions",
+    "minibatch": "decisions per PPO step",
+    "lam": "GAE lambda (rewards come only at the end, no discount)",
+    "self_share": "share of games in which every seat is the learning network",
+    "bot_share": "share of games of one learning seat among the bots of `bots`",
+    "snapshot_every": "iterations between frozen copies of the network (past selves)",
+    "snapshots": "past selves kept; the games neither self-play nor with bots seat them",
+    "bots": "comma-separated bots the learner meets in its bot games",
+}
 RAY = OptionSpec(
     "ray_address", str, None, "run the self-play workers as Ray actors ('local' starts one)", True
 )
@@ -51,19 +69,22 @@ TABLES: dict[str, dict[str, OptionSpec]] = {
     "exact": option_table(SolveSettings, exclude=COMMON),
     "mccfr": option_table(MCCFRSettings, exclude=COMMON),
     "belief": {**option_table(BeliefRunSettings, helps=BELIEF_HELP), "ray_address": RAY},
+    "selfplay": option_table(SelfPlaySettings, helps=SELFPLAY_HELP),
 }
 DCFR_ONLY = ("alpha", "beta", "gamma")
 DISCOUNT_KEYS = ("alpha", "beta", "gamma")
 
 
 def family(algorithm: str) -> str:
-    """The family of a method: ``exact``, ``mccfr`` or ``belief``."""
+    """The family of a method: ``exact``, ``mccfr``, ``belief`` or ``selfplay``."""
     if algorithm in EXACT_ALGORITHMS:
         return "exact"
     if algorithm in MCCFR_ALGORITHMS:
         return "mccfr"
     if algorithm == BELIEF:
         return "belief"
+    if algorithm == SELFPLAY:
+        return "selfplay"
     raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
 
 
@@ -78,7 +99,7 @@ def table(algorithm: str) -> dict[str, OptionSpec]:
 def takers(key: str) -> list[str]:
     """The methods that take ``key``, whole families named as such (belief first)."""
     out = []
-    for fam in ("belief", "exact", "mccfr"):
+    for fam in ("belief", "selfplay", "exact", "mccfr"):
         members = [a for a in ALGORITHMS if family(a) == fam and key in table(a)]
         if not members:
             continue
@@ -134,6 +155,7 @@ def markdown(algorithms: list[str] | None = None) -> str:
         ("exact", list(EXACT_ALGORITHMS)),
         ("mccfr", list(MCCFR_ALGORITHMS)),
         ("belief", [BELIEF]),
+        ("selfplay", [SELFPLAY]),
     ):
         if algorithms is not None and not set(names) & set(algorithms):
             continue

@@ -132,11 +132,19 @@ def _load_policy(path: str) -> PolicyNet:
 
 def load_net_bot(
     directory: str | Path, config: GameConfig, rng: np.random.Generator, name: str
-) -> NetBot:
-    """A :class:`NetBot` from a folder holding ``policy-net.npz``; ValueError if unusable."""
+) -> Bot:
+    """The bot of the policy network in ``directory/policy-net.npz``; ValueError if unusable.
+
+    A 2-player network is the belief solver's (:class:`NetBot`); at 3 or more
+    players it is a table network (:mod:`complots_solver.play.table_bot`).
+    """
     path = Path(directory) / POLICY_FILE
     if not path.is_file():
         raise ValueError(f"{directory}: no {POLICY_FILE} (distil one with the belief solver)")
+    if config.players >= 3:
+        from complots_solver.play.table_bot import load_table_bot
+
+        return load_table_bot(path, config, rng, name)
     policy = _load_policy(str(path.resolve()))
     game = policy.net.meta.get("game")
     if game is not None and game != config.game_string():

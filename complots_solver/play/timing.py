@@ -39,22 +39,23 @@ class DecisionTiming:
 def decision_timing(
     config: GameConfig, bot: str, opponent: str, games: int, seed: int = 0
 ) -> DecisionTiming:
-    """Time ``bot``'s decisions over ``games`` games against ``opponent``, alternating seats.
+    """Time ``bot``'s decisions over ``games`` games against ``opponent`` in every other seat.
 
-    Runs in this process (one core); the interval is over the per-game means.
+    The bot's seat turns round the table game by game. Runs in this process
+    (one core); the interval is over the per-game means.
     """
-    if config.players != 2:
-        raise ValueError("config: decision timing is for 2-player games")
-    if games < 2:
-        raise ValueError(f"games: at least 2 (one per seat); got {games}")
+    n = config.players
+    if games < n:
+        raise ValueError(f"games: at least {n} (one per seat); got {games}")
     game = pyspiel.load_game(config.game_string())
     per_game = []
     decisions = 0
     seconds = 0.0
     for g in range(games):
-        seat = g % 2
-        specs = [bot, opponent] if seat == 0 else [opponent, bot]
-        _, _, bots = play_game_bots(game, specs, game_rngs(seed, seat, g, 2))
+        seat = g % n
+        specs = [opponent] * n
+        specs[seat] = bot
+        _, _, bots = play_game_bots(game, specs, game_rngs(seed, seat, g, n))
         b = bots[seat]
         decisions += b.decisions
         seconds += b.decision_seconds

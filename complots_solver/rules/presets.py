@@ -44,7 +44,10 @@ class Preset:
         """Whether the preset solves exactly and roughly how long (reports/exact-ladder.md)."""
         config = self.config()
         if config.players > 2:
-            return f"not exactly solvable ({config.players} players); sampled methods (MCCFR)"
+            return (
+                f"not exactly solvable ({config.players} players); complots solve trains a table "
+                "network by league self-play (selfplay)"
+            )
         if self.ladder is None:
             return (
                 "not exactly solvable (full game); complots solve trains the public-belief "

@@ -2,7 +2,10 @@
 
 ``common`` (atomic files, digests, run directories, strategy files), ``exact``
 (compiled trees, CFR, exact best responses), ``mccfr`` (Monte Carlo CFR for
-games too large for a tree) and ``policies`` (saved strategies made playable).
+games too large for a tree), ``belief`` (public-belief search and value
+networks, 2 players), ``selfplay`` (table networks for 3+ players, league
+self-play), ``policies`` (saved strategies made playable), ``bounds`` and
+``compare``.
 This package re-exports the exact solver's public API.
 """
 

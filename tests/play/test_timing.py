@@ -39,3 +39,19 @@ def test_timing_refuses_one_game():
     config, _ = resolve_game("draft-ambassador")
     with pytest.raises(ValueError, match="games"):
         decision_timing(config, "honest", "random", games=1)
+
+
+def test_timing_turns_the_bot_round_a_table_of_three():
+    """At 3 players the timed bot sits in each chair in turn, the opponent in the others."""
+    config, _ = resolve_game("complots-ambassador-3")
+    t = decision_timing(config, "honest", "random", games=3, seed=1)
+    game = pyspiel.load_game(config.game_string())
+    expected = 0
+    for g in range(3):
+        specs = ["random"] * 3
+        specs[g] = "honest"
+        _, _, bots = play_game_bots(game, specs, game_rngs(1, g, g, 3))
+        expected += bots[g].decisions
+    assert t.decisions == expected
+    with pytest.raises(ValueError, match="at least 3"):
+        decision_timing(config, "honest", "random", games=2)

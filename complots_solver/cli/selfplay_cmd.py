@@ -1,0 +1,101 @@
+"""The selfplay branch of ``complots solve``: league self-play of a table network (3+ players)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+from rich.console import Console
+
+from complots_solver.rules.config import GameConfig
+
+DEFAULT_SECONDS = 3600.0
+INTERRUPTED = 130
+
+
+def bot_factory(config: GameConfig) -> Any:
+    """The baseline bots the league seats, by name (the play layer's bots)."""
+    from complots_solver.play.bots import make_bot
+
+    def make(name: str, rng: np.random.Generator) -> Any:
+        return make_bot(name, config, rng)
+
+    return make
+
+
+def solve_selfplay(
+    config: GameConfig,
+    out_dir: Path,
+    resume: bool,
+    force: bool,
+    values: dict[str, Any],
+    console: Console,
+    iterations: int | None,
+    seconds: float | None,
+    seed: int,
+) -> None:
+    """Train the table network to the budget, write it, say where it is."""
+    from complots_solver.play.bots import parse_bot_spec
+    from complots_solver.solvers.selfplay.run import SelfPlayRun
+    from complots_solver.solvers.selfplay.train import SelfPlaySettings
+
+    if config.players < 3:
+        raise ValueError(
+            "players: selfplay trains tables of 3 or more players; 2-player games use belief"
+        )
+    settings = SelfPlaySettings.from_options({k: str(v) for k, v in values.items()})
+    for name in settings.bot_list():
+        parse_bot_spec(name)  # ValueError naming the bad bot
+    if seconds is None and iterations is None:
+        seconds = DEFAULT_SECONDS
+    run = SelfPlayRun(
+        out_dir, config, settings, seed=seed, bot_factory=bot_factory(config), resume=resume,
+        force=force, given=frozenset(values),
+    )  # fmt: skip
+    tr = run.trainer
+    budget = f"{seconds:.0f} s" if seconds is not None else f"iteration {iterations}"
+    if seconds is not None and iterations is not None:
+        budget = f"iteration {iterations} or {seconds:.0f} s"
+    console.print(
+        f"selfplay: PPO league training of the table network until {budget} "
+        f"({run.settings.games} games an iteration); resumable with --resume",
+        soft_wrap=True,
+        markup=False,
+    )
+    if resume and tr.iteration > 0:
+        console.print(f"resuming after iteration {tr.iteration} ({tr.games} games)", markup=False)
+    every = max(1, 25)
+
+    def log(p) -> None:  # noqa: ANN001  (the driver's RunProgress)
+        row = p.figures
+        if int(row["iteration"]) % every and not (
+            p.target_iterations is not None and p.iteration >= p.target_iterations
+        ):
+            return
+        console.print(
+            f"iteration {row['iteration']:.0f}: {row['games']:.0f} games, win share "
+            f"{row['bot_win_share']:.2f} in its bot games (fair {1 / config.players:.2f}), "
+            f"{row['self_turns']:.1f} turns a self-play game, {p.seconds:.0f} s in all",
+            soft_wrap=True,
+            markup=False,
+        )
+
+    try:
+        run.train(seconds=seconds, iterations=iterations, progress=log)
+    except KeyboardInterrupt:
+        console.print(
+            f"interrupted; the checkpoint of iteration {tr.iteration} is kept, "
+            "continue with --resume",
+            markup=False,
+        )
+        raise click.exceptions.Exit(INTERRUPTED) from None
+    run.save()
+    console.print(
+        f"strategy written to {out_dir}/policy-net.npz (play it with net:{out_dir}); "
+        f"quality not measured yet (complots bound GAME --strategy net:{out_dir} "
+        "--method responder)",
+        soft_wrap=True,
+        markup=False,
+    )

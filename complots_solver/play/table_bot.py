@@ -1,0 +1,62 @@
+"""The bot of a table network (3 or more players): ``net:DIR`` and ``solved`` at a table."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+
+from complots_solver.play.base import Bot
+from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.selfplay.net import TableNet
+from complots_solver.solvers.selfplay.player import TablePlayer
+
+
+@cache
+def _load(path: str) -> TableNet:
+    return TableNet.load(Path(path))
+
+
+def load_table_bot(path: Path, config: GameConfig, rng: np.random.Generator, name: str) -> Bot:
+    """A :class:`TableBot` playing the network in ``path``; ValueError if it is for another game."""
+    net = _load(str(Path(path).resolve()))
+    game = net.net.meta.get("game")
+    if game is not None and game != config.game_string():
+        raise ValueError(f"{path}: a table network for {game}, not {config.game_string()}")
+    if net.num_actions != config.num_distinct_actions():
+        raise ValueError(f"{path}: the network's actions do not match {config.game_string()}")
+    return TableBot(config, rng, name, net)
+
+
+class TableBot(Bot):
+    """Plays a table network; one :class:`TablePlayer` per seat it holds."""
+
+    def __init__(
+        self, config: GameConfig, rng: np.random.Generator, name: str, net: TableNet
+    ) -> None:
+        """A bot playing ``net`` at tables of ``config``."""
+        super().__init__(config, rng, name)
+        if config.players < 3:
+            raise ValueError("players: table networks play games of 3 or more players")
+        self.net = net
+        self.players: dict[int, TablePlayer] = {}
+
+    def restart(self) -> None:
+        """Forget the previous game."""
+        self.players = {}
+
+    def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
+        """The network's probabilities for the seat to move."""
+        seat = state.current_player()
+        history = state.history()
+        player = self.players.get(seat)
+        if player is None or len(history) < player.seen:
+            player = TablePlayer(self.config.to_array(), self.net)
+            self.players[seat] = player
+        player.observe(history)
+        if not np.array_equal(player.state, state.s):  # another game of the same length
+            player.restart()
+            player.observe(history)
+        return player.probabilities()

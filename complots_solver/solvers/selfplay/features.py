@@ -1,0 +1,303 @@
+"""What a seat at a table of 3 or more reads: the public position seen from its chair, a
+summary of each seat's public record, and its own private cards and knowledge.
+
+At 3+ players the joint belief over every hand is too large to track at
+play time (docs/solving-the-full-game.md section 10). The table network
+reads instead, for every seat in clockwise order from its own, the public
+position (coins, face-down count, face-up cards, the seat's role in the
+pending action) and that seat's **public record**: the clans it claimed
+since its hand last changed and in all, the counters it declined when it
+could have made them, its challenges, the bluffs it was caught in and the
+claims it proved. A network trained on these learns what they say about
+the hands behind them; the record is the same for every viewer except the
+cards an Inquisitor was shown (``seen``).
+
+Actions are read and written **seat-relative**: a targeted action on the
+seat ``k`` places clockwise from the actor has the same output whoever
+acts, so one network plays every chair.
+
+:class:`TableMemory` is the one place the record is kept; self-play
+training and the playing bot both update it move by move with
+:func:`observe_move`, so they feed the network the same features.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from complots_solver.rules import core
+from complots_solver.rules.enums import NUM_CLANS, Stage
+from complots_solver.rules.layout import (
+    A_CHALLENGE,
+    A_COUNTER,
+    A_FORCE_SWAP,
+    A_PASS,
+    A_REVEAL,
+    A_SHOW,
+    A_TARGETED,
+    C_COUNTERS,
+    C_MAX_TURNS,
+    C_PLAYERS,
+    NUM_MULTISETS,
+    S_ACT,
+    S_ACTOR,
+    S_CLAIM,
+    S_CLAIM_TRUE,
+    S_CLAIMANT,
+    S_CLAIMED,
+    S_COINS,
+    S_COUNTER_CLAN,
+    S_COUNTERER,
+    S_COURT,
+    S_CUR,
+    S_HIDDEN,
+    S_LOSER,
+    S_REVEALED,
+    S_SHOWN,
+    S_STAGE,
+    S_TARGET,
+    S_TURN,
+    X_GIVE,
+)
+from complots_solver.solvers.belief.features import COIN_SCALE, hand_index
+from complots_solver.solvers.belief.hypotheses import KNOW_SIZE, update_knowledge
+
+FEATURE_VERSION = 1
+
+# the public record of one seat (TableMemory.record[seat])
+R_CLAIM_RECENT = 0  # per clan: claims since the seat's hand last changed
+R_CLAIM_ALL = R_CLAIM_RECENT + NUM_CLANS  # per clan: claims in the game
+R_DECLINED = R_CLAIM_ALL + NUM_CLANS  # per clan: counters it could have made and did not
+R_CHALLENGES = R_DECLINED + NUM_CLANS
+R_BLUFFS = R_CHALLENGES + 1  # claims of its that a challenge proved false
+R_TRUTHS = R_BLUFFS + 1  # claims of its that a challenge proved true
+RECORD_SIZE = R_TRUTHS + 1
+RECORD_SCALE = np.array(
+    [2.0] * NUM_CLANS + [4.0] * NUM_CLANS + [2.0] * NUM_CLANS + [4.0, 2.0, 2.0], dtype=np.float32
+)
+
+# per seat, in clockwise order from the viewer
+P_COINS = 0
+P_CARDS = 1
+P_FACEUP = 2
+P_ALIVE = P_FACEUP + NUM_CLANS
+P_ROLES = P_ALIVE + 1  # to move, actor, target, counterer, loser, claimant
+NUM_ROLES = 6
+P_RECORD = P_ROLES + NUM_ROLES
+P_SEEN = P_RECORD + RECORD_SIZE  # clans of this seat's cards the viewer was shown
+SEAT_SIZE = P_SEEN + NUM_CLANS
+
+NUM_STAGES = 21
+NUM_KINDS = 15
+G_STAGE = 0
+G_KIND = G_STAGE + NUM_STAGES
+G_CLAIM = G_KIND + NUM_KINDS + 1
+G_COUNTER = G_CLAIM + NUM_CLANS + 1
+G_TRUE = G_COUNTER + NUM_CLANS + 1
+G_SHOWN = G_TRUE + 3
+G_TURN = G_SHOWN + NUM_CLANS + 1
+G_COURT = G_TURN + 1
+G_HAND = G_COURT + 1  # own hand: counts by clan, then the multiset one-hot
+G_KNOW = G_HAND + NUM_CLANS + NUM_MULTISETS
+GLOBAL_SIZE = G_KNOW + KNOW_SIZE
+
+
+def num_features(players: int) -> int:
+    """Length of the feature vector at a table of ``players`` seats."""
+    return GLOBAL_SIZE + players * SEAT_SIZE
+
+
+@njit(cache=True)
+def _clear_seen(seen, players, q, c):
+    for v in range(players):
+        seen[v, q, c] = 0
+
+
+@njit(cache=True)
+def _refresh(record, seen, players, q):
+    """Seat q's hand changed as a whole: what its recent claims said is gone."""
+    for c in range(NUM_CLANS):
+        record[q, R_CLAIM_RECENT + c] = 0.0
+        record[q, R_DECLINED + c] = 0.0
+        _clear_seen(seen, players, q, c)
+
+
+@njit(cache=True)
+def _claim(record, q, c):
+    record[q, R_CLAIM_RECENT + c] += 1.0
+    record[q, R_CLAIM_ALL + c] += 1.0
+
+
+@njit(cache=True)
+def observe_move(before, a, after, cfg, record, seen, know):
+    """Update the public record, what each seat was shown, and certain knowledge, across one move."""
+    players = cfg[C_PLAYERS]
+    update_knowledge(before, a, after, players, know)
+    p = before[S_CUR]
+    if p < 0:
+        return
+    st = before[S_STAGE]
+    if st == Stage.ACTION:
+        kind, _ = core.target_of_action(cfg, a)
+        clan = core.claim_of(kind)
+        if clan >= 0:
+            _claim(record, p, clan)
+    elif st == Stage.COUNTER:
+        if a == A_PASS:
+            mask = cfg[C_COUNTERS + before[S_ACT]]
+            for c in range(NUM_CLANS):
+                if (mask >> c) & 1:
+                    record[p, R_DECLINED + c] += 1.0
+        elif A_COUNTER <= a < A_COUNTER + NUM_CLANS:
+            _claim(record, p, a - A_COUNTER)
+    elif a == A_CHALLENGE and (
+        st == Stage.CHALLENGE or st == Stage.COUNTER_CHALLENGE or st == Stage.CLAIM_CHALLENGE
+    ):
+        record[p, R_CHALLENGES] += 1.0
+        if st == Stage.CHALLENGE:
+            claimant = before[S_ACTOR]
+            clan = before[S_CLAIM]
+        elif st == Stage.COUNTER_CHALLENGE:
+            claimant = before[S_COUNTERER]
+            clan = before[S_COUNTER_CLAN]
+        else:
+            claimant = before[S_CLAIMANT]
+            clan = before[S_CLAIMED]
+        if claimant >= 0:
+            if after[S_CLAIM_TRUE] == 1:
+                record[claimant, R_TRUTHS] += 1.0
+            else:
+                record[claimant, R_BLUFFS] += 1.0
+            if 0 <= clan < NUM_CLANS:
+                # shown and replaced, or shown not to be there: the claim says nothing now
+                record[claimant, R_CLAIM_RECENT + clan] = 0.0
+                _clear_seen(seen, players, claimant, clan)
+    elif st == Stage.EXCHANGE_KEEP:
+        _refresh(record, seen, players, before[S_ACTOR])
+    elif st == Stage.EXAMINE_SHOW and A_SHOW <= a < A_SHOW + NUM_CLANS:
+        seen[before[S_ACTOR], p, a - A_SHOW] = 1
+    elif st == Stage.EXAMINE_DECIDE and a == A_FORCE_SWAP:
+        target = before[S_TARGET]
+        shown = before[S_SHOWN]
+        if target >= 0 and shown >= 0:
+            record[target, R_CLAIM_RECENT + shown] = 0.0
+            _clear_seen(seen, players, target, shown)
+    if A_REVEAL <= a < A_REVEAL + NUM_CLANS:
+        c = a - A_REVEAL
+        if before[S_HIDDEN + p * NUM_CLANS + c] <= 1:
+            _clear_seen(seen, players, p, c)
+
+
+@njit(cache=True)
+def table_features(s, cfg, me, record, seen, know, out):
+    """Features of seat ``me``'s decision in state ``s`` (see the module note)."""
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+    n = cfg[C_PLAYERS]
+    stage = s[S_STAGE]
+    out[G_STAGE + stage] = 1.0
+    kind = s[S_ACT]
+    out[G_KIND + (kind if kind >= 0 else NUM_KINDS)] = 1.0
+    claim = s[S_CLAIM]
+    out[G_CLAIM + (claim if claim >= 0 else NUM_CLANS)] = 1.0
+    counter = s[S_COUNTER_CLAN] if s[S_COUNTERER] >= 0 else -1
+    out[G_COUNTER + (counter if counter >= 0 else NUM_CLANS)] = 1.0
+    out[G_TRUE + s[S_CLAIM_TRUE] + 1] = 1.0
+    shown = s[S_SHOWN]
+    out[G_SHOWN + (shown if shown >= 0 else NUM_CLANS)] = 1.0
+    out[G_TURN] = s[S_TURN] / float(cfg[C_MAX_TURNS])
+    court = 0
+    for c in range(NUM_CLANS):
+        court += s[S_COURT + c]
+        out[G_HAND + c] = s[S_HIDDEN + me * NUM_CLANS + c]
+    out[G_COURT] = court / 5.0
+    h = hand_index(s, me)
+    if h >= 0:
+        out[G_HAND + NUM_CLANS + h] = 1.0
+    for k in range(KNOW_SIZE):
+        out[G_KNOW + k] = know[me, k]
+    for r in range(n):
+        q = (me + r) % n
+        base = GLOBAL_SIZE + r * SEAT_SIZE
+        out[base + P_COINS] = s[S_COINS + q] / COIN_SCALE
+        cards = 0
+        for c in range(NUM_CLANS):
+            cards += s[S_HIDDEN + q * NUM_CLANS + c]
+            out[base + P_FACEUP + c] = s[S_REVEALED + q * NUM_CLANS + c]
+            out[base + P_SEEN + c] = seen[me, q, c]
+        out[base + P_CARDS] = cards / 2.0
+        out[base + P_ALIVE] = 1.0 if cards > 0 else 0.0
+        out[base + P_ROLES + 0] = 1.0 if s[S_CUR] == q else 0.0
+        out[base + P_ROLES + 1] = 1.0 if s[S_ACTOR] == q else 0.0
+        out[base + P_ROLES + 2] = 1.0 if s[S_TARGET] == q else 0.0
+        out[base + P_ROLES + 3] = 1.0 if s[S_COUNTERER] == q else 0.0
+        out[base + P_ROLES + 4] = 1.0 if s[S_LOSER] == q else 0.0
+        out[base + P_ROLES + 5] = 1.0 if s[S_CLAIMANT] == q else 0.0
+        for k in range(RECORD_SIZE):
+            out[base + P_RECORD + k] = min(record[q, k] / RECORD_SCALE[k], 2.0)
+
+
+@njit(cache=True)
+def relative_action(a, me, n, extended):
+    """The seat-relative id of action ``a`` taken by seat ``me`` (targets counted from ``me``)."""
+    base = core.c2_base(n)
+    if A_TARGETED <= a < base:
+        block = (a - A_TARGETED) // n
+        t = (a - A_TARGETED) % n
+        return A_TARGETED + block * n + (t - me) % n
+    if extended:
+        give = base + X_GIVE
+        donate = core.c2_donate(n)
+        if give <= a < give + n:
+            return give + (a - give - me) % n
+        if donate <= a < donate + n:
+            return donate + (a - donate - me) % n
+    return a
+
+
+@njit(cache=True)
+def absolute_action(r, me, n, extended):
+    """The inverse of :func:`relative_action`."""
+    base = core.c2_base(n)
+    if A_TARGETED <= r < base:
+        block = (r - A_TARGETED) // n
+        t = (r - A_TARGETED) % n
+        return A_TARGETED + block * n + (t + me) % n
+    if extended:
+        give = base + X_GIVE
+        donate = core.c2_donate(n)
+        if give <= r < give + n:
+            return give + (r - give + me) % n
+        if donate <= r < donate + n:
+            return donate + (r - donate + me) % n
+    return r
+
+
+@njit(cache=True)
+def decision_row(s, cfg, me, record, seen, know, feats, legal, moves, extended):
+    """Features and the seat-relative legal mask of seat ``me``'s decision."""
+    table_features(s, cfg, me, record, seen, know, feats)
+    for i in range(legal.shape[0]):
+        legal[i] = 0.0
+    k = core.legal_actions_into(s, cfg, moves)
+    n = cfg[C_PLAYERS]
+    for j in range(k):
+        legal[relative_action(moves[j], me, n, extended)] = 1.0
+    return k
+
+
+class TableMemory:
+    """The public record, what each seat was shown, and certain knowledge, for one game."""
+
+    def __init__(self, cfg: np.ndarray) -> None:
+        self.cfg = np.ascontiguousarray(cfg, dtype=np.int32)
+        n = int(self.cfg[C_PLAYERS])
+        self.players = n
+        self.record = np.zeros((n, RECORD_SIZE), dtype=np.float32)
+        self.seen = np.zeros((n, n, NUM_CLANS), dtype=np.float32)
+        self.know = np.zeros((n, KNOW_SIZE), dtype=np.int32)
+
+    def observe(self, before: np.ndarray, action: int, after: np.ndarray) -> None:
+        """Account for one move (chance moves included) from ``before`` to ``after``."""
+        observe_move(before, int(action), after, self.cfg, self.record, self.seen, self.know)

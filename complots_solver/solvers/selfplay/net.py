@@ -1,0 +1,196 @@
+"""The table network: action logits and a value from one seat's features, and its PPO update.
+
+One multilayer perceptron (numpy, the belief solver's :class:`ValueNet`
+weights and pickle-free files) whose last layer holds one logit per
+seat-relative action id and, last, the expected return of the seat to move.
+Training is proximal policy optimisation (clipped surrogate, entropy bonus,
+squared value error), with the gradients written out by hand so that the
+default install trains it without a deep-learning framework.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from complots_solver.solvers.belief.valuenet import Adam, ValueNet
+
+KIND = "table-policy"
+NEG = -1e9
+
+
+class TableNet:
+    """Logits over seat-relative actions and a value, from table features."""
+
+    def __init__(self, net: ValueNet) -> None:
+        self.net = net
+
+    @classmethod
+    def create(
+        cls, features: int, actions: int, hidden: tuple[int, ...] = (256, 256), seed: int = 0
+    ) -> TableNet:
+        """A fresh network for ``features`` inputs and ``actions`` action ids."""
+        return cls(ValueNet.create([features, *hidden, actions + 1], seed=seed))
+
+    @property
+    def num_actions(self) -> int:
+        """Action ids the network scores."""
+        return self.net.sizes[-1] - 1
+
+    @property
+    def num_features(self) -> int:
+        """Inputs the network reads."""
+        return self.net.sizes[0]
+
+    def outputs(self, x: np.ndarray) -> np.ndarray:
+        """Raw outputs (logits, then the value) for a batch of rows."""
+        h = np.asarray(x, dtype=np.float32)
+        net = self.net
+        for w, b in zip(net.weights[:-1], net.biases[:-1], strict=True):
+            h = np.maximum(h @ w + b, 0.0)
+        return h @ net.weights[-1] + net.biases[-1]
+
+    def policy_value(self, x: np.ndarray, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Softmax over each row's legal actions, and the value of each row."""
+        out = self.outputs(x)
+        return masked_softmax(out[:, :-1], legal), out[:, -1]
+
+    def copy(self) -> TableNet:
+        """An independent copy (a frozen past self)."""
+        return TableNet(
+            ValueNet(
+                [w.copy() for w in self.net.weights],
+                [b.copy() for b in self.net.biases],
+                dict(self.net.meta),
+            )
+        )
+
+    def save(self, path: Path, meta: dict[str, str] | None = None) -> None:
+        """Write the weights atomically (npz, no pickle) with ``meta``."""
+        self.net.meta.update(meta or {})
+        self.net.meta["kind"] = KIND
+        self.net.save(path)
+
+    @classmethod
+    def load(cls, path: Path) -> TableNet:
+        """Read a network written by :meth:`save`; ValueError for anything else."""
+        net = ValueNet.load(path)
+        if net.meta.get("kind") != KIND:
+            raise ValueError(f"{path}: not a table network (kind {net.meta.get('kind')!r})")
+        return cls(net)
+
+
+def masked_softmax(logits: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """Softmax of each row over the entries where ``legal`` is positive."""
+    z = np.where(legal > 0, logits, NEG)
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z) * (legal > 0)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class PPOSettings:
+    """The PPO update's settings."""
+
+    lr: float = 3e-4
+    clip: float = 0.2
+    entropy: float = 0.01
+    value: float = 0.5
+    epochs: int = 3
+    minibatch: int = 1024
+
+
+def ppo_loss(
+    out: np.ndarray,
+    legal: np.ndarray,
+    action: np.ndarray,
+    old_logp: np.ndarray,
+    advantage: np.ndarray,
+    target: np.ndarray,
+    cfg: PPOSettings,
+) -> tuple[float, np.ndarray, dict[str, float]]:
+    """The PPO loss of a minibatch, its gradient at the raw outputs, and its terms.
+
+    Loss = -mean(min(r A, clip(r) A)) - entropy * mean(H) + value * mean((v - R)^2),
+    r the probability ratio of the taken action to when it was sampled.
+    """
+    rows = np.arange(len(out))
+    p = masked_softmax(out[:, :-1], legal)
+    logp_all = np.where(legal > 0, np.log(np.maximum(p, 1e-30)), 0.0)
+    logp = logp_all[rows, action]
+    ratio = np.exp(logp - old_logp)
+    unclipped = ratio * advantage
+    clipped = np.clip(ratio, 1 - cfg.clip, 1 + cfg.clip) * advantage
+    active = unclipped <= clipped  # the minimum is the unclipped term: it has a gradient
+    entropy = -(p * logp_all).sum(axis=1)
+    value = out[:, -1]
+    b = float(len(out))
+    loss = float(
+        -np.minimum(unclipped, clipped).mean()
+        - cfg.entropy * entropy.mean()
+        + cfg.value * ((value - target) ** 2).mean()
+    )
+    grad = np.zeros_like(out, dtype=np.float64)
+    coef = np.where(active, -advantage * ratio, 0.0) / b
+    g_logits = -coef[:, None] * p
+    g_logits[rows, action] += coef
+    # d(-c H)/dz_j = c p_j (log p_j + H)
+    g_logits += cfg.entropy / b * p * (logp_all + entropy[:, None])
+    grad[:, :-1] = g_logits * (legal > 0)
+    grad[:, -1] = cfg.value * 2.0 * (value - target) / b
+    terms = {
+        "policy_loss": float(-np.minimum(unclipped, clipped).mean()),
+        "value_loss": float(((value - target) ** 2).mean()),
+        "entropy": float(entropy.mean()),
+        "clip_frac": float((np.abs(ratio - 1) > cfg.clip).mean()),
+    }
+    return loss, grad, terms
+
+
+class PPO(Adam):
+    """Adam on the PPO loss of a :class:`TableNet`."""
+
+    def __init__(self, table: TableNet, settings: PPOSettings) -> None:
+        super().__init__(table.net, lr=settings.lr)
+        self.table = table
+        self.settings = settings
+
+    def step(  # type: ignore[override]
+        self,
+        x: np.ndarray,
+        legal: np.ndarray,
+        action: np.ndarray,
+        old_logp: np.ndarray,
+        advantage: np.ndarray,
+        target: np.ndarray,
+    ) -> dict[str, float]:
+        """One gradient step on a minibatch; the loss terms."""
+        acts, pre, out = self.outputs(x)
+        _, grad, terms = ppo_loss(out, legal, action, old_logp, advantage, target, self.settings)
+        self.update(acts, pre, grad.astype(np.float32))
+        return terms
+
+    def train(self, batch: dict[str, np.ndarray], rng: np.random.Generator) -> dict[str, float]:
+        """``epochs`` passes of minibatch steps over ``batch``; the last pass's mean loss terms."""
+        n = len(batch["x"])
+        adv = batch["advantage"]
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+        out: dict[str, list[float]] = {}
+        for _ in range(self.settings.epochs):
+            out = {}
+            order = rng.permutation(n)
+            for i in range(0, n, self.settings.minibatch):
+                idx = order[i : i + self.settings.minibatch]
+                terms = self.step(
+                    batch["x"][idx],
+                    batch["legal"][idx],
+                    batch["action"][idx],
+                    batch["logp"][idx],
+                    adv[idx],
+                    batch["target"][idx],
+                )
+                for k, v in terms.items():
+                    out.setdefault(k, []).append(v)
+        return {k: float(np.mean(v)) for k, v in out.items()}

@@ -1,0 +1,133 @@
+"""The quality figure of a table strategy: a trained best responder's gain over the fair share.
+
+Multiplayer equilibria carry no guarantee, so a table strategy is measured by
+what a player gets who studies it: a fresh table network is trained by PPO
+in one chair (a random chair each game) against the strategy in every other
+chair, for a stated budget, then plays ``games`` fresh games against it,
+each chair equally often. Its win share minus the fair share 1/n, with a
+Wilson 95% interval, is the **responder gain**: a lower bound on how much
+the strategy can be exploited by one seat (a stronger responder could gain
+more; it is not an upper bound).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from complots_solver.rules.config import GameConfig
+from complots_solver.rules.stats import wilson_interval
+from complots_solver.solvers.selfplay.net import TableNet
+from complots_solver.solvers.selfplay.tables import Seat, TableRunner
+from complots_solver.solvers.selfplay.train import SelfPlaySettings, SelfPlayTrainer
+
+
+@dataclass(frozen=True)
+class ResponderResult:
+    """What the responder won against the strategy, and what it cost."""
+
+    players: int
+    games: int
+    wins: int
+    seat_wins: tuple[int, ...]
+    seat_games: tuple[int, ...]
+    train_iterations: int
+    train_games: int
+    train_seconds: float
+    draws: int
+
+    @property
+    def share(self) -> float:
+        """The responder's win share."""
+        return self.wins / self.games
+
+    @property
+    def gain(self) -> float:
+        """Win share over the fair share 1/n."""
+        return self.share - 1.0 / self.players
+
+    def interval(self) -> tuple[float, float]:
+        """Wilson 95% interval of the gain."""
+        lo, hi = wilson_interval(self.wins, self.games)
+        return lo - 1.0 / self.players, hi - 1.0 / self.players
+
+    def text(self) -> str:
+        """One line: the gain with its interval and the budget."""
+        lo, hi = self.interval()
+        return (
+            f"best responder gain {self.gain:+.3f} [{lo:+.3f}, {hi:+.3f}] over the fair share "
+            f"1/{self.players} (win share {self.share:.3f}, {self.games} games; responder trained "
+            f"{self.train_iterations} iterations, {self.train_games} games, "
+            f"{self.train_seconds:.0f} s)"
+        )
+
+
+def train_responder(
+    config: GameConfig,
+    strategy: TableNet,
+    seconds: float | None = None,
+    iterations: int | None = None,
+    seed: int = 0,
+    settings: SelfPlaySettings | None = None,
+) -> tuple[TableNet, int, int, float]:
+    """A responder trained against ``strategy``: (network, iterations, games, seconds)."""
+    if seconds is None and iterations is None:
+        raise ValueError("give the responder's budget: seconds or iterations")
+    base = settings or SelfPlaySettings(self_share=0.0, bot_share=0.0, snapshots=0)
+    trainer = SelfPlayTrainer(config, base, seed=seed + 7919, frozen=strategy)
+    start = time.perf_counter()
+    while True:
+        if iterations is not None and trainer.iteration >= iterations:
+            break
+        if seconds is not None and time.perf_counter() - start >= seconds:
+            break
+        trainer.step()
+    return trainer.net, trainer.iteration, trainer.games, time.perf_counter() - start
+
+
+def measure_responder(
+    config: GameConfig, strategy: TableNet, responder: TableNet, games: int, seed: int = 0
+) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
+    """(wins, wins per chair, games per chair, draws) of ``responder`` in ``games`` games."""
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    n = config.players
+    runner = TableRunner(config)
+    counter = iter(range(games))
+
+    def seating(rng: np.random.Generator) -> list[Seat]:
+        me = next(counter) % n
+        seats = [Seat(net=strategy, label="strategy") for _ in range(n)]
+        seats[me] = Seat(net=responder, learner=True, label="responder")
+        return seats
+
+    _, results = runner.play(games, seating, np.random.default_rng([seed, 104729]))
+    seat_wins = [0] * n
+    seat_games = [0] * n
+    draws = 0
+    for g in results:
+        me = g.learners[0]
+        seat_games[me] += 1
+        if g.winner == me:
+            seat_wins[me] += 1
+        if g.winner < 0:
+            draws += 1
+    return sum(seat_wins), tuple(seat_wins), tuple(seat_games), draws
+
+
+def responder_bound(
+    config: GameConfig,
+    strategy: TableNet,
+    seconds: float | None = None,
+    iterations: int | None = None,
+    games: int = 2000,
+    seed: int = 0,
+) -> ResponderResult:
+    """Train a responder against ``strategy`` and measure its gain (see the module note)."""
+    net, iters, train_games, spent = train_responder(config, strategy, seconds, iterations, seed)
+    wins, seat_wins, seat_games, draws = measure_responder(config, strategy, net, games, seed)
+    return ResponderResult(
+        config.players, games, wins, seat_wins, seat_games, iters, train_games, spent, draws
+    )

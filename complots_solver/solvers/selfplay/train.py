@@ -1,0 +1,289 @@
+"""League self-play for tables of 3 or more: PPO on the table network against itself, past selves and bots.
+
+Each iteration plays ``games`` games and takes one PPO update on the
+learner seats' decisions. A game's chairs are seated one of three ways:
+
+- **self-play** (share ``self_share``): every chair is the learning network;
+- **bots** (share ``bot_share``): one chair learns, the others are baseline
+  bots drawn from ``bots`` (given by the caller, which owns the bots);
+- **past selves** (the rest): one chair learns, the others are frozen copies
+  of the network taken every ``snapshot_every`` iterations (the last
+  ``snapshots`` of them), so that the strategy does not forget how to beat
+  what it used to play.
+
+With ``frozen`` set, the trainer is a **best responder** instead: one chair
+learns against that fixed network in every other chair (no bots, no past
+selves); its win share over the fair share 1/n is the strategy's measured
+weakness (docs/solving-the-full-game.md section 10).
+
+Everything random comes from ``numpy.random.default_rng([seed, iteration])``,
+so a run resumed from its checkpoint continues exactly as an unbroken one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.selfplay.features import FEATURE_VERSION, num_features
+from complots_solver.solvers.selfplay.net import PPO, PPOSettings, TableNet
+from complots_solver.solvers.selfplay.tables import Seat, SeatBot, TableRunner
+
+BotFactory = Callable[[str, np.random.Generator], SeatBot]
+DEFAULT_BOTS = "honest,counter,bluffer,trusting,skeptic,brazen,random"
+
+
+@dataclass(frozen=True)
+class SelfPlaySettings:
+    """The training settings (``--option key=value`` on the command line)."""
+
+    games: int = 256  # games an iteration
+    parallel: int = 64  # games in play at once
+    width: int = 256  # units in each of the two hidden layers
+    lr: float = 3e-4
+    entropy: float = 0.01
+    epochs: int = 3
+    minibatch: int = 1024
+    lam: float = 0.95
+    self_share: float = 0.4
+    bot_share: float = 0.4
+    snapshot_every: int = 10
+    snapshots: int = 8
+    bots: str = DEFAULT_BOTS
+
+    @classmethod
+    def from_options(cls, options: dict[str, str]) -> SelfPlaySettings:
+        """Settings from ``key=value`` strings; ValueError naming an unknown key or a bad value."""
+        known = {f.name: f.type for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, raw in options.items():
+            if key not in known:
+                raise ValueError(f"--option {key}: unknown; allowed: {', '.join(sorted(known))}")
+            kind = known[key]
+            if kind in ("str", str):
+                values[key] = str(raw)
+                continue
+            cast = int if kind in ("int", int) else float
+            try:
+                values[key] = cast(raw)
+            except ValueError:
+                raise ValueError(f"--option {key}: {raw!r} is not a number") from None
+        settings = cls(**values)
+        settings.validate()
+        return settings
+
+    def validate(self) -> None:
+        """Raise ValueError naming a setting out of range."""
+        for name in ("games", "parallel", "width", "epochs", "minibatch", "snapshot_every"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"--option {name} must be at least 1, got {getattr(self, name)}")
+        if self.snapshots < 0:
+            raise ValueError(f"--option snapshots must be at least 0, got {self.snapshots}")
+        for name in ("self_share", "bot_share"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"--option {name} must be in [0, 1], got {getattr(self, name)}")
+        if self.self_share + self.bot_share > 1.0:
+            raise ValueError("--option self_share + bot_share must be at most 1")
+        if self.lr <= 0 or self.entropy < 0 or not 0.0 <= self.lam <= 1.0:
+            raise ValueError("--option lr must be > 0, entropy >= 0 and lam in [0, 1]")
+
+    def bot_list(self) -> list[str]:
+        """The bot names of ``bots``."""
+        return [b.strip() for b in self.bots.split(",") if b.strip()]
+
+    def record(self) -> dict[str, Any]:
+        """As a plain dict (config.json)."""
+        return asdict(self)
+
+
+LOG_COLUMNS = (
+    "iteration",
+    "games",
+    "decisions",
+    "bot_games",
+    "bot_win_share",
+    "self_turns",
+    "entropy",
+    "value_loss",
+    "clip_frac",
+    "seconds",
+)
+
+
+class SelfPlayTrainer:
+    """The network, its optimiser and its past selves, one iteration at a time (see the module note)."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        settings: SelfPlaySettings,
+        seed: int = 0,
+        bot_factory: BotFactory | None = None,
+        frozen: TableNet | None = None,
+    ) -> None:
+        """A fresh trainer (``frozen``: a best responder to that network)."""
+        if config.players < 3:
+            raise ValueError("players: table self-play is for 3 or more players")
+        settings.validate()
+        self.config = config
+        self.settings = settings
+        self.seed = seed
+        self.frozen = frozen
+        self.bot_factory = bot_factory
+        if settings.bot_share > 0 and frozen is None and bot_factory is None:
+            raise ValueError("bot_share > 0 needs a bot factory")
+        self.runner = TableRunner(config, parallel=settings.parallel, lam=settings.lam)
+        feats = num_features(config.players)
+        if frozen is not None and frozen.num_features != feats:
+            raise ValueError("frozen: the network was trained on other features")
+        self.net = TableNet.create(
+            feats,
+            config.num_distinct_actions(),
+            (settings.width, settings.width),
+            seed=seed,
+        )
+        self.ppo = PPO(
+            self.net,
+            PPOSettings(
+                lr=settings.lr,
+                entropy=settings.entropy,
+                epochs=settings.epochs,
+                minibatch=settings.minibatch,
+            ),
+        )
+        self.past: list[TableNet] = []
+        self.iteration = 0
+        self.games = 0
+        self.last: dict[str, float] = {}
+
+    # -- seating ---------------------------------------------------------------------
+    def _seating(self, rng: np.random.Generator) -> list[Seat]:
+        n = self.config.players
+        me = int(rng.integers(n))
+        if self.frozen is not None:
+            seats = [Seat(net=self.frozen, label="strategy") for _ in range(n)]
+            seats[me] = Seat(net=self.net, learner=True, label="responder")
+            return seats
+        s = self.settings
+        r = rng.random()
+        if r < s.self_share:
+            return [Seat(net=self.net, learner=True, label="self") for _ in range(n)]
+        seats = []
+        if r < s.self_share + s.bot_share:
+            names = self.settings.bot_list()
+            for _ in range(n):
+                name = names[int(rng.integers(len(names)))]
+                assert self.bot_factory is not None
+                seats.append(Seat(bot=self.bot_factory(name, rng), label=name))
+        else:
+            for _ in range(n):
+                past = self.past[int(rng.integers(len(self.past)))] if self.past else self.net
+                seats.append(Seat(net=past, label="past"))
+        seats[me] = Seat(net=self.net, learner=True, label="learner")
+        return seats
+
+    # -- one iteration ---------------------------------------------------------------
+    def step(self, iterations: int | None = None) -> int:
+        """Play and learn ``iterations`` iterations (None: one)."""
+        n = 1 if iterations is None else iterations
+        for _ in range(n):
+            self._iterate()
+        return n
+
+    def run(self, iterations: int) -> None:
+        """Run ``iterations`` more iterations."""
+        self.step(iterations)
+
+    def _iterate(self) -> None:
+        start = time.perf_counter()
+        s = self.settings
+        rng = np.random.default_rng([self.seed, self.iteration, 29])
+        batch, results = self.runner.play(s.games, self._seating, rng)
+        terms = self.ppo.train(batch, rng) if len(batch["x"]) else {}
+        self.iteration += 1
+        self.games += len(results)
+        if self.frozen is None and s.snapshots > 0 and self.iteration % s.snapshot_every == 0:
+            self.past.append(self.net.copy())
+            self.past = self.past[-s.snapshots :]
+        bot_games = [g for g in results if g.labels[g.learners[0]] == "learner"] if results else []
+        bot_games = [g for g in bot_games if not any(lbl == "past" for lbl in g.labels)]
+        wins = sum(1 for g in bot_games if g.winner == g.learners[0])
+        if self.frozen is not None:
+            bot_games = results
+            wins = sum(1 for g in results if g.winner == g.learners[0])
+        self_games = [g for g in results if len(g.learners) == self.config.players]
+        self.last = {
+            "iteration": float(self.iteration),
+            "games": float(self.games),
+            "decisions": float(len(batch["x"])),
+            "bot_games": float(len(bot_games)),
+            "bot_win_share": wins / len(bot_games) if bot_games else float("nan"),
+            "self_turns": float(np.mean([g.turns for g in self_games]))
+            if self_games
+            else float("nan"),
+            "entropy": terms.get("entropy", float("nan")),
+            "value_loss": terms.get("value_loss", float("nan")),
+            "clip_frac": terms.get("clip_frac", float("nan")),
+            "seconds": time.perf_counter() - start,
+        }
+
+    # -- the driver's solver protocol ------------------------------------------------
+    def get_state(self) -> dict[str, np.ndarray]:
+        """Network, optimiser, past selves and counters as named arrays."""
+        out: dict[str, np.ndarray] = {
+            "iteration": np.array(self.iteration),
+            "games": np.array(self.games),
+            "adam_t": np.array(self.ppo.t),
+            "past": np.array(len(self.past)),
+            "features": np.array(FEATURE_VERSION),
+        }
+        params = self.net.net.weights + self.net.net.biases
+        for i, p in enumerate(params):
+            out[f"p{i}"] = p
+            out[f"m{i}"] = self.ppo.m[i]
+            out[f"v{i}"] = self.ppo.v[i]
+        for k, past in enumerate(self.past):
+            for i, p in enumerate(past.net.weights + past.net.biases):
+                out[f"past{k}_{i}"] = p
+        return out
+
+    def set_state(self, state: dict[str, np.ndarray]) -> None:
+        """Restore what :meth:`get_state` returned."""
+        if int(state.get("features", FEATURE_VERSION)) != FEATURE_VERSION:
+            raise ValueError("--resume: the checkpoint was written with other table features")
+        self.iteration = int(state["iteration"])
+        self.games = int(state["games"])
+        self.ppo.t = int(state["adam_t"])
+        layers = len(self.net.net.weights)
+        for i in range(2 * layers):
+            target = self.net.net.weights[i] if i < layers else self.net.net.biases[i - layers]
+            if target.shape != state[f"p{i}"].shape:
+                raise ValueError("--resume: the checkpoint's network has another shape")
+            target[...] = state[f"p{i}"]
+            self.ppo.m[i][...] = state[f"m{i}"]
+            self.ppo.v[i][...] = state[f"v{i}"]
+        self.past = []
+        for k in range(int(state["past"])):
+            past = self.net.copy()
+            for i in range(2 * layers):
+                target = past.net.weights[i] if i < layers else past.net.biases[i - layers]
+                target[...] = state[f"past{k}_{i}"]
+            self.past.append(past)
+
+    def policy(self) -> TableNet:
+        """The current network."""
+        return self.net
+
+    def evaluate(self) -> dict[str, float]:
+        """The last iteration's figures (see LOG_COLUMNS)."""
+        return dict(self.last)
+
+    def measure(self, spent: float) -> tuple[tuple[float, ...], dict[str, float]]:
+        """The log row and progress figures after a step."""
+        figures = self.evaluate()
+        return tuple(figures.get(c, float("nan")) for c in LOG_COLUMNS), figures
