@@ -274,7 +274,12 @@ def responder_name(method: str) -> str:
     """A bound's method key in words."""
     if method.startswith("bot:"):
         return f"the '{method[4:]}' bot as a fixed responder"
-    return {"lbr": "local best response", "trained": "trained responder"}.get(method, method)
+    names = {
+        "lbr": "local best response",
+        "trained": "trained responder",
+        "responder": "trained table responder, win share over 1/n",
+    }
+    return names.get(method, method)
 
 
 __all__ = [

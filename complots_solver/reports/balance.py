@@ -70,6 +70,13 @@ class Quality:
         """'WEAK strategy, exploitability not measured' (or its bounds)."""
         if self.bound is not None:
             bound = f"exploitability at most {self.bound:.3g}"
+        elif self.lower is not None and self.lower_by == "responder":
+            v, lo, hi = self.lower
+            bound = (
+                "no exploitability bound (a table of 3 or more); a trained "
+                f"responder gains {v:+.2f} win share over the fair share (95% CI {lo:+.2f} to "
+                f"{hi:+.2f})"
+            )
         elif self.lower is not None:
             v, lo, hi = self.lower
             by = f", {responder_name(self.lower_by)}" if self.lower_by else ""
@@ -141,6 +148,13 @@ def strategy_quality(preset: str) -> Quality:
     bound: float | None = None
     lower = None
     by = ""
+    gain = meta.get("responder_gain")
+    if isinstance(gain, dict) and isinstance(gain.get("gain"), int | float):
+        # a table strategy (3+ players): a trained responder's win share over 1/n
+        ci = gain.get("ci95") or [float("nan"), float("nan")]
+        return Quality(
+            preset, label, None, text, (float(gain["gain"]), float(ci[0]), float(ci[1])), "responder"
+        )
     if isinstance(raw, int | float) and not isinstance(raw, bool):
         bound = float(raw)
     elif isinstance(raw, dict):

@@ -1,7 +1,8 @@
 """The quality figure of a table strategy: a trained best responder's gain over the fair share.
 
 Multiplayer equilibria carry no guarantee, so a table strategy is measured by
-what a player gets who studies it: a fresh table network is trained by PPO
+what a player gets who studies it: a table network, starting from a copy of
+the strategy (so it starts at the fair share, not below it), is trained by PPO
 in one chair (a random chair each game) against the strategy in every other
 chair, for a stated budget, then plays ``games`` fresh games against it,
 each chair equally often. Its win share minus the fair share 1/n, with a
@@ -75,8 +76,17 @@ def train_responder(
     """A responder trained against ``strategy``: (network, iterations, games, seconds)."""
     if seconds is None and iterations is None:
         raise ValueError("give the responder's budget: seconds or iterations")
-    base = settings or SelfPlaySettings(self_share=0.0, bot_share=0.0, snapshots=0)
+    base = settings or SelfPlaySettings(
+        self_share=0.0, bot_share=0.0, snapshots=0, width=strategy.net.sizes[1]
+    )
     trainer = SelfPlayTrainer(config, base, seed=seed + 7919, frozen=strategy)
+    if [w.shape for w in trainer.net.net.weights] == [w.shape for w in strategy.net.weights]:
+        for mine, theirs in zip(
+            trainer.net.net.weights + trainer.net.net.biases,
+            strategy.net.weights + strategy.net.biases,
+            strict=True,
+        ):
+            mine[...] = theirs
     start = time.perf_counter()
     while True:
         if iterations is not None and trainer.iteration >= iterations:
