@@ -7,6 +7,11 @@ challenges (:mod:`complots_solver.reports.balance_stats`, every number with
 its 95% confidence interval), and writes one report that opens with the
 verdicts in plain sentences, each naming the quality of the strategy behind
 it (``meta.json`` of the shipped strategy).
+
+It covers the 2-player drafts and the 3- and 4-player games: every seat's win
+share, the first player's edge (against seat 1 at 2 players, against the fair
+share 1/n at n >= 3), and Ambassador against Inquisitor at each table size
+whose two games are both in the report.
 """
 
 from __future__ import annotations
@@ -48,6 +53,12 @@ MORE_PLAYERS = (
     "complots-inquisitor",
 )
 COVERED = TWO_PLAYER + MORE_PLAYERS
+# Ambassador and Inquisitor games of one table size, compared when both are in the report
+PAIRS = (
+    (AMBASSADOR, INQUISITOR),
+    ("complots-ambassador-3", "complots-inquisitor-3"),
+    ("complots-ambassador", "complots-inquisitor"),
+)
 DEFAULT_GAMES = 1000
 WEAK_BOUND = 0.2  # an exploitability bound above this gets the strategy warning
 DRAWS_DOMINATE = 0.5  # a draw share from this on gets the short-horizon warning
@@ -153,7 +164,12 @@ def strategy_quality(preset: str) -> Quality:
         # a table strategy (3+ players): a trained responder's win share over 1/n
         ci = gain.get("ci95") or [float("nan"), float("nan")]
         return Quality(
-            preset, label, None, text, (float(gain["gain"]), float(ci[0]), float(ci[1])), "responder"
+            preset,
+            label,
+            None,
+            text,
+            (float(gain["gain"]), float(ci[0]), float(ci[1])),
+            "responder",
         )
     if isinstance(raw, int | float) and not isinstance(raw, bool):
         bound = float(raw)
@@ -214,8 +230,15 @@ def draw_warning(preset: str, draws: Estimate, max_turns: int) -> str | None:
 
 
 def _lineup_name(d: LineupData) -> str:
-    """'Ambassador' or the five Complots 2 names."""
-    return d.config.lineup_label()
+    """'Ambassador' or the five Complots 2 names; '3-player Ambassador' at a table of 3+."""
+    label = d.config.lineup_label()
+    # the 2- and 3-player Ambassador games share a line-up: the player count tells them apart
+    return label if d.players == 2 else f"{d.players}-player {label}"
+
+
+def _fair(players: int) -> str:
+    """'the fair share 1/3'."""
+    return f"the fair share 1/{players}"
 
 
 def _cell(e: Estimate) -> str:
@@ -261,8 +284,38 @@ class BalanceInputs:
     workers: int = 1
 
 
+@dataclass(frozen=True)
+class Comparison:
+    """Ambassador against Inquisitor at one table size: its measures, or what is missing."""
+
+    players: int
+    presets: tuple[str, str]  # (Ambassador game, Inquisitor game)
+    metrics: list[Metric] | None  # None unless both games are in the report
+    missing: tuple[str, ...]  # the games of the pair not in the report
+
+    @property
+    def partial(self) -> bool:
+        """Whether exactly one game of the pair is in the report."""
+        return len(self.missing) == 1
+
+
+def comparisons(data: dict[str, LineupData], seed: int) -> list[Comparison]:
+    """Ambassador against Inquisitor at each table size of :data:`PAIRS` (2, 3 and 4 players)."""
+    presets = load_presets()
+    out = []
+    for pair in PAIRS:
+        missing = tuple(p for p in pair if p not in data)
+        known = [data[p].players for p in pair if p in data]
+        players = known[0] if known else presets[pair[0]].config().players
+        metrics = None if missing else compare_balance(data[pair[0]], data[pair[1]], seed)
+        out.append(Comparison(players, pair, metrics, missing))
+    return out
+
+
 def _seat_sentence(d: LineupData, q: Quality) -> str:
     """Seat win rates, draws and the first player's edge, in one sentence."""
+    if d.players > 2:
+        return _table_seat_sentence(d, q)
     edge = d.first_player_edge()
     sig = (
         f"significant: seat {0 if edge.value > 0 else 1} has the edge"
@@ -274,6 +327,24 @@ def _seat_sentence(d: LineupData, q: Quality) -> str:
         f"who moves first, wins {d.seat_win(0).pct()} of games, seat 1 wins "
         f"{d.seat_win(1).pct()}, and {d.draws().pct()} are draws. The first player's edge "
         f"is {edge.points()}: {sig}."
+    )
+
+
+def _table_seat_sentence(d: LineupData, q: Quality) -> str:
+    """The seat sentence at 3 or more players: every seat, and seat 0 against the fair share."""
+    edge = d.first_player_edge()
+    if edge.significant:
+        more = "more" if edge.value > 0 else "less"
+        sig = f"significant: seat 0 wins {more} than its fair share"
+    else:
+        sig = "not significant at this sample size"
+    wins = d.seat_wins()
+    others = ", ".join(f"seat {k} wins {e.pct()}" for k, e in enumerate(wins) if k > 0)
+    return (
+        f"{_lineup_name(d)} line-up ({d.preset}; {q.short}; {d.games:,} games): seat 0, "
+        f"who moves first, wins {wins[0].pct()} of games, {others}, and {d.draws().pct()} "
+        f"are draws. The first player's edge (seat 0's share minus {_fair(d.players)}) is "
+        f"{edge.points()}: {sig}."
     )
 
 
@@ -298,7 +369,7 @@ def _character_sentence(d: LineupData, q: Quality) -> str:
             f"seats); worst: {low['hand']} ({low['estimate'].pct()})."
         )
     picks = d.pick_table()
-    if not picks.empty:
+    if d.has_draft and not picks.empty:
         order = ", ".join(
             f"{r['character']} {100 * r['estimate'].value:.0f}%" for _, r in picks.iterrows()
         )
@@ -307,7 +378,7 @@ def _character_sentence(d: LineupData, q: Quality) -> str:
 
 
 def _play_sentence(d: LineupData, q: Quality) -> str:
-    """How the strategy bluffs and challenges, and its first move."""
+    """How the strategy bluffs and challenges, and its first move ('' with nothing to say)."""
     play = d.play_table()
     bluff = [(r["character"], r["bluff share"]) for _, r in play.iterrows()]
     bluff = [b for b in bluff if b[1].n >= MIN_EVENTS]
@@ -328,6 +399,20 @@ def _play_sentence(d: LineupData, q: Quality) -> str:
             f"holds no {most[0]}."
         )
     first = d.first_moves()
+    if d.players > 2:
+        # one sentence for all seats: one per seat would crowd the verdicts at 4 players
+        seats = []
+        for seat in range(d.players):
+            rows = first[first["seat"] == seat]
+            if not rows.empty:
+                r = rows.iloc[0]
+                seats.append(
+                    f"seat {seat} {r['first action']} ({r['estimate'].pct()}; bluffed "
+                    f"{r['bluffed'].pct()})"
+                )
+        if seats:
+            parts.append("Most frequent first action of each seat: " + "; ".join(seats) + ".")
+        return " ".join(parts) if len(parts) > 1 else ""
     for seat in (0, 1):
         rows = first[first["seat"] == seat]
         if not rows.empty:
@@ -336,18 +421,41 @@ def _play_sentence(d: LineupData, q: Quality) -> str:
                 f"On its first turn seat {seat} most often plays {r['first action']} "
                 f"({r['estimate'].pct()}; bluffed {r['bluffed'].pct()})."
             )
-    return " ".join(parts)
+    return " ".join(parts) if len(parts) > 1 else ""
 
 
-def _comparison_sentences(metrics: list[Metric], names: tuple[str, str]) -> list[str]:
-    """The balance verdict and its measures."""
-    lines = [balance_verdict(metrics, names)]
+def _comparison_sentences(
+    metrics: list[Metric], names: tuple[str, str], players: int | None = None
+) -> list[str]:
+    """The balance verdict and its measures (naming the table size when ``players``)."""
+    lines = [balance_verdict(metrics, names, players)]
     parts = []
     for m in metrics:
         a, b, diff = _metric_texts(m)
         parts.append(f"{m.name}: {names[0]} {a}, {names[1]} {b}, difference {diff}")
-    lines.append("Measures (" + names[0] + " then " + names[1] + "): " + "; ".join(parts) + ".")
+    at = f" at {players} players" if players else ""
+    lines.append(
+        f"Measures{at} (" + names[0] + " then " + names[1] + "): " + "; ".join(parts) + "."
+    )
     return lines
+
+
+def _missing_pair_sentence(c: Comparison) -> str:
+    """Why one table size's Ambassador-Inquisitor comparison is not made."""
+    have = [p for p in c.presets if p not in c.missing]
+    return (
+        f"Ambassador vs Inquisitor at {c.players} players: not compared, the report has "
+        f"{have[0]} but not {c.missing[0]}."
+    )
+
+
+def _no_pair_sentence() -> str:
+    """Why no Ambassador-Inquisitor comparison is made at all."""
+    pairs = "; ".join(f"{a} and {b}" for a, b in PAIRS[1:])
+    return (
+        "Ambassador vs Inquisitor: not compared, the report needs both draft-ambassador "
+        f"and draft-inquisitor (at 3 and 4 players: {pairs})."
+    )
 
 
 def _metric_texts(m: Metric) -> tuple[str, str, str]:
@@ -390,8 +498,11 @@ def _metric_frame(metrics: list[Metric], names: tuple[str, str]) -> pd.DataFrame
 def build_balance_report(inputs: BalanceInputs) -> Report:
     """The balance report (verdicts first) from recorded self-play of the shipped strategies."""
     data, quality = inputs.data, inputs.qualities
+    two = {p: d for p, d in data.items() if d.players == 2}
+    tables = {p: d for p, d in data.items() if d.players > 2}
+    play = "solved in every seat" if tables else "solved vs solved"
     method = (
-        f"self-play of the shipped strategies (solved vs solved), {inputs.games:,} games "
+        f"self-play of the shipped strategies ({play}), {inputs.games:,} games "
         f"per line-up, seed {inputs.seed}; 95% intervals"
     )
     warnings = []
@@ -419,22 +530,28 @@ def build_balance_report(inputs: BalanceInputs) -> Report:
         "quality of the strategy behind it. Seat 0 moves first."
     )
     verdicts.paragraphs += [_seat_sentence(d, quality[p]) for p, d in data.items()]
-    metrics: list[Metric] | None = None
     names = ("Ambassador", "Inquisitor")
-    if AMBASSADOR in data and INQUISITOR in data:
-        metrics = compare_balance(data[AMBASSADOR], data[INQUISITOR], inputs.seed)
-        qa, qi = quality[AMBASSADOR].short, quality[INQUISITOR].short
-        both = f"both: {qa}" if qa == qi else f"{qa} and {qi}"
-        lines = _comparison_sentences(metrics, names)
-        lines[0] += f" Strategies behind it: {both}."
-        verdicts.paragraphs += lines
-    else:
-        verdicts.paragraphs.append(
-            "Ambassador vs Inquisitor: not compared, the report needs both draft-ambassador "
-            "and draft-inquisitor."
-        )
+    comps = comparisons(data, inputs.seed)
+    compared = [c for c in comps if c.metrics is not None]
+
+    def at(c: Comparison) -> int | None:
+        # a lone 2-player comparison keeps its sentence; several name their table size
+        return c.players if c.players > 2 or len(compared) > 1 else None
+
+    for c in comps:
+        if c.metrics is not None:
+            qa, qi = quality[c.presets[0]].short, quality[c.presets[1]].short
+            both = f"both: {qa}" if qa == qi else f"{qa} and {qi}"
+            lines = _comparison_sentences(c.metrics, names, at(c))
+            lines[0] += f" Strategies behind it: {both}."
+            verdicts.paragraphs += lines
+        elif c.partial:
+            verdicts.paragraphs.append(_missing_pair_sentence(c))
+    if not any(c.metrics is not None or c.partial for c in comps):
+        verdicts.paragraphs.append(_no_pair_sentence())
     verdicts.paragraphs += [_character_sentence(d, quality[p]) for p, d in data.items()]
-    verdicts.paragraphs += [_play_sentence(d, quality[p]) for p, d in data.items()]
+    plays = [_play_sentence(d, quality[p]) for p, d in data.items()]
+    verdicts.paragraphs += [t for t in plays if t]
     missing = _unavailable(list(data))
     if missing:
         verdicts.paragraphs.append(
@@ -444,7 +561,7 @@ def build_balance_report(inputs: BalanceInputs) -> Report:
 
     # ---- seats ------------------------------------------------------------------------
     rows = []
-    for p, d in data.items():
+    for p, d in two.items():
         rows.append(
             {
                 "line-up": _lineup_name(d),
@@ -456,23 +573,69 @@ def build_balance_report(inputs: BalanceInputs) -> Report:
                 "strategy": quality[p].short,
             }
         )
-    seats_sec.paragraphs.append(
-        "Win rates of each seat over the self-play games (Wilson 95% intervals); the first "
-        "player's edge is seat 0's win rate minus seat 1's, in percentage points."
-    )
-    seats_sec.tables.append(
-        _table(
-            "seat_win_rates",
-            "Seat win rates",
-            "Share of games each seat wins, draws (turn cap), and the first player's edge.",
-            pd.DataFrame(rows),
-            method,
+    if rows:
+        seats_sec.paragraphs.append(
+            "Win rates of each seat over the self-play games (Wilson 95% intervals); the first "
+            "player's edge is seat 0's win rate minus seat 1's, in percentage points."
         )
-    )
+        seats_sec.tables.append(
+            _table(
+                "seat_win_rates",
+                "Seat win rates",
+                "Share of games each seat wins, draws (turn cap), and the first player's edge.",
+                pd.DataFrame(rows),
+                method,
+            )
+        )
+    if tables:
+        sizes = sorted({d.players for d in tables.values()})
+        fair = ", ".join(f"1/{n} at {n} players" for n in sizes)
+        seats_sec.paragraphs.append(
+            "At 3 or more players, one row per seat: its share of games won (Wilson 95% "
+            f"intervals) and that share minus the fair share 1/n ({fair}), in percentage "
+            "points, with the Wilson interval shifted by 1/n. The first player's edge there "
+            "is seat 0's share minus the fair share 1/n (seat 0's row). A draw (turn cap) is "
+            "a win for no seat, so when games are drawn the seats' shares add up to less "
+            "than 1."
+        )
+        rows = []
+        for d in tables.values():
+            for seat, e in enumerate(d.seat_wins()):
+                rows.append(
+                    {
+                        "line-up": _lineup_name(d),
+                        "games": d.games,
+                        "seat": str(seat),
+                        "share of games": e.pct(),
+                        "minus the fair share 1/n": d.seat_over_fair(seat).points(),
+                    }
+                )
+            rows.append(
+                {
+                    "line-up": _lineup_name(d),
+                    "games": d.games,
+                    "seat": "draws",
+                    "share of games": d.draws().pct(),
+                    "minus the fair share 1/n": "",
+                }
+            )
+        seats_sec.tables.append(
+            _table(
+                "seat_win_rates_tables",
+                "Seat win rates at 3 or more players",
+                "Share of games each seat wins, minus the fair share 1/n; and draws (turn "
+                "cap). Seat 0's row gives the first player's edge.",
+                pd.DataFrame(rows),
+                method,
+            )
+        )
     seat_bars = []
+    most = max(d.players for d in data.values())
+    for seat in range(most):  # seats first, then draws, whatever the table sizes
+        for d in data.values():
+            if seat < d.players:
+                seat_bars.append((_lineup_name(d), f"seat {seat}", d.seat_win(seat)))
     for d in data.values():
-        for label, e in (("seat 0", d.seat_win(0)), ("seat 1", d.seat_win(1))):
-            seat_bars.append((_lineup_name(d), label, e))
         seat_bars.append((_lineup_name(d), "draw", d.draws()))
     seats_sec.figures.append(
         FigureSpec(
@@ -494,21 +657,38 @@ def build_balance_report(inputs: BalanceInputs) -> Report:
         "context and does not count. Spreads are maxima of noisy estimates, so they are "
         "biased upwards by the sampling noise at small sizes, the same way for both line-ups."
     )
-    if metrics is not None:
-        balance_sec.paragraphs += _comparison_sentences(metrics, names)
-        balance_sec.tables.append(
-            _table(
-                "balance_measures",
-                "Balance measures",
-                "Each measure for both line-ups and their difference (Ambassador minus "
-                "Inquisitor), with 95% bootstrap intervals over games.",
-                _metric_frame(metrics, names),
-                method + f", 1,000 bootstrap resamples (seed {inputs.seed})",
-            )
-        )
-    else:
+    if any(c.players > 2 and (c.metrics is not None or c.partial) for c in comps):
         balance_sec.paragraphs.append(
-            "Not measured: both draft-ambassador and draft-inquisitor are needed."
+            "Only games of one table size are compared. At 3 or more players the seat spread "
+            "is the best seat's win rate minus the worst seat's, over all seats, and its "
+            "interval is a bootstrap over games like the character spread's."
+        )
+    for c in comps:
+        if c.metrics is not None:
+            balance_sec.paragraphs += _comparison_sentences(c.metrics, names, at(c))
+            size = (
+                ""
+                if c.players == 2
+                else f" at {c.players} players ({c.presets[0]} and {c.presets[1]})"
+            )
+            balance_sec.tables.append(
+                _table(
+                    "balance_measures" if c.players == 2 else f"balance_measures_{c.players}",
+                    "Balance measures" + ("" if c.players == 2 else f", {c.players} players"),
+                    f"Each measure for both line-ups{size} and their difference (Ambassador "
+                    "minus Inquisitor), with 95% bootstrap intervals over games.",
+                    _metric_frame(c.metrics, names),
+                    method + f", 1,000 bootstrap resamples (seed {inputs.seed})",
+                )
+            )
+        elif c.partial:
+            balance_sec.paragraphs.append(_missing_pair_sentence(c))
+    if not any(c.metrics is not None or c.partial for c in comps):
+        balance_sec.paragraphs.append(
+            "Not measured: both draft-ambassador and draft-inquisitor are needed (or, at 3 "
+            "and 4 players, both games of a pair: "
+            + "; ".join(f"{a} and {b}" for a, b in PAIRS[1:])
+            + ")."
         )
 
     # ---- characters -------------------------------------------------------------------
@@ -530,11 +710,21 @@ def build_balance_report(inputs: BalanceInputs) -> Report:
             if name in ("Ambassador", "Inquisitor") and len(data) > 1:
                 name = FIFTH
             char_bars.append((_lineup_name(d), name, est))
-    chars_sec.paragraphs.append(
-        "The value of a character is the win rate of a seat whose starting hand (after the "
-        "draft) holds at least one copy of it. Both seats play the same strategy, so a "
-        "character that helps shows a win rate above that of the others."
-    )
+    if tables:
+        chars_sec.paragraphs.append(
+            "The value of a character is the win rate of a seat whose starting hand (after "
+            "the draft in the 2-player draft, as dealt at 3 or more players) holds at least "
+            "one copy of it. Every seat "
+            "plays the same strategy, so a character that helps shows a win rate above that "
+            "of the others. Compare values within one table size only: at n players a "
+            "seat's fair share is 1/n."
+        )
+    else:
+        chars_sec.paragraphs.append(
+            "The value of a character is the win rate of a seat whose starting hand (after "
+            "the draft) holds at least one copy of it. Both seats play the same strategy, so "
+            "a character that helps shows a win rate above that of the others."
+        )
     chars_sec.tables.append(
         _table(
             "character_values",
@@ -576,8 +766,9 @@ def build_balance_report(inputs: BalanceInputs) -> Report:
         _table(
             "hand_values",
             "Win rate of each starting hand",
-            "Win rate of a seat by the two cards it starts play with (after the draft), best "
-            f"first; rows resting on fewer than {MIN_EVENTS} seats are greyed out.",
+            "Win rate of a seat by the two cards it starts play with (after the draft"
+            + (" in the 2-player draft, as dealt at 3 or more players" if tables else "")
+            + f"), best first; rows resting on fewer than {MIN_EVENTS} seats are greyed out.",
             pd.DataFrame(rows),
             method,
             faint,
@@ -587,6 +778,8 @@ def build_balance_report(inputs: BalanceInputs) -> Report:
     # ---- draft ------------------------------------------------------------------------
     order_rows, given_rows, faint = [], [], []
     for d in data.values():
+        if not d.has_draft:
+            continue
         for rank, (_, r) in enumerate(d.pick_table().iterrows(), 1):
             order_rows.append(
                 {
@@ -633,6 +826,12 @@ def build_balance_report(inputs: BalanceInputs) -> Report:
                 method,
                 faint,
             )
+        )
+    dealt = [p for p, d in data.items() if not d.has_draft]
+    if dealt:
+        draft_sec.paragraphs.append(
+            "Not measured for " + ", ".join(dealt) + ": the draft exists only in the "
+            "2-player draft variant; these games deal their starting hands."
         )
 
     # ---- how to play ------------------------------------------------------------------
@@ -739,10 +938,15 @@ def build_balance_report(inputs: BalanceInputs) -> Report:
     )
 
     # ---- method -----------------------------------------------------------------------
+    copies = (
+        "with a copy of the shipped strategy in every seat"
+        if tables
+        else "between two copies of the shipped strategy"
+    )
     method_sec.paragraphs += [
         f"Command: {inputs.command}",
-        f"Every number comes from {inputs.games:,} self-play games per line-up between two "
-        "copies of the shipped strategy (the bot spec 'solved': the policy network under "
+        f"Every number comes from {inputs.games:,} self-play games per line-up "
+        f"{copies} (the bot spec 'solved': the policy network under "
         f"games/strategies/PRESET), seed {inputs.seed}, played on {inputs.workers} worker "
         f"process(es) in {inputs.seconds:,.0f} s; the same seed gives the same games on any "
         "number of workers. Nothing here is exact: every figure is sampled.",

@@ -8,7 +8,7 @@ Game ``g`` of a preset draws its randomness from
 depends only on the seed, the preset and ``g``: not on the worker count nor on
 which other presets are played.
 
-At every decision the recorder reads the true state (both hands), which the
+At every decision the recorder reads the true state (every hand), which the
 report needs to tell a bluff from a true claim: the strategy itself never sees
 it.
 """

@@ -6,6 +6,10 @@ are cluster-robust (a ratio estimator with the delta method), so correlated
 events of one game are not counted as independent. Win rates over games use
 Wilson intervals. Spreads (a maximum minus a minimum) and differences between
 line-ups use a seeded bootstrap over games.
+
+At 2 players the first player's edge is seat 0's win share minus seat 1's; at
+n >= 3 players it is seat 0's win share minus the fair share 1/n, with seat 0's
+Wilson interval shifted by 1/n.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import pandas as pd
 
 from complots_solver.reports.balance_games import GameRecord
 from complots_solver.rules.config import GameConfig
-from complots_solver.rules.enums import NUM_CLANS
+from complots_solver.rules.enums import NUM_CLANS, Variant
 from complots_solver.rules.simulate import wilson_interval
 
 Z95 = 1.959963984540054
@@ -136,6 +140,7 @@ class LineupData:
         self.records = records
         n, players = len(records), config.players
         self.games = n
+        self.players = players
         self.winner = np.array([r.winner for r in records], dtype=np.int64)
         self.turns = np.array([r.turns for r in records], dtype=np.float64)
         # holders[g, c]: seats of game g starting with clan c; holder_wins[g, c]: those that won
@@ -148,22 +153,54 @@ class LineupData:
                     self.holder_wins[g, c] += r.winner == seat
 
     # ---- outcomes ------------------------------------------------------------------------
+    @property
+    def fair_share(self) -> float:
+        """1/n: the win share of each seat if no seat had an edge and no game were drawn."""
+        return 1.0 / self.players
+
+    @property
+    def has_draft(self) -> bool:
+        """Whether the game starts with the draft (the 2-player draft variant)."""
+        return self.config.variant == Variant.DRAFT
+
     def seat_win(self, seat: int) -> Estimate:
         """Share of games won by ``seat``."""
         return proportion(int((self.winner == seat).sum()), self.games)
+
+    def seat_wins(self) -> list[Estimate]:
+        """Every seat's share of games won, seat 0 first."""
+        return [self.seat_win(seat) for seat in range(self.players)]
 
     def draws(self) -> Estimate:
         """Share of games ending at the turn cap (draws)."""
         return proportion(int((self.winner < 0).sum()), self.games)
 
+    def seat_over_fair(self, seat: int) -> Estimate:
+        """``seat``'s win share minus the fair share 1/n: its Wilson interval shifted by 1/n."""
+        e = self.seat_win(seat)
+        f = self.fair_share
+        return Estimate(e.value - f, e.low - f, e.high - f, e.n)
+
     def first_player_edge(self) -> Estimate:
-        """Seat 0's win rate minus seat 1's (percentage points), normal interval."""
+        """The first player's edge in win share (percentage points when shown).
+
+        At 2 players: seat 0's win rate minus seat 1's, normal interval. At
+        3 or more: seat 0's win share minus the fair share 1/n (seat 0's
+        Wilson interval shifted by 1/n).
+        """
+        if self.players > 2:
+            return self.seat_over_fair(0)
         p0 = float((self.winner == 0).mean())
         p1 = float((self.winner == 1).mean())
         d = p0 - p1
         var = (p0 + p1 - d * d) / self.games
         half = Z95 * math.sqrt(max(var, 0.0))
         return Estimate(d, d - half, d + half, self.games)
+
+    def seat_spread(self) -> float:
+        """The best seat's win share minus the worst seat's (all n seats)."""
+        shares = [(self.winner == seat).mean() for seat in range(self.players)]
+        return float(max(shares) - min(shares))
 
     def game_length(self) -> Estimate:
         """Mean number of turns."""
@@ -229,10 +266,11 @@ class LineupData:
         return float(rates.max() - rates.min())
 
     def seat_spread_samples(self, rng: np.random.Generator) -> np.ndarray:
-        """Bootstrap samples of |seat 0's win rate - seat 1's|."""
+        """Bootstrap samples of the seat spread (|seat 0 - seat 1| at 2 players)."""
         idx = rng.integers(0, self.games, size=(BOOTSTRAP, self.games))
         w = self.winner[idx]
-        return np.abs((w == 0).mean(axis=1) - (w == 1).mean(axis=1))
+        shares = np.stack([(w == seat).mean(axis=1) for seat in range(self.players)])
+        return shares.max(axis=0) - shares.min(axis=0)
 
     def draw_samples(self, rng: np.random.Generator) -> np.ndarray:
         """Bootstrap samples of the draw share."""
@@ -247,6 +285,8 @@ class LineupData:
     # ---- draft ---------------------------------------------------------------------------
     def pick_table(self) -> pd.DataFrame:
         """Per character: share of draft picks, with intervals; empty without a draft."""
+        if not self.has_draft:
+            return pd.DataFrame(columns=["character", "estimate", "picks"])
         picks = np.zeros((self.games, NUM_CLANS))
         for g, r in enumerate(self.records):
             for _, pick in r.picks:
@@ -269,6 +309,8 @@ class LineupData:
 
     def pick_given_random(self) -> pd.DataFrame:
         """Per random card: the most picked card and its share of those picks."""
+        if not self.has_draft:
+            return pd.DataFrame(columns=["random card", "most picked", "estimate", "picks"])
         counts = np.zeros((NUM_CLANS, NUM_CLANS), dtype=np.int64)
         for r in self.records:
             for card, pick in r.picks:
@@ -343,7 +385,7 @@ class LineupData:
                     "turns": k,
                 }
             )
-        return pd.DataFrame(rows)
+        return pd.DataFrame(rows, columns=["seat", "first action", "estimate", "bluffed", "turns"])
 
 
 @dataclass(frozen=True)
@@ -371,11 +413,18 @@ def _difference(point: float, sa: np.ndarray, sb: np.ndarray, n: int) -> Estimat
 
 
 def compare_balance(a: LineupData, b: LineupData, seed: int) -> list[Metric]:
-    """The balance measures of two line-ups (see the report's definition)."""
+    """The balance measures of two line-ups of one table size (see the report's definition)."""
+    if a.players != b.players:
+        raise ValueError(
+            f"line-ups: {a.preset} has {a.players} players and {b.preset} {b.players}; "
+            "only games of one table size are compared"
+        )
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(7, 21)))
     n = min(a.games, b.games)
 
     def seat_spread(d: LineupData, samples: np.ndarray) -> Estimate:
+        if d.players > 2:
+            return bootstrap_interval(d.seat_spread(), samples, d.games)
         # |edge| with the interval of the edge folded at 0 (a bootstrap of |x| is biased there)
         e = d.first_player_edge()
         lo, hi = sorted((abs(e.low), abs(e.high)))
@@ -383,6 +432,11 @@ def compare_balance(a: LineupData, b: LineupData, seed: int) -> list[Metric]:
 
     sa, sb = a.seat_spread_samples(rng), b.seat_spread_samples(rng)
     ea, eb = seat_spread(a, sa), seat_spread(b, sb)
+    seat_name = (
+        "seat spread (best - worst seat win rate)"
+        if a.players > 2
+        else "seat spread (|seat 0 - seat 1| win rate)"
+    )
     ca, csa = a.character_spread(rng)
     cb, csb = b.character_spread(rng)
     da, dsa = a.draws(), a.draw_samples(rng)
@@ -391,7 +445,7 @@ def compare_balance(a: LineupData, b: LineupData, seed: int) -> list[Metric]:
     lb, lsb = b.game_length(), b.length_samples(rng)
     return [
         Metric(
-            "seat spread (|seat 0 - seat 1| win rate)",
+            seat_name,
             ea,
             eb,
             _difference(ea.value - eb.value, sa, sb, n),
@@ -425,24 +479,32 @@ def compare_balance(a: LineupData, b: LineupData, seed: int) -> list[Metric]:
     ]
 
 
-def balance_verdict(metrics: list[Metric], names: tuple[str, str]) -> str:
-    """One sentence: which line-up is better balanced on the counted measures, or undecided."""
+def balance_verdict(
+    metrics: list[Metric], names: tuple[str, str], players: int | None = None
+) -> str:
+    """One sentence: which line-up is better balanced on the counted measures, or undecided.
+
+    With ``players`` the sentence names the table size ('At 3 players, ...').
+    """
+    at = f"At {players} players, " if players else ""
     wins = [m.better for m in metrics if m.criterion]
     decided = [w for w in wins if w is not None]
     if not decided:
         return (
-            f"The data cannot tell the {names[0]} and {names[1]} line-ups apart: no balance "
-            "measure differs significantly (95% intervals of every difference include 0)."
+            f"{at}{'the' if at else 'The'} data cannot tell the {names[0]} and {names[1]} "
+            "line-ups apart: no balance measure differs significantly (95% intervals of every "
+            "difference include 0)."
         )
     if len(set(decided)) > 1:
         return (
-            f"Mixed: the {names[0]} line-up is better balanced on some measures and the "
-            f"{names[1]} line-up on others; neither is better overall."
+            f"{at}{'mixed' if at else 'Mixed'}: the {names[0]} line-up is better balanced on "
+            f"some measures and the {names[1]} line-up on others; neither is better overall."
         )
     side = decided[0]
     which = [m.name.split(" (")[0] for m in metrics if m.better == side]
     return (
-        f"The {names[side]} line-up is better balanced: significantly smaller "
+        f"{at}{'the' if at else 'The'} {names[side]} line-up is better balanced: significantly "
+        "smaller "
         + " and ".join(which)
         + f"; {len(decided)} of {len(wins)} measures differ significantly, none in favour "
         f"of the {names[1 - side]} line-up."
