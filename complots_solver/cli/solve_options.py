@@ -61,6 +61,9 @@ SELFPLAY_HELP = {
     "snapshot_every": "iterations between frozen copies of the network (past selves)",
     "snapshots": "past selves kept; the games neither self-play nor with bots seat them",
     "bots": "comma-separated bots the learner meets in its bot games",
+    "exploiter_share": "share of games against the exploiter (a best responder trained alongside; 0: none)",
+    "exploiter_games": "the exploiter's own training games an iteration",
+    "exploiter_reset": "iterations between restarts of the exploiter from a copy of the strategy",
 }
 RAY = OptionSpec(
     "ray_address", str, None, "run the self-play workers as Ray actors ('local' starts one)", True

@@ -6,6 +6,12 @@ learner seats' decisions. A game's chairs are seated one of three ways:
 - **self-play** (share ``self_share``): every chair is the learning network;
 - **bots** (share ``bot_share``): one chair learns, the others are baseline
   bots drawn from ``bots`` (given by the caller, which owns the bots);
+- **the exploiter** (share ``exploiter_share``, off by default): one chair is
+  the exploiter, the others learn. The exploiter is a second network trained
+  each iteration (``exploiter_games`` games) as a best responder to the
+  current strategy, restarted from a copy of it every ``exploiter_reset``
+  iterations; playing against it teaches the strategy to close the holes a
+  best responder finds (the main-exploiter idea of league training);
 - **past selves** (the rest): one chair learns, the others are frozen copies
   of the network taken every ``snapshot_every`` iterations (the last
   ``snapshots`` of them), so that the strategy does not forget how to beat
@@ -55,6 +61,9 @@ class SelfPlaySettings:
     snapshot_every: int = 10
     snapshots: int = 8
     bots: str = DEFAULT_BOTS
+    exploiter_share: float = 0.0
+    exploiter_games: int = 128
+    exploiter_reset: int = 50
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> SelfPlaySettings:
@@ -79,16 +88,25 @@ class SelfPlaySettings:
 
     def validate(self) -> None:
         """Raise ValueError naming a setting out of range."""
-        for name in ("games", "parallel", "width", "epochs", "minibatch", "snapshot_every"):
+        for name in (
+            "games",
+            "parallel",
+            "width",
+            "epochs",
+            "minibatch",
+            "snapshot_every",
+            "exploiter_games",
+            "exploiter_reset",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"--option {name} must be at least 1, got {getattr(self, name)}")
         if self.snapshots < 0:
             raise ValueError(f"--option snapshots must be at least 0, got {self.snapshots}")
-        for name in ("self_share", "bot_share"):
+        for name in ("self_share", "bot_share", "exploiter_share"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"--option {name} must be in [0, 1], got {getattr(self, name)}")
-        if self.self_share + self.bot_share > 1.0:
-            raise ValueError("--option self_share + bot_share must be at most 1")
+        if self.self_share + self.bot_share + self.exploiter_share > 1.0:
+            raise ValueError("--option self_share + bot_share + exploiter_share must be at most 1")
         if self.lr <= 0 or self.entropy < 0 or not 0.0 <= self.lam <= 1.0:
             raise ValueError("--option lr must be > 0, entropy >= 0 and lam in [0, 1]")
 
@@ -112,6 +130,7 @@ LOG_COLUMNS = (
     "value_loss",
     "clip_frac",
     "seconds",
+    "exploiter_win_share",
 )
 
 
@@ -157,6 +176,11 @@ class SelfPlayTrainer:
             ),
         )
         self.past: list[TableNet] = []
+        self.exploiter: TableNet | None = None
+        self.exploiter_ppo: PPO | None = None
+        if frozen is None and settings.exploiter_share > 0:
+            self.exploiter = self.net.copy()
+            self.exploiter_ppo = PPO(self.exploiter, self.ppo.settings)
         self.iteration = 0
         self.games = 0
         self.last: dict[str, float] = {}
@@ -174,6 +198,10 @@ class SelfPlayTrainer:
         if r < s.self_share:
             return [Seat(net=self.net, learner=True, label="self") for _ in range(n)]
         seats = []
+        if s.self_share + s.bot_share <= r < s.self_share + s.bot_share + s.exploiter_share:
+            seats = [Seat(net=self.net, learner=True, label="self") for _ in range(n)]
+            seats[me] = Seat(net=self.exploiter, label="exploiter")
+            return seats
         if r < s.self_share + s.bot_share:
             names = self.settings.bot_list()
             for _ in range(n):
@@ -199,10 +227,41 @@ class SelfPlayTrainer:
         """Run ``iterations`` more iterations."""
         self.step(iterations)
 
+    def _exploiter_seating(self, rng: np.random.Generator) -> list[Seat]:
+        n = self.config.players
+        me = int(rng.integers(n))
+        seats = [Seat(net=self.net, label="strategy") for _ in range(n)]
+        seats[me] = Seat(net=self.exploiter, learner=True, label="exploiter")
+        return seats
+
+    def _train_exploiter(self, rng: np.random.Generator) -> float:
+        """One exploiter update against the current strategy; its win share in those games."""
+        assert self.exploiter is not None and self.exploiter_ppo is not None
+        s = self.settings
+        if self.iteration % s.exploiter_reset == 0:
+            fresh = self.net.copy()
+            for mine, theirs in zip(
+                self.exploiter.net.weights + self.exploiter.net.biases,
+                fresh.net.weights + fresh.net.biases,
+                strict=True,
+            ):
+                mine[...] = theirs
+            self.exploiter_ppo = PPO(self.exploiter, self.ppo.settings)
+        batch, results = self.runner.play(s.exploiter_games, self._exploiter_seating, rng)
+        if len(batch["x"]):
+            self.exploiter_ppo.train(batch, rng)
+        wins = sum(1 for g in results if g.winner == g.learners[0])
+        return wins / max(len(results), 1)
+
     def _iterate(self) -> None:
         start = time.perf_counter()
         s = self.settings
         rng = np.random.default_rng([self.seed, self.iteration, 29])
+        exploiter_share = float("nan")
+        if self.exploiter is not None:
+            exploiter_share = self._train_exploiter(
+                np.random.default_rng([self.seed, self.iteration, 31])
+            )
         batch, results = self.runner.play(s.games, self._seating, rng)
         terms = self.ppo.train(batch, rng) if len(batch["x"]) else {}
         self.iteration += 1
@@ -230,6 +289,7 @@ class SelfPlayTrainer:
             "value_loss": terms.get("value_loss", float("nan")),
             "clip_frac": terms.get("clip_frac", float("nan")),
             "seconds": time.perf_counter() - start,
+            "exploiter_win_share": exploiter_share,
         }
 
     # -- the driver's solver protocol ------------------------------------------------
@@ -250,6 +310,12 @@ class SelfPlayTrainer:
         for k, past in enumerate(self.past):
             for i, p in enumerate(past.net.weights + past.net.biases):
                 out[f"past{k}_{i}"] = p
+        if self.exploiter is not None and self.exploiter_ppo is not None:
+            out["x_adam_t"] = np.array(self.exploiter_ppo.t)
+            for i, p in enumerate(self.exploiter.net.weights + self.exploiter.net.biases):
+                out[f"x_p{i}"] = p
+                out[f"x_m{i}"] = self.exploiter_ppo.m[i]
+                out[f"x_v{i}"] = self.exploiter_ppo.v[i]
         return out
 
     def set_state(self, state: dict[str, np.ndarray]) -> None:
@@ -267,6 +333,13 @@ class SelfPlayTrainer:
             target[...] = state[f"p{i}"]
             self.ppo.m[i][...] = state[f"m{i}"]
             self.ppo.v[i][...] = state[f"v{i}"]
+        if self.exploiter is not None and self.exploiter_ppo is not None and "x_adam_t" in state:
+            self.exploiter_ppo.t = int(state["x_adam_t"])
+            params = self.exploiter.net.weights + self.exploiter.net.biases
+            for i, target in enumerate(params):
+                target[...] = state[f"x_p{i}"]
+                self.exploiter_ppo.m[i][...] = state[f"x_m{i}"]
+                self.exploiter_ppo.v[i][...] = state[f"x_v{i}"]
         self.past = []
         for k in range(int(state["past"])):
             past = self.net.copy()

@@ -50,9 +50,21 @@ def test_ppo_learns_to_beat_random_bots(config):
     assert after > 0.50
 
 
-def test_resumed_trainer_continues_exactly(config):
-    """Three iterations in one go equal one, a checkpoint round trip, then two (past selves too)."""
-    s = SelfPlaySettings(games=12, parallel=6, width=16, snapshot_every=1, snapshots=2)
+@pytest.mark.parametrize("exploiter", [0.0, 0.3])
+def test_resumed_trainer_continues_exactly(config, exploiter):
+    """Three iterations in one go equal one, a checkpoint round trip, then two (past selves and
+    the exploiter too)."""
+    s = SelfPlaySettings(
+        games=12,
+        parallel=6,
+        width=16,
+        snapshot_every=1,
+        snapshots=2,
+        bot_share=0.3,
+        exploiter_share=exploiter,
+        exploiter_games=6,
+        exploiter_reset=2,
+    )
     whole = SelfPlayTrainer(config, s, seed=4, bot_factory=_factory(config))
     whole.step(3)
     first = SelfPlayTrainer(config, s, seed=4, bot_factory=_factory(config))
@@ -64,6 +76,10 @@ def test_resumed_trainer_continues_exactly(config):
     second.step(2)
     for a, b in zip(whole.net.net.weights, second.net.net.weights, strict=True):
         np.testing.assert_array_equal(a, b)
+    if exploiter:
+        for a, b in zip(whole.exploiter.net.weights, second.exploiter.net.weights, strict=True):
+            np.testing.assert_array_equal(a, b)
+        assert np.isfinite(whole.last["exploiter_win_share"])
     assert whole.games == second.games == 36
 
 
@@ -73,6 +89,8 @@ def test_settings_refuse_bad_values():
         SelfPlaySettings.from_options({"games": "0"})
     with pytest.raises(ValueError, match="self_share"):
         SelfPlaySettings.from_options({"self_share": "0.8", "bot_share": "0.5"})
+    with pytest.raises(ValueError, match="exploiter_share"):
+        SelfPlaySettings.from_options({"exploiter_share": "0.3"})
     with pytest.raises(ValueError, match="unknown"):
         SelfPlaySettings.from_options({"gamez": "3"})
     with pytest.raises(ValueError, match="players"):
