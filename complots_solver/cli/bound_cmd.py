@@ -31,6 +31,7 @@ BOTS_METHOD = "bots"  # the heuristic bots as fixed responders (play layer)
 RESPONDER_METHOD = "responder"  # 3+ players: a table network trained against the strategy
 METHODS = (*SOLVER_METHODS, BOTS_METHOD, RESPONDER_METHOD)
 DEFAULT_RESPONDER_SECONDS = 600.0
+RESPONDER_TARGET = 0.05  # a table strategy holds if a responder's gain stays below this
 DEFAULT_BOTS = "honest,counter,trusting,skeptic,bluffer,brazen,random"
 KEYS = ("perfect", "abstract")
 DEFAULT_ROLLOUTS = 16
@@ -449,6 +450,8 @@ def _responder_bound(
             "train_seconds": round(result.train_seconds, 1),
             "command": command,
         }
-        meta["quality"] = f"Responder gain: {result.text()} ({command})."
+        # the 2-player goal (a best responder gains at most 0.05) read as win share over 1/n
+        label = "WEAK" if hi > RESPONDER_TARGET else "HOLDS"
+        meta["quality"] = f"{label}: {result.text()} ({command})."
         atomic_write_json(mpath, meta)
         click.echo(f"written to {mpath}")
