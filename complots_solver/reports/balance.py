@@ -210,11 +210,13 @@ def strategy_warning(qualities: Sequence[Quality]) -> str | None:
     if not weak:
         return None
     which = "; ".join(f"{q.preset}: {q.short}" for q in weak)
+    tables = any(q.lower_by == "responder" for q in weak)
+    note = "; at 3 or more players no such bound exists, only what a trained responder gains"
     return (
         "Warning: weak strategies. Every number in this report describes how the shipped "
         "strategies play against themselves, not how the game plays between strong players: "
-        f"{which} (no exploitability upper bound at or below {WEAK_BOUND}). Read each "
-        "verdict as the behaviour of these bots."
+        f"{which} (no exploitability upper bound at or below {WEAK_BOUND}"
+        f"{note if tables else ''}). Read each verdict as the behaviour of these bots."
     )
 
 

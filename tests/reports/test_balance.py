@@ -126,9 +126,18 @@ def test_warnings() -> None:
 
 def test_presets_without_a_strategy_are_refused() -> None:
     """Naming what is available."""
-    assert check_presets([]) == [AMBASSADOR, INQUISITOR, "draft-c2-catechumene", "draft-c2-expert"]
-    with pytest.raises(ValueError, match="complots-ambassador-3.*available: draft-ambassador"):
-        check_presets(["complots-ambassador-3"])
+    assert check_presets([]) == [
+        AMBASSADOR,
+        INQUISITOR,
+        "draft-c2-catechumene",
+        "draft-c2-expert",
+        "complots-ambassador-3",
+        "complots-inquisitor-3",
+        "complots-ambassador",
+        "complots-inquisitor",
+    ]
+    with pytest.raises(ValueError, match="complots-ambassador-5.*available: draft-ambassador"):
+        check_presets(["complots-ambassador-5"])
 
 
 def test_report_opens_with_verdicts_and_keeps_its_promises() -> None:
@@ -198,7 +207,7 @@ def test_balance_command_end_to_end(tmp_path: Path, capsys) -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        ["balance", "complots-ambassador-3", "--out", "{tmp}/x"],
+        ["balance", "complots-ambassador-5", "--out", "{tmp}/x"],
         ["balance", "--out", "/proc/r"],
         ["balance", "--games", "0", "--out", "{tmp}/x"],
         ["report", "{tmp}", "--out", "/proc/r"],
