@@ -51,6 +51,8 @@ MORE_PLAYERS = (
     "complots-inquisitor-3",
     "complots-ambassador",
     "complots-inquisitor",
+    "complots2-catechumene-3",
+    "complots2-catechumene",
 )
 COVERED = TWO_PLAYER + MORE_PLAYERS
 # Ambassador and Inquisitor games of one table size, compared when both are in the report

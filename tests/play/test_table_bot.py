@@ -14,7 +14,14 @@ from complots_solver.play.table_bot import TableBot
 from complots_solver.play.tournament import play_game_bots
 from complots_solver.rules.presets import resolve_game
 
-TABLES = ["complots-ambassador-3", "complots-inquisitor-3", "complots-ambassador", "complots-inquisitor"]
+TABLES = [
+    "complots-ambassador-3",
+    "complots-inquisitor-3",
+    "complots-ambassador",
+    "complots-inquisitor",
+    "complots2-catechumene-3",
+    "complots2-catechumene",
+]
 
 
 @pytest.mark.parametrize("preset", TABLES)
@@ -32,7 +39,9 @@ def test_shipped_table_strategy_loads_as_solved_and_plays(preset: str) -> None:
     assert -1 <= winner < n and turns >= 1
 
 
-@pytest.mark.parametrize("preset", ["complots-inquisitor-3", "complots-ambassador"])
+@pytest.mark.parametrize(
+    "preset", ["complots-inquisitor-3", "complots-ambassador", "complots2-catechumene"]
+)
 def test_solved_policy_covers_the_legal_actions_in_every_chair(preset: str) -> None:
     """At each decision of a game, the policy is over exactly the legal actions and sums to 1."""
     config, _ = resolve_game(preset)

@@ -135,6 +135,8 @@ def test_presets_without_a_strategy_are_refused() -> None:
         "complots-inquisitor-3",
         "complots-ambassador",
         "complots-inquisitor",
+        "complots2-catechumene-3",
+        "complots2-catechumene",
     ]
     with pytest.raises(ValueError, match="complots-ambassador-5.*available: draft-ambassador"):
         check_presets(["complots-ambassador-5"])
