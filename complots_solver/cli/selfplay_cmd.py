@@ -13,6 +13,7 @@ from complots_solver.rules.config import GameConfig
 
 DEFAULT_SECONDS = 3600.0
 INTERRUPTED = 130
+LOG_EVERY = 25  # iterations between progress lines
 
 
 def bot_factory(config: GameConfig) -> Any:
@@ -66,11 +67,10 @@ def solve_selfplay(
     )
     if resume and tr.iteration > 0:
         console.print(f"resuming after iteration {tr.iteration} ({tr.games} games)", markup=False)
-    every = max(1, 25)
 
     def log(p) -> None:  # noqa: ANN001  (the driver's RunProgress)
         row = p.figures
-        if int(row["iteration"]) % every and not (
+        if int(row["iteration"]) % LOG_EVERY and not (
             p.target_iterations is not None and p.iteration >= p.target_iterations
         ):
             return

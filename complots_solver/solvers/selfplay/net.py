@@ -57,6 +57,18 @@ class TableNet:
         out = self.outputs(x)
         return masked_softmax(out[:, :-1], legal), out[:, -1]
 
+    def params(self) -> list[np.ndarray]:
+        """The weight matrices then the bias vectors (the arrays themselves, not copies)."""
+        return self.net.weights + self.net.biases
+
+    def assign(self, other: TableNet) -> None:
+        """Overwrite these weights in place with ``other``'s (same shapes; ValueError if not)."""
+        mine, theirs = self.params(), other.params()
+        if [p.shape for p in mine] != [p.shape for p in theirs]:
+            raise ValueError("other: a network of another shape")
+        for a, b in zip(mine, theirs, strict=True):
+            a[...] = b
+
     def copy(self) -> TableNet:
         """An independent copy (a frozen past self)."""
         return TableNet(

@@ -81,12 +81,7 @@ def train_responder(
     )
     trainer = SelfPlayTrainer(config, base, seed=seed + 7919, frozen=strategy)
     if [w.shape for w in trainer.net.net.weights] == [w.shape for w in strategy.net.weights]:
-        for mine, theirs in zip(
-            trainer.net.net.weights + trainer.net.net.biases,
-            strategy.net.weights + strategy.net.biases,
-            strict=True,
-        ):
-            mine[...] = theirs
+        trainer.net.assign(strategy)
     start = time.perf_counter()
     while True:
         if iterations is not None and trainer.iteration >= iterations:

@@ -239,13 +239,7 @@ class SelfPlayTrainer:
         assert self.exploiter is not None and self.exploiter_ppo is not None
         s = self.settings
         if self.iteration % s.exploiter_reset == 0:
-            fresh = self.net.copy()
-            for mine, theirs in zip(
-                self.exploiter.net.weights + self.exploiter.net.biases,
-                fresh.net.weights + fresh.net.biases,
-                strict=True,
-            ):
-                mine[...] = theirs
+            self.exploiter.assign(self.net)
             self.exploiter_ppo = PPO(self.exploiter, self.ppo.settings)
         batch, results = self.runner.play(s.exploiter_games, self._exploiter_seating, rng)
         if len(batch["x"]):
@@ -269,12 +263,15 @@ class SelfPlayTrainer:
         if self.frozen is None and s.snapshots > 0 and self.iteration % s.snapshot_every == 0:
             self.past.append(self.net.copy())
             self.past = self.past[-s.snapshots :]
-        bot_games = [g for g in results if g.labels[g.learners[0]] == "learner"] if results else []
-        bot_games = [g for g in bot_games if not any(lbl == "past" for lbl in g.labels)]
-        wins = sum(1 for g in bot_games if g.winner == g.learners[0])
         if self.frozen is not None:
-            bot_games = results
-            wins = sum(1 for g in results if g.winner == g.learners[0])
+            bot_games = results  # the responder's games against the strategy
+        else:
+            bot_games = [
+                g
+                for g in results
+                if g.labels[g.learners[0]] == "learner" and "past" not in g.labels
+            ]
+        wins = sum(1 for g in bot_games if g.winner == g.learners[0])
         self_games = [g for g in results if len(g.learners) == self.config.players]
         self.last = {
             "iteration": float(self.iteration),
@@ -302,17 +299,16 @@ class SelfPlayTrainer:
             "past": np.array(len(self.past)),
             "features": np.array(FEATURE_VERSION),
         }
-        params = self.net.net.weights + self.net.net.biases
-        for i, p in enumerate(params):
+        for i, p in enumerate(self.net.params()):
             out[f"p{i}"] = p
             out[f"m{i}"] = self.ppo.m[i]
             out[f"v{i}"] = self.ppo.v[i]
         for k, past in enumerate(self.past):
-            for i, p in enumerate(past.net.weights + past.net.biases):
+            for i, p in enumerate(past.params()):
                 out[f"past{k}_{i}"] = p
         if self.exploiter is not None and self.exploiter_ppo is not None:
             out["x_adam_t"] = np.array(self.exploiter_ppo.t)
-            for i, p in enumerate(self.exploiter.net.weights + self.exploiter.net.biases):
+            for i, p in enumerate(self.exploiter.params()):
                 out[f"x_p{i}"] = p
                 out[f"x_m{i}"] = self.exploiter_ppo.m[i]
                 out[f"x_v{i}"] = self.exploiter_ppo.v[i]
@@ -325,9 +321,7 @@ class SelfPlayTrainer:
         self.iteration = int(state["iteration"])
         self.games = int(state["games"])
         self.ppo.t = int(state["adam_t"])
-        layers = len(self.net.net.weights)
-        for i in range(2 * layers):
-            target = self.net.net.weights[i] if i < layers else self.net.net.biases[i - layers]
+        for i, target in enumerate(self.net.params()):
             if target.shape != state[f"p{i}"].shape:
                 raise ValueError("--resume: the checkpoint's network has another shape")
             target[...] = state[f"p{i}"]
@@ -335,16 +329,14 @@ class SelfPlayTrainer:
             self.ppo.v[i][...] = state[f"v{i}"]
         if self.exploiter is not None and self.exploiter_ppo is not None and "x_adam_t" in state:
             self.exploiter_ppo.t = int(state["x_adam_t"])
-            params = self.exploiter.net.weights + self.exploiter.net.biases
-            for i, target in enumerate(params):
+            for i, target in enumerate(self.exploiter.params()):
                 target[...] = state[f"x_p{i}"]
                 self.exploiter_ppo.m[i][...] = state[f"x_m{i}"]
                 self.exploiter_ppo.v[i][...] = state[f"x_v{i}"]
         self.past = []
         for k in range(int(state["past"])):
             past = self.net.copy()
-            for i in range(2 * layers):
-                target = past.net.weights[i] if i < layers else past.net.biases[i - layers]
+            for i, target in enumerate(past.params()):
                 target[...] = state[f"past{k}_{i}"]
             self.past.append(past)
 
