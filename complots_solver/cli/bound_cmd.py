@@ -47,9 +47,17 @@ def bot_spec(spec: str, folder: Path) -> str:
     return f"net:{folder}" if (folder / POLICY_FILE).is_file() else f"policy:{folder}"
 
 
+def strategy_folder(spec: str, config: GameConfig) -> Path:
+    """The folder ``--strategy`` names: the shipped one for ``solved``, else the path (``net:`` allowed)."""
+    from complots_solver.play.search_bot import shipped_dir
+
+    if spec == "solved":
+        return shipped_dir(config)
+    return Path(spec.removeprefix("net:"))
+
+
 def load_strategy(spec: str, config: GameConfig) -> tuple[BoundStrategy, Path]:
     """The strategy named by ``spec`` (``solved`` or a folder) and its folder; ValueError if unusable."""
-    from complots_solver.play.search_bot import shipped_dir
     from complots_solver.solvers.belief.policy_net import PolicyNet
     from complots_solver.solvers.belief.train import POLICY_FILE
     from complots_solver.solvers.bounds.strategy import NetStrategy, TabularStrategy
@@ -60,7 +68,7 @@ def load_strategy(spec: str, config: GameConfig) -> tuple[BoundStrategy, Path]:
 
     if config.players != 2:
         raise ValueError(f"GAME: bounds are for 2-player games, not {config.players} players")
-    folder = shipped_dir(config) if spec == "solved" else Path(spec)
+    folder = strategy_folder(spec, config)
     cfg = config.to_array()
     if (folder / POLICY_FILE).is_file():
         policy = PolicyNet.load(folder / POLICY_FILE)
@@ -260,11 +268,21 @@ def bound(
             )
         _responder_bound(game, spec, config, games, seed, budget, write)
         return
+    if _holds_table_net(spec, config):
+        if method not in (None, RESPONDER_METHOD):
+            raise click.BadParameter(
+                f"{method} reads the belief solver's networks; this strategy is a table "
+                "network (league self-play): use responder",
+                param_hint="--method",
+            )
+        _responder_bound(game, spec, config, games, seed, budget, write)
+        return
     if method is None:
         method = "lbr"
     if method == RESPONDER_METHOD:
         raise click.BadParameter(
-            "responder is for tables of 3 or more; 2-player games use lbr, trained or bots",
+            "responder measures table networks (league self-play); this strategy is not one: "
+            "use lbr, trained or bots",
             param_hint="--method",
         )
     if rollouts < 1:
@@ -387,11 +405,24 @@ def _bots_bounds(
         click.echo(f"written to {folder / 'meta.json'}")
 
 
+def _holds_table_net(spec: str, config: GameConfig) -> bool:
+    """Whether the strategy ``spec`` names is a table network (False when there is none)."""
+    from complots_solver.solvers.belief.valuenet import ValueNet
+    from complots_solver.solvers.selfplay.net import KIND
+    from complots_solver.solvers.selfplay.run import POLICY_FILE
+
+    try:
+        folder = strategy_folder(spec, config)
+        path = folder / POLICY_FILE
+        return path.is_file() and ValueNet.load(path).meta.get("kind") == KIND
+    except ValueError:
+        return False
+
+
 def _responder_bound(
     game: str, spec: str, config: GameConfig, games: int, seed: int, budget: str | None, write: bool
 ) -> None:
-    """3+ players: train a table network against the strategy, measure its gain over 1/n."""
-    from complots_solver.play.search_bot import shipped_dir
+    """Train a table network against a table strategy, measure its gain over 1/n."""
     from complots_solver.solvers.selfplay.net import TableNet
     from complots_solver.solvers.selfplay.responder import responder_bound
     from complots_solver.solvers.selfplay.run import POLICY_FILE
@@ -402,7 +433,7 @@ def _responder_bound(
     else:
         train_games, train_seconds = parse_budget(budget)
     try:
-        folder = shipped_dir(config) if spec == "solved" else Path(spec)
+        folder = strategy_folder(spec, config)
         path = folder / POLICY_FILE
         if not path.is_file():
             raise ValueError(f"{folder} holds no {POLICY_FILE}")
@@ -452,6 +483,24 @@ def _responder_bound(
         }
         # the 2-player goal (a best responder gains at most 0.05) read as win share over 1/n
         label = "WEAK" if hi > RESPONDER_TARGET else "HOLDS"
+        if config.players == 2:
+            rlo, rhi = result.return_interval()
+            meta["responder_gain"]["per_game"] = round(result.mean_return, 4)
+            meta["responder_gain"]["per_game_ci95"] = [round(rlo, 4), round(rhi, 4)]
+            bounds = meta.get("exploitability_bound")
+            bounds = dict(bounds) if isinstance(bounds, dict) else {}
+            bounds[RESPONDER_METHOD] = {
+                "exploitability_lower_bound": round(result.mean_return, 4),
+                "ci95": [round(rlo, 4), round(rhi, 4)],
+                "how": (
+                    f"a table network trained {result.train_games} games against the strategy "
+                    f"from a copy of it, then {result.games} fresh games, each seat equally "
+                    "often; mean return per game (the strategy's own value over both seats is 0)"
+                ),
+                "command": command,
+            }
+            meta["exploitability_bound"] = bounds
+            label = "WEAK" if rhi > RESPONDER_TARGET else "HOLDS"
         meta["quality"] = f"{label}: {result.text()} ({command})."
         atomic_write_json(mpath, meta)
         click.echo(f"written to {mpath}")

@@ -42,10 +42,6 @@ def solve_selfplay(
     from complots_solver.solvers.selfplay.run import SelfPlayRun
     from complots_solver.solvers.selfplay.train import SelfPlaySettings
 
-    if config.players < 3:
-        raise ValueError(
-            "players: selfplay trains tables of 3 or more players; 2-player games use belief"
-        )
     settings = SelfPlaySettings.from_options({k: str(v) for k, v in values.items()})
     for name in settings.bot_list():
         parse_bot_spec(name)  # ValueError naming the bad bot

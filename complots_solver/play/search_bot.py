@@ -130,18 +130,26 @@ def _load_policy(path: str) -> PolicyNet:
     return PolicyNet.load(Path(path))
 
 
+@cache
+def _is_table_net(path: str) -> bool:
+    from complots_solver.solvers.selfplay.net import KIND
+
+    return ValueNet.load(Path(path)).meta.get("kind") == KIND
+
+
 def load_net_bot(
     directory: str | Path, config: GameConfig, rng: np.random.Generator, name: str
 ) -> Bot:
     """The bot of the policy network in ``directory/policy-net.npz``; ValueError if unusable.
 
-    A 2-player network is the belief solver's (:class:`NetBot`); at 3 or more
-    players it is a table network (:mod:`complots_solver.play.table_bot`).
+    A table network (league self-play; every network at 3 or more players)
+    plays as :mod:`complots_solver.play.table_bot`; a 2-player network of the
+    belief solver as :class:`NetBot`.
     """
     path = Path(directory) / POLICY_FILE
     if not path.is_file():
-        raise ValueError(f"{directory}: no {POLICY_FILE} (distil one with the belief solver)")
-    if config.players >= 3:
+        raise ValueError(f"{directory}: no {POLICY_FILE} (train one with complots solve)")
+    if config.players >= 3 or _is_table_net(str(path.resolve())):
         from complots_solver.play.table_bot import load_table_bot
 
         return load_table_bot(path, config, rng, name)

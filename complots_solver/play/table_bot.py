@@ -1,4 +1,4 @@
-"""The bot of a table network (3 or more players): ``net:DIR`` and ``solved`` at a table."""
+"""The bot of a table network (league self-play, any number of players): ``net:DIR`` and ``solved``."""
 
 from __future__ import annotations
 
@@ -38,8 +38,6 @@ class TableBot(Bot):
     ) -> None:
         """A bot playing ``net`` at tables of ``config``."""
         super().__init__(config, rng, name)
-        if config.players < 3:
-            raise ValueError("players: table networks play games of 3 or more players")
         self.net = net
         self.players: dict[int, TablePlayer] = {}
 

@@ -1,4 +1,4 @@
-"""``complots solve --algorithm selfplay`` and ``complots bound --method responder`` at 3+ players."""
+"""``complots solve --algorithm selfplay`` and ``complots bound --method responder``."""
 
 from __future__ import annotations
 
@@ -47,18 +47,42 @@ def test_selfplay_solve_writes_a_playable_network_and_resumes(tmp_path):
     assert meta["quality"].startswith(("WEAK: best responder gain", "HOLDS: best responder gain"))
 
 
-def test_selfplay_refuses_two_players_and_2p_methods_at_a_table(tmp_path):
-    """One line and exit 2: selfplay on a 2-player game, lbr at 3 players, a bad bot name."""
-    proc = run_cli(
-        "solve", "draft-ambassador", "--algorithm", "selfplay", "--out", str(tmp_path / "a")
-    )
-    assert proc.returncode == 2
-    assert "players" in proc.stderr and "Traceback" not in proc.stderr
+def test_selfplay_refuses_2p_methods_at_a_table_and_bad_bots(tmp_path):
+    """One line and exit 2: lbr at 3 players, the responder on a belief network, a bad bot name."""
     proc = run_cli("bound", "complots-ambassador-3", "--method", "lbr")
     assert proc.returncode == 2
     assert "responder" in proc.stderr and "Traceback" not in proc.stderr
+    proc = run_cli("bound", "draft-c2-expert", "--method", "responder")
+    assert proc.returncode == 2
+    assert "lbr" in proc.stderr and "Traceback" not in proc.stderr
     proc = run_cli(
         "solve", "complots-ambassador-3", "--out", str(tmp_path / "b"), "--option", "bots=nobody"
     )
     assert proc.returncode == 2
     assert "nobody" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_selfplay_on_the_two_player_draft_plays_and_is_bounded_per_game(tmp_path):
+    """A 2-player draft network trains, plays through net:, refuses lbr, and its responder bound
+    is written per game in exploitability_bound."""
+    out = tmp_path / "d"
+    proc = run_cli(
+        "solve", "draft-inquisitor", "--algorithm", "selfplay", "--out", str(out), "-n", "1", *SMALL
+    )
+    assert proc.returncode == 0, proc.stderr
+    ev = run_cli("evaluate", "draft-inquisitor", "--bots", f"net:{out},honest", "-n", "2")
+    assert ev.returncode == 0, ev.stderr
+    lbr = run_cli("bound", "draft-inquisitor", "--strategy", str(out), "--method", "lbr")
+    assert lbr.returncode == 2 and "table network" in lbr.stderr
+    bound = run_cli(
+        "bound", "draft-inquisitor", "--strategy", f"net:{out}", "--budget", "1", "--games", "6",
+        "--write",
+    )  # fmt: skip
+    assert bound.returncode == 0, bound.stderr
+    assert "per game" in bound.stdout
+    meta = json.loads((out / "meta.json").read_text())
+    record = meta["exploitability_bound"]["responder"]
+    lo, hi = record["ci95"]
+    assert lo <= record["exploitability_lower_bound"] <= hi
+    assert -1.0 <= record["exploitability_lower_bound"] <= 1.0
+    assert meta["responder_gain"]["games"] == 12

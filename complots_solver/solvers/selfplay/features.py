@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from complots_solver.rules import core
-from complots_solver.rules.enums import NUM_CLANS, Stage
+from complots_solver.rules.enums import NUM_CLANS, Stage, Variant
 from complots_solver.rules.layout import (
     A_CHALLENGE,
     A_COUNTER,
@@ -39,6 +39,7 @@ from complots_solver.rules.layout import (
     C_COUNTERS,
     C_MAX_TURNS,
     C_PLAYERS,
+    C_VARIANT,
     NUM_MULTISETS,
     S_ACT,
     S_ACTOR,
@@ -64,6 +65,13 @@ from complots_solver.solvers.belief.features import COIN_SCALE, hand_index
 from complots_solver.solvers.belief.hypotheses import KNOW_SIZE, update_knowledge
 
 FEATURE_VERSION = 1
+
+# 2-player draft only, after the seats: the clan the viewer was dealt from the
+# Court's pile and the clan it picked from its own pile (what it knows of the
+# Court and of the cards out of the game follows from the two)
+DRAFT_DEALT = 0
+DRAFT_PICKED = NUM_CLANS
+DRAFT_SIZE = 2 * NUM_CLANS
 
 # the public record of one seat (TableMemory.record[seat])
 R_CLAIM_RECENT = 0  # per clan: claims since the seat's hand last changed
@@ -103,9 +111,14 @@ G_KNOW = G_HAND + NUM_CLANS + NUM_MULTISETS
 GLOBAL_SIZE = G_KNOW + KNOW_SIZE
 
 
-def num_features(players: int) -> int:
-    """Length of the feature vector at a table of ``players`` seats."""
-    return GLOBAL_SIZE + players * SEAT_SIZE
+def num_features(players: int, draft: bool = False) -> int:
+    """Length of the feature vector at a table of ``players`` seats (``draft``: the 2-player draft)."""
+    return GLOBAL_SIZE + players * SEAT_SIZE + (DRAFT_SIZE if draft else 0)
+
+
+def config_features(cfg: np.ndarray) -> int:
+    """Length of the feature vector for the game of the config array ``cfg``."""
+    return num_features(int(cfg[C_PLAYERS]), int(cfg[C_VARIANT]) == Variant.DRAFT)
 
 
 @njit(cache=True)
@@ -130,14 +143,28 @@ def _claim(record, q, c):
 
 
 @njit(cache=True)
-def observe_move(before, a, after, cfg, record, seen, know):
-    """Update the public record, what each seat was shown, and certain knowledge, across one move."""
+def _note_draft(before, after, players, draft, slot):
+    """Which clan each seat's hand gained in a draft deal (slot 0) or pick (slot 1)."""
+    for q in range(players):
+        for c in range(NUM_CLANS):
+            if after[S_HIDDEN + q * NUM_CLANS + c] > before[S_HIDDEN + q * NUM_CLANS + c]:
+                draft[q, slot] = c
+
+
+@njit(cache=True)
+def observe_move(before, a, after, cfg, record, seen, know, draft):
+    """Update the public record, what each seat was shown, certain knowledge and the draft, across one move."""
     players = cfg[C_PLAYERS]
     update_knowledge(before, a, after, players, know)
+    st = before[S_STAGE]
+    if cfg[C_VARIANT] == Variant.DRAFT:
+        if st == Stage.DEAL:
+            _note_draft(before, after, players, draft, 0)
+        elif st == Stage.PICK:
+            _note_draft(before, after, players, draft, 1)
     p = before[S_CUR]
     if p < 0:
         return
-    st = before[S_STAGE]
     if st == Stage.ACTION:
         kind, _ = core.target_of_action(cfg, a)
         clan = core.claim_of(kind)
@@ -190,7 +217,7 @@ def observe_move(before, a, after, cfg, record, seen, know):
 
 
 @njit(cache=True)
-def table_features(s, cfg, me, record, seen, know, out):
+def table_features(s, cfg, me, record, seen, know, draft, out):
     """Features of seat ``me``'s decision in state ``s`` (see the module note)."""
     for i in range(out.shape[0]):
         out[i] = 0.0
@@ -236,6 +263,12 @@ def table_features(s, cfg, me, record, seen, know, out):
         out[base + P_ROLES + 5] = 1.0 if s[S_CLAIMANT] == q else 0.0
         for k in range(RECORD_SIZE):
             out[base + P_RECORD + k] = min(record[q, k] / RECORD_SCALE[k], 2.0)
+    if cfg[C_VARIANT] == Variant.DRAFT:
+        base = GLOBAL_SIZE + n * SEAT_SIZE
+        if draft[me, 0] >= 0:
+            out[base + DRAFT_DEALT + draft[me, 0]] = 1.0
+        if draft[me, 1] >= 0:
+            out[base + DRAFT_PICKED + draft[me, 1]] = 1.0
 
 
 @njit(cache=True)
@@ -275,9 +308,9 @@ def absolute_action(r, me, n, extended):
 
 
 @njit(cache=True)
-def decision_row(s, cfg, me, record, seen, know, feats, legal, moves, extended):
+def decision_row(s, cfg, me, record, seen, know, draft, feats, legal, moves, extended):
     """Features and the seat-relative legal mask of seat ``me``'s decision."""
-    table_features(s, cfg, me, record, seen, know, feats)
+    table_features(s, cfg, me, record, seen, know, draft, feats)
     for i in range(legal.shape[0]):
         legal[i] = 0.0
     k = core.legal_actions_into(s, cfg, moves)
@@ -297,7 +330,10 @@ class TableMemory:
         self.record = np.zeros((n, RECORD_SIZE), dtype=np.float32)
         self.seen = np.zeros((n, n, NUM_CLANS), dtype=np.float32)
         self.know = np.zeros((n, KNOW_SIZE), dtype=np.int32)
+        self.draft = np.full((n, 2), -1, dtype=np.int32)  # clan dealt, clan picked
 
     def observe(self, before: np.ndarray, action: int, after: np.ndarray) -> None:
         """Account for one move (chance moves included) from ``before`` to ``after``."""
-        observe_move(before, int(action), after, self.cfg, self.record, self.seen, self.know)
+        observe_move(
+            before, int(action), after, self.cfg, self.record, self.seen, self.know, self.draft
+        )

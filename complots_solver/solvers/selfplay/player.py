@@ -11,8 +11,8 @@ from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, S_CUR
 from complots_solver.solvers.selfplay.features import (
     TableMemory,
     absolute_action,
+    config_features,
     decision_row,
-    num_features,
 )
 from complots_solver.solvers.selfplay.net import TableNet
 from complots_solver.solvers.selfplay.tables import MAX_MOVES
@@ -25,10 +25,10 @@ class TablePlayer:
         self.cfg = np.ascontiguousarray(cfg, dtype=np.int32)
         self.players = int(self.cfg[C_PLAYERS])
         self.extended = bool(self.cfg[C_EXTENDED])
-        if net.num_features != num_features(self.players):
+        if net.num_features != config_features(self.cfg):
             raise ValueError(
-                f"net: reads {net.num_features} features, a {self.players}-player table "
-                f"has {num_features(self.players)}"
+                f"net: reads {net.num_features} features, this game's seats read "
+                f"{config_features(self.cfg)}"
             )
         self.net = net
         self._moves = np.empty(MAX_MOVES, dtype=np.int32)
@@ -60,7 +60,17 @@ class TablePlayer:
         legal = np.empty((1, self.net.num_actions), dtype=np.float32)
         m = self.memory
         decision_row(
-            s, self.cfg, me, m.record, m.seen, m.know, x[0], legal[0], self._moves, self.extended
+            s,
+            self.cfg,
+            me,
+            m.record,
+            m.seen,
+            m.know,
+            m.draft,
+            x[0],
+            legal[0],
+            self._moves,
+            self.extended,
         )
         probs, _ = self.net.policy_value(x, legal)
         out = {}

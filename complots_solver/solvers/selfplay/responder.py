@@ -13,6 +13,7 @@ more; it is not an upper bound).
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -54,15 +55,35 @@ class ResponderResult:
         lo, hi = wilson_interval(self.wins, self.games)
         return lo - 1.0 / self.players, hi - 1.0 / self.players
 
+    @property
+    def mean_return(self) -> float:
+        """The responder's mean return per game (win +1, loss -1, turn cap 0; 2 players)."""
+        losses = self.games - self.wins - self.draws
+        return (self.wins - losses) / self.games
+
+    def return_interval(self) -> tuple[float, float]:
+        """Normal 95% interval of :attr:`mean_return` over the games."""
+        m = self.mean_return
+        decided = (self.games - self.draws) / self.games
+        half = 1.96 * math.sqrt(max(decided - m * m, 0.0) / self.games)
+        return m - half, m + half
+
     def text(self) -> str:
         """One line: the gain with its interval and the budget."""
         lo, hi = self.interval()
-        return (
+        line = (
             f"best responder gain {self.gain:+.3f} [{lo:+.3f}, {hi:+.3f}] over the fair share "
             f"1/{self.players} (win share {self.share:.3f}, {self.games} games; responder trained "
             f"{self.train_iterations} iterations, {self.train_games} games, "
             f"{self.train_seconds:.0f} s)"
         )
+        if self.players == 2:
+            rlo, rhi = self.return_interval()
+            line += (
+                f"; per game {self.mean_return:+.3f} [{rlo:+.3f}, {rhi:+.3f}], a lower bound on "
+                "exploitability (the strategy's own value over both seats is 0 by symmetry)"
+            )
+        return line
 
 
 def train_responder(

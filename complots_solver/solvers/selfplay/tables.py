@@ -179,6 +179,7 @@ class TableRunner:
                         m.record,
                         m.seen,
                         m.know,
+                        m.draft,
                         x[i],
                         legal[i],
                         self._moves,

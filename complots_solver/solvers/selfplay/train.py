@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.selfplay.features import FEATURE_VERSION, num_features
+from complots_solver.solvers.selfplay.features import FEATURE_VERSION, config_features
 from complots_solver.solvers.selfplay.net import PPO, PPOSettings, TableNet
 from complots_solver.solvers.selfplay.tables import Seat, SeatBot, TableRunner
 
@@ -146,8 +146,6 @@ class SelfPlayTrainer:
         frozen: TableNet | None = None,
     ) -> None:
         """A fresh trainer (``frozen``: a best responder to that network)."""
-        if config.players < 3:
-            raise ValueError("players: table self-play is for 3 or more players")
         settings.validate()
         self.config = config
         self.settings = settings
@@ -157,7 +155,7 @@ class SelfPlayTrainer:
         if settings.bot_share > 0 and frozen is None and bot_factory is None:
             raise ValueError("bot_share > 0 needs a bot factory")
         self.runner = TableRunner(config, parallel=settings.parallel, lam=settings.lam)
-        feats = num_features(config.players)
+        feats = config_features(config.to_array())
         if frozen is not None and frozen.num_features != feats:
             raise ValueError("frozen: the network was trained on other features")
         self.net = TableNet.create(

@@ -21,6 +21,9 @@ from complots_solver.rules.layout import (
 )
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.selfplay.features import (
+    DRAFT_DEALT,
+    DRAFT_PICKED,
+    DRAFT_SIZE,
     GLOBAL_SIZE,
     P_COINS,
     P_RECORD,
@@ -32,6 +35,7 @@ from complots_solver.solvers.selfplay.features import (
     SEAT_SIZE,
     TableMemory,
     absolute_action,
+    config_features,
     decision_row,
     num_features,
     relative_action,
@@ -150,7 +154,9 @@ def test_features_are_seen_from_the_chair():
     legal = np.empty(g.config.num_distinct_actions(), dtype=np.float32)
     moves = np.empty(512, dtype=np.int32)
     m = g.mem
-    decision_row(g.s, cfg, me, m.record, m.seen, m.know, x, legal, moves, bool(cfg[C_EXTENDED]))
+    decision_row(
+        g.s, cfg, me, m.record, m.seen, m.know, m.draft, x, legal, moves, bool(cfg[C_EXTENDED])
+    )
     actor_block = GLOBAL_SIZE + ((actor - me) % 4) * SEAT_SIZE
     assert actor_block == GLOBAL_SIZE + 3 * SEAT_SIZE  # the actor sits last from its left
     assert x[actor_block + P_RECORD + R_CLAIM_RECENT + Clan.COLLECTOR] > 0
@@ -160,12 +166,13 @@ def test_features_are_seen_from_the_chair():
 
 
 @pytest.mark.parametrize(
-    "preset", ["complots-ambassador-3", "complots-inquisitor", "complots2-catechumene"]
+    "preset",
+    ["complots-ambassador-3", "complots-inquisitor", "complots2-catechumene", "draft-inquisitor"],
 )
 def test_player_replaying_the_history_sees_what_training_saw(preset):
     """The playing bot's replayed record and probabilities equal those computed move by move."""
     g = _Game(preset, seed=7)
-    net = TableNet.create(num_features(g.config.players), g.config.num_distinct_actions(), (32,))
+    net = TableNet.create(config_features(g.cfg), g.config.num_distinct_actions(), (32,))
     player = TablePlayer(g.cfg, net)
     moves = np.empty(512, dtype=np.int32)
     ext = bool(g.cfg[C_EXTENDED])
@@ -178,12 +185,13 @@ def test_player_replaying_the_history_sees_what_training_saw(preset):
         x = np.empty((1, net.num_features), dtype=np.float32)
         legal = np.empty((1, net.num_actions), dtype=np.float32)
         m = g.mem
-        decision_row(g.s, g.cfg, me, m.record, m.seen, m.know, x[0], legal[0], moves, ext)
+        decision_row(g.s, g.cfg, me, m.record, m.seen, m.know, m.draft, x[0], legal[0], moves, ext)
         probs, _ = net.policy_value(x, legal)
         player.observe(g.history)
         got = player.probabilities()
         np.testing.assert_array_equal(player.memory.record, g.mem.record)
         np.testing.assert_array_equal(player.memory.know, g.mem.know)
+        np.testing.assert_array_equal(player.memory.draft, g.mem.draft)
         want = {
             int(absolute_action(r, me, g.config.players, ext)): float(probs[0, r])
             for r in np.flatnonzero(legal[0])
@@ -194,3 +202,53 @@ def test_player_replaying_the_history_sees_what_training_saw(preset):
         g.apply(acts[int(g.rng.integers(len(acts)))])
         decisions += 1
     assert decisions > 10
+
+
+def _row(g, me):
+    x = np.empty(config_features(g.cfg), dtype=np.float32)
+    legal = np.empty(g.config.num_distinct_actions(), dtype=np.float32)
+    moves = np.empty(512, dtype=np.int32)
+    m = g.mem
+    decision_row(
+        g.s, g.cfg, me, m.record, m.seen, m.know, m.draft, x, legal, moves, bool(g.cfg[C_EXTENDED])
+    )
+    return x, legal
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_draft_features_hold_the_dealt_and_picked_clans_of_the_viewer_only(seed):
+    """In the 2-player draft a seat reads the clan it was dealt and the clan it picked, never the
+    other seat's; outside the draft the block is absent."""
+    from complots_solver.rules.layout import A_PICK
+
+    assert config_features(_Game("complots-ambassador-3").cfg) == num_features(3)
+    g = _Game("draft-ambassador", seed=seed)
+    assert config_features(g.cfg) == num_features(2) + DRAFT_SIZE
+    dealt = []
+    for _ in range(2):  # one card from the Court's pile to each seat
+        before = g.s.copy()
+        g.apply(_chance(g.s, g.cfg, g.rng))
+        gained = np.flatnonzero((g.s - before)[S_HIDDEN : S_HIDDEN + 2 * NUM_CLANS] > 0)[0]
+        dealt.append(int(gained % NUM_CLANS))
+    picked = []
+    for seat in range(2):
+        assert int(g.s[S_STAGE]) == Stage.PICK and int(g.s[S_CUR]) == seat
+        x, legal = _row(g, seat)
+        block = num_features(2)
+        assert x[block + DRAFT_DEALT + dealt[seat]] == 1 and x[block:].sum() == 1
+        options = [a - A_PICK for a in _legal(g.s, g.cfg)]
+        assert len(options) == NUM_CLANS and legal.sum() == NUM_CLANS
+        c = options[int(g.rng.integers(len(options)))]
+        picked.append(c)
+        g.apply(A_PICK + c)
+    np.testing.assert_array_equal(g.mem.draft, np.array([dealt, picked]).T)
+    g.settle()
+    me = int(g.s[S_CUR])
+    x, _ = _row(g, me)
+    block = num_features(2)
+    assert x[block + DRAFT_DEALT + dealt[me]] == 1
+    assert x[block + DRAFT_PICKED + picked[me]] == 1
+    assert x[block:].sum() == 2
+    # the other seat's draft must not reach this seat's features
+    g.mem.draft[1 - me] = [(dealt[1 - me] + 1) % NUM_CLANS, (picked[1 - me] + 2) % NUM_CLANS]
+    np.testing.assert_array_equal(_row(g, me)[0], x)

@@ -93,8 +93,8 @@ def test_settings_refuse_bad_values():
         SelfPlaySettings.from_options({"exploiter_share": "0.3"})
     with pytest.raises(ValueError, match="unknown"):
         SelfPlaySettings.from_options({"gamez": "3"})
-    with pytest.raises(ValueError, match="players"):
-        SelfPlayTrainer(resolve_game("draft-ambassador")[0], SelfPlaySettings(bot_share=0.0))
+    with pytest.raises(ValueError, match="bot factory"):
+        SelfPlayTrainer(resolve_game("draft-ambassador")[0], SelfPlaySettings())
 
 
 def test_responder_rotates_chairs_and_finds_a_weak_strategy(config):
@@ -108,3 +108,16 @@ def test_responder_rotates_chairs_and_finds_a_weak_strategy(config):
     lo, hi = result.interval()
     assert result.train_iterations == 25
     assert lo > 0.05  # a responder clearly beats uniform play at a 3-seat table
+
+
+def test_two_player_responder_return_counts_draws_as_nothing():
+    """3 wins, 1 loss and 1 turn cap in 5 games: +0.4 a game; the interval is a normal one."""
+    from complots_solver.solvers.selfplay.responder import ResponderResult
+
+    r = ResponderResult(2, 5, 3, (2, 1), (3, 2), 1, 256, 1.0, 1)
+    assert r.mean_return == pytest.approx(0.4)
+    lo, hi = r.return_interval()
+    half = 1.96 * np.sqrt((4 / 5 - 0.16) / 5)  # E[r^2] is the decided share, 4/5
+    assert (lo, hi) == pytest.approx((0.4 - half, 0.4 + half))
+    assert "per game +0.400" in r.text()
+    assert "per game" not in ResponderResult(3, 5, 3, (1, 1, 1), (2, 2, 1), 1, 1, 1.0, 0).text()
