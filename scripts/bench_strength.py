@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import complots_solver  # noqa: F401  (configures numba and BLAS before numpy loads)
+from complots_solver.play.bots import make_bot
 from complots_solver.solvers.compare.strength import (
     METHODS,
     ladder_curves,
@@ -45,6 +46,7 @@ def main() -> None:
             min(args.targets),
             args.seed,
             log=lambda p: print(json.dumps(p.__dict__ | {"total_s": round(p.total_s, 3)})),
+            make_bot=make_bot,
         )
     if args.csv:
         write_points(points, args.csv)

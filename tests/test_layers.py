@@ -20,10 +20,11 @@ Solver families (the sub-packages of ``solvers``), lowest first:
   imports ``common``, ``exact``, ``policies`` and ``belief``: it measures
   the strategies they make;
 - ``compare`` (measurements across families, e.g. strength per core-hour)
-  imports ``common``, ``exact``, ``mccfr`` and ``belief``;
-- ``selfplay`` (table networks for 3+ players, trained by league self-play)
-  imports ``common`` and ``belief`` (its certain-knowledge tracking and its
-  numpy network and optimiser).
+  imports ``common``, ``exact``, ``mccfr``, ``belief`` and ``selfplay``;
+- ``selfplay`` (table networks trained by league self-play) imports
+  ``common``, ``exact`` (the exact exploitability of a network on a small
+  2-player game) and ``belief`` (its certain-knowledge tracking and its numpy
+  network and optimiser).
 
 ``solvers/__init__.py`` may re-export any family; modules inside a family never
 import the ``solvers`` package itself (it imports them).
@@ -55,8 +56,8 @@ FAMILIES = {
     "belief": {"common", "exact", "belief"},
     "policies": {"common", "exact", "mccfr", "policies"},
     "bounds": {"common", "exact", "policies", "belief", "bounds"},
-    "compare": {"common", "exact", "mccfr", "belief", "compare"},
-    "selfplay": {"common", "belief", "selfplay"},
+    "compare": {"common", "exact", "mccfr", "belief", "selfplay", "compare"},
+    "selfplay": {"common", "exact", "belief", "selfplay"},
 }
 SOLVERS = PACKAGE / "solvers"
 

@@ -68,3 +68,20 @@ def test_bad_method_and_target_refused() -> None:
         method_curve("x", config, "nope", 1.0, 0.01, ctree)
     with pytest.raises(ValueError, match="target"):
         method_curve("x", config, "cfr+", 1.0, 2.0, ctree)
+
+
+def test_selfplay_curve_measures_the_trainers_network_exactly() -> None:
+    """The selfplay point after 4 iterations is the exact exploitability of a trainer run apart
+    with the same seed (league self-play without bots), and is that of a poor strategy."""
+    from complots_solver.solvers.selfplay.exact import table_exploitability
+    from complots_solver.solvers.selfplay.train import SelfPlaySettings, SelfPlayTrainer
+
+    config, _ = resolve_game("ladder-1-ambassador")
+    ctree = compile_complots_tree(config)
+    points = method_curve("ladder-1-ambassador", config, "selfplay", 1e-6, 1e-3, ctree, seed=2)
+    assert len(points) == 1 and points[0].iterations == 4
+    trainer = SelfPlayTrainer(config, SelfPlaySettings(bot_share=0.0), seed=2)
+    trainer.step(4)
+    want = table_exploitability(config, trainer.net, ctree)["exploitability"]
+    assert points[0].exploitability == pytest.approx(want, abs=1e-9)
+    assert 0.0 < want < 1.0

@@ -33,10 +33,13 @@ from complots_solver.solvers.mccfr.solver import MCCFRSolver
 BELIEF = "belief"
 CFR_PLUS = "cfr+"
 OS_MCCFR = "os-mccfr"
-METHODS = (BELIEF, CFR_PLUS, OS_MCCFR)
+SELFPLAY = "selfplay"
+METHODS = (BELIEF, CFR_PLUS, OS_MCCFR, SELFPLAY)
 REFERENCE = OS_MCCFR
 OS_FIRST_CHUNK = 2_000
 EXACT_FIRST_CHUNK = 4
+SELFPLAY_FIRST_CHUNK = 4  # iterations of 256 games
+MakeBot = Callable[[str, GameConfig, np.random.Generator], object]
 
 
 @dataclass(frozen=True)
@@ -59,9 +62,28 @@ class CurvePoint:
 class _Stepper:
     """A method as (set-up, run n more iterations, average strategy on the history tree)."""
 
-    def __init__(self, method: str, config: GameConfig, ctree: Tree, seed: int) -> None:
+    def __init__(
+        self,
+        method: str,
+        config: GameConfig,
+        ctree: Tree,
+        seed: int,
+        make_bot: MakeBot | None = None,
+    ) -> None:
         start = time.perf_counter()
-        if method == BELIEF:
+        self.config = config
+        if method == SELFPLAY:
+            from complots_solver.solvers.selfplay.train import SelfPlaySettings, SelfPlayTrainer
+
+            # the shipped recipe; without the play layer's bots their share goes to self-play
+            settings = SelfPlaySettings() if make_bot else SelfPlaySettings(bot_share=0.0)
+            factory = None
+            if make_bot is not None:
+                factory = lambda name, rng: make_bot(name, config, rng)  # noqa: E731
+            SelfPlayTrainer(config, settings, seed=seed, bot_factory=factory).step(1)  # compile
+            self.solver = SelfPlayTrainer(config, settings, seed=seed, bot_factory=factory)
+            self.first = SELFPLAY_FIRST_CHUNK
+        elif method == BELIEF:
             cfg = config.to_array()
             self.ptree = build_public_tree(cfg, Hypotheses.initial(cfg), memory=Memory.CANONICAL)
             VectorCFR(self.ptree).run(1)  # compile outside the timing, as for the others
@@ -88,7 +110,11 @@ class _Stepper:
         self.iterations += n
 
     def strategy(self) -> np.ndarray:
-        """The average strategy on the history tree's infosets."""
+        """The average strategy on the history tree's infosets (self-play: the current network)."""
+        if self.method == SELFPLAY:
+            from complots_solver.solvers.selfplay.exact import table_tree_strategy
+
+            return table_tree_strategy(self.config, self.solver.net, self.ctree)
         if self.method == BELIEF:
             return to_tree_strategy(self.ptree, self.solver.average_strategy(), self.ctree)
         if self.method == CFR_PLUS:
@@ -106,6 +132,7 @@ def method_curve(
     seed: int = 0,
     log: Callable[[CurvePoint], None] | None = None,
     tree_s: float = 0.0,
+    make_bot: MakeBot | None = None,
 ) -> list[CurvePoint]:
     """Points until the exploitability reaches ``target`` or ``seconds`` of solving have passed.
 
@@ -119,7 +146,7 @@ def method_curve(
         raise ValueError(f"seconds: must be positive; got {seconds}")
     if not 0 < target < 1:
         raise ValueError(f"target: must be in (0, 1); got {target}")
-    step = _Stepper(method, config, ctree, seed)
+    step = _Stepper(method, config, ctree, seed, make_bot)
     if method == CFR_PLUS:
         step.setup_s += tree_s
     points: list[CurvePoint] = []
@@ -146,8 +173,13 @@ def ladder_curves(
     target: float = 1e-3,
     seed: int = 0,
     log: Callable[[CurvePoint], None] | None = None,
+    make_bot: MakeBot | None = None,
 ) -> list[CurvePoint]:
-    """Every method's curve on every rung (one history tree per rung, shared for evaluation)."""
+    """Every method's curve on every rung (one history tree per rung, shared for evaluation).
+
+    ``make_bot(name, config, rng)`` gives league self-play its baseline bots
+    (the play layer's, passed in by the caller); without it their share is self-play.
+    """
     from complots_solver.rules.presets import resolve_game
 
     for m in methods:
@@ -162,7 +194,9 @@ def ladder_curves(
         ctree = compile_complots_tree(config)
         tree_s = time.perf_counter() - start
         for m in methods:
-            points += method_curve(name, config, m, seconds, target, ctree, seed, log, tree_s)
+            points += method_curve(
+                name, config, m, seconds, target, ctree, seed, log, tree_s, make_bot
+            )
     return points
 
 

@@ -1,0 +1,134 @@
+"""A table network as an exact strategy of a small 2-player game, for exact exploitability.
+
+A table network reads only what the seat to move knows (the public record,
+its own cards, knowledge and draft, what it was shown), so on a perfect-recall
+tree it plays one distribution per information set. Each information set's
+features are computed by replaying the moves to its representative node with
+the same :class:`~.features.TableMemory` updates the playing bot makes (in
+numba, in chunks), the network is evaluated on the chunk, and the project's
+exact best response measures the resulting strategy. This is how the
+league self-play method is held to the ladder's known answers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from complots_solver.rules import core
+from complots_solver.rules.config import GameConfig
+from complots_solver.rules.enums import NUM_CLANS
+from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, MAX_CHANCE_OUTCOMES, S_CUR
+from complots_solver.solvers.belief.hypotheses import KNOW_SIZE
+from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
+from complots_solver.solvers.exact.best_response import game_value
+from complots_solver.solvers.exact.complots_tree import _path_to, compile_complots_tree
+from complots_solver.solvers.selfplay.features import (
+    RECORD_SIZE,
+    config_features,
+    decision_row,
+    observe_move,
+    relative_action,
+)
+from complots_solver.solvers.selfplay.net import TableNet
+
+CHUNK = 65536  # information sets whose features are held at once
+
+
+@njit(cache=True)
+def _chunk_rows(
+    cfg, child_offsets, children, representative, start, stop, width, max_depth, feats, legal, me
+):
+    """Features, legal masks and the seat to move of information sets ``start:stop``."""
+    n = cfg[C_PLAYERS]
+    extended = cfg[C_EXTENDED] != 0
+    ranks = np.empty(max_depth + 1, dtype=np.int64)
+    moves = np.empty(width, dtype=np.int32)
+    probs = np.empty(width, dtype=np.float64)
+    for i in range(start, stop):
+        depth = _path_to(child_offsets, children, representative[i], ranks)
+        s = core.initial_state(cfg)
+        record = np.zeros((n, RECORD_SIZE), dtype=np.float32)
+        seen = np.zeros((n, n, NUM_CLANS), dtype=np.float32)
+        know = np.zeros((n, KNOW_SIZE), dtype=np.int32)
+        draft = np.full((n, 2), -1, dtype=np.int32)
+        for d in range(depth):
+            if s[S_CUR] == -1:
+                core.chance_outcomes_into(s, cfg, moves, probs)
+            else:
+                core.legal_actions_into(s, cfg, moves)
+            a = moves[ranks[d]]
+            before = s.copy()
+            core.apply_action(s, cfg, a)
+            observe_move(before, a, s, cfg, record, seen, know, draft)
+        p = s[S_CUR]
+        me[i - start] = p
+        decision_row(
+            s,
+            cfg,
+            p,
+            record,
+            seen,
+            know,
+            draft,
+            feats[i - start],
+            legal[i - start],
+            moves,
+            extended,
+        )
+
+
+@njit(cache=True)
+def _fill_strategy(action_offsets, legal_actions, start, stop, me, probs, n, extended, out):
+    """Each information set's probabilities, in the compiled tree's action order."""
+    for i in range(start, stop):
+        p = me[i - start]
+        for k in range(action_offsets[i], action_offsets[i + 1]):
+            out[k] = probs[i - start, relative_action(legal_actions[k], p, n, extended)]
+
+
+def table_tree_strategy(config: GameConfig, net: TableNet, tree: object) -> np.ndarray:
+    """The network's probabilities on every information set of ``tree`` (compiled, perfect recall)."""
+    cfg = np.ascontiguousarray(config.to_array(), dtype=np.int32)
+    if net.num_features != config_features(cfg):
+        raise ValueError("net: trained on another game's features")
+    if net.num_actions != config.num_distinct_actions():
+        raise ValueError("net: its actions do not match this game")
+    infosets = int(tree.action_offsets.shape[0] - 1)
+    keys = tree.keys  # the arrays the representatives index (pre-order, as walked)
+    representative = np.ascontiguousarray(keys.representative, dtype=np.int64)
+    width = max(config.num_distinct_actions(), MAX_CHANCE_OUTCOMES)
+    max_depth = config.max_game_length()
+    out = np.empty(int(tree.action_offsets[-1]), dtype=np.float64)
+    extended = bool(cfg[C_EXTENDED])
+    for start in range(0, infosets, CHUNK):
+        stop = min(start + CHUNK, infosets)
+        feats = np.empty((stop - start, net.num_features), dtype=np.float32)
+        legal = np.empty((stop - start, net.num_actions), dtype=np.float32)
+        me = np.empty(stop - start, dtype=np.int32)
+        _chunk_rows(
+            cfg, keys._child_offsets, keys._children, representative, start, stop, width,
+            max_depth, feats, legal, me,
+        )  # fmt: skip
+        if not np.array_equal(me, tree.infoset_player[start:stop]):
+            raise AssertionError("a representative node is not its information set's decision")
+        probs, _ = net.policy_value(feats, legal)
+        _fill_strategy(
+            tree.action_offsets, tree.legal_actions, start, stop, me,
+            probs.astype(np.float64), int(cfg[C_PLAYERS]), extended, out,
+        )  # fmt: skip
+    return out
+
+
+def table_exploitability(config: GameConfig, net: TableNet, tree: object | None = None) -> dict:
+    """Exact exploitability (NashConv/2) and seat-0 value of a table network on a small 2-player game."""
+    if config.players != 2:
+        raise ValueError(f"config: exact exploitability needs 2 players, not {config.players}")
+    if tree is None:
+        tree = compile_complots_tree(config)
+    strategy = table_tree_strategy(config, net, tree)
+    return {
+        "exploitability": float(tree_exploitability(tree, strategy)),
+        "value": float(game_value(tree, strategy)),
+        "infosets": int(tree.action_offsets.shape[0] - 1),
+    }
