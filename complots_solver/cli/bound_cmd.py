@@ -191,8 +191,9 @@ def write_bound(folder: Path, bound: Bound, command: str) -> None:
     "--method",
     type=click.Choice(METHODS),
     default=None,
-    help="responder: lbr (default), trained or bots at 2 players; responder (a trained table "
-    "network, the default) at 3 or more",
+    help="lbr (default), trained or bots for a 2-player belief-solver strategy; responder (a "
+    "trained table network; the only one, and the default) for a table network (league "
+    "self-play, any number of players)",
 )
 @click.option("--games", "-n", type=int, default=200, show_default=True, help="games per seat")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of every game")
@@ -251,7 +252,9 @@ def bound(
     on fresh games. bots: each heuristic bot of --bots as a fixed responder
     (the largest is the strongest bound). Gain of a seat = responder's mean
     return minus the strategy's own value there (exact for an exact
-    strategy, else self-play).
+    strategy, else self-play). responder (for table networks): a network
+    trained from a copy of the strategy in one chair, its win share over
+    1/n, and at 2 players its mean return per game.
     """
     try:
         config, _ = resolve_game(game)
