@@ -392,9 +392,9 @@ def solve(
             given.append((flag, key, raw if value is None else value))
     values = resolve(algorithm, given)
     kind = family(algorithm)
-    if kind in ("exact", "selfplay") and workers != 1:
+    if kind == "exact" and workers != 1:
         raise click.BadParameter(
-            f"applies to belief and es-mccfr and os-mccfr only, not {algorithm}",
+            f"applies to belief, selfplay, es-mccfr and os-mccfr only, not {algorithm}",
             param_hint="--workers",
         )
     if kind == "exact":  # refuse a tree that cannot fit before anything is written
@@ -409,7 +409,9 @@ def solve(
         from complots_solver.cli.selfplay_cmd import solve_selfplay
 
         say(config.game_string(), bold=True)
-        solve_selfplay(config, Path(out_dir), resume, force, values, console, **common)
+        solve_selfplay(
+            config, Path(out_dir), resume, force, values, console, **common, workers=workers
+        )
     elif kind == "mccfr":
         _solve_mccfr(
             config, preset, Path(out_dir), resume, force, algorithm, workers, values, common,

@@ -16,14 +16,22 @@ INTERRUPTED = 130
 LOG_EVERY = 25  # iterations between progress lines
 
 
+class BotMaker:
+    """The baseline bots the league seats, by name (the play layer's; picklable for workers)."""
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+
+    def __call__(self, name: str, rng: np.random.Generator) -> Any:
+        """A fresh bot ``name`` drawing from ``rng``."""
+        from complots_solver.play.bots import make_bot
+
+        return make_bot(name, self.config, rng)
+
+
 def bot_factory(config: GameConfig) -> Any:
     """The baseline bots the league seats, by name (the play layer's bots)."""
-    from complots_solver.play.bots import make_bot
-
-    def make(name: str, rng: np.random.Generator) -> Any:
-        return make_bot(name, config, rng)
-
-    return make
+    return BotMaker(config)
 
 
 def solve_selfplay(
@@ -36,20 +44,48 @@ def solve_selfplay(
     iterations: int | None,
     seconds: float | None,
     seed: int,
+    workers: int = 1,
 ) -> None:
     """Train the table network to the budget, write it, say where it is."""
     from complots_solver.play.bots import parse_bot_spec
-    from complots_solver.solvers.selfplay.run import SelfPlayRun
+    from complots_solver.solvers.common.pool import WorkerPool
     from complots_solver.solvers.selfplay.train import SelfPlaySettings
 
+    values = dict(values)
+    ray_address = values.pop("ray_address", None)
     settings = SelfPlaySettings.from_options({k: str(v) for k, v in values.items()})
     for name in settings.bot_list():
         parse_bot_spec(name)  # ValueError naming the bad bot
     if seconds is None and iterations is None:
         seconds = DEFAULT_SECONDS
+    with WorkerPool(workers, ray_address) as pool:
+        _train(
+            config, out_dir, resume, force, values, console, iterations, seconds, seed,
+            settings, pool, workers, ray_address,
+        )  # fmt: skip
+
+
+def _train(
+    config: GameConfig,
+    out_dir: Path,
+    resume: bool,
+    force: bool,
+    values: dict[str, Any],
+    console: Console,
+    iterations: int | None,
+    seconds: float | None,
+    seed: int,
+    settings: Any,
+    pool: Any,
+    workers: int,
+    ray_address: str | None,
+) -> None:
+    """The training run itself, its games played on ``pool``."""
+    from complots_solver.solvers.selfplay.run import SelfPlayRun
+
     run = SelfPlayRun(
         out_dir, config, settings, seed=seed, bot_factory=bot_factory(config), resume=resume,
-        force=force, given=frozenset(values),
+        force=force, given=frozenset(values), pool=pool,
     )  # fmt: skip
     tr = run.trainer
     budget = f"{seconds:.0f} s" if seconds is not None else f"iteration {iterations}"
@@ -57,7 +93,8 @@ def solve_selfplay(
         budget = f"iteration {iterations} or {seconds:.0f} s"
     console.print(
         f"selfplay: PPO league training of the table network until {budget} "
-        f"({run.settings.games} games an iteration); resumable with --resume",
+        f"({run.settings.games} games an iteration in {run.settings.jobs} stream(s) on "
+        f"{workers} {'Ray actor' if ray_address else 'worker'}(s)); resumable with --resume",
         soft_wrap=True,
         markup=False,
     )

@@ -64,6 +64,8 @@ SELFPLAY_HELP = {
     "exploiter_share": "share of games against the exploiter (a best responder trained alongside; 0: none)",
     "exploiter_games": "the exploiter's own training games an iteration",
     "exploiter_reset": "iterations between restarts of the exploiter from a copy of the strategy",
+    "jobs": "independent game streams an iteration is split into, played on the --workers "
+    "(the result depends on jobs, never on --workers; runs made before it existed used 1)",
 }
 RAY = OptionSpec(
     "ray_address", str, None, "run the self-play workers as Ray actors ('local' starts one)", True
@@ -72,7 +74,7 @@ TABLES: dict[str, dict[str, OptionSpec]] = {
     "exact": option_table(SolveSettings, exclude=COMMON),
     "mccfr": option_table(MCCFRSettings, exclude=COMMON),
     "belief": {**option_table(BeliefRunSettings, helps=BELIEF_HELP), "ray_address": RAY},
-    "selfplay": option_table(SelfPlaySettings, helps=SELFPLAY_HELP),
+    "selfplay": {**option_table(SelfPlaySettings, helps=SELFPLAY_HELP), "ray_address": RAY},
 }
 DCFR_ONLY = ("alpha", "beta", "gamma")
 DISCOUNT_KEYS = ("alpha", "beta", "gamma")

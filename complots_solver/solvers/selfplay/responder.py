@@ -98,8 +98,8 @@ def train_responder(
     if seconds is None and iterations is None:
         raise ValueError("give the responder's budget: seconds or iterations")
     base = settings or SelfPlaySettings(
-        self_share=0.0, bot_share=0.0, snapshots=0, width=strategy.net.sizes[1]
-    )
+        self_share=0.0, bot_share=0.0, snapshots=0, width=strategy.net.sizes[1], jobs=1
+    )  # one stream: the budgets of the recorded figures
     trainer = SelfPlayTrainer(config, base, seed=seed + 7919, frozen=strategy)
     if [w.shape for w in trainer.net.net.weights] == [w.shape for w in strategy.net.weights]:
         trainer.net.assign(strategy)

@@ -26,6 +26,7 @@ from typing import Any
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.atomic import atomic_write_json
 from complots_solver.solvers.common.driver import Budget, LogSpec, RunDriver, RunProgress
+from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.common.rundir import CONFIG_FILE
 from complots_solver.solvers.selfplay.features import FEATURE_VERSION
 from complots_solver.solvers.selfplay.train import (
@@ -69,6 +70,7 @@ class SelfPlayRun:
         resume: bool = False,
         force: bool = False,
         given: frozenset[str] = frozenset(),
+        pool: WorkerPool | None = None,
     ) -> None:
         """Set up the folder through the run driver and the trainer (restored on ``resume``).
 
@@ -86,6 +88,7 @@ class SelfPlayRun:
                 raise ValueError(f"--resume: {self.out} holds a run of another algorithm")
             names = {f.name for f in fields(SelfPlaySettings)}
             stored = {k: v for k, v in saved.get("solver", {}).items() if k in names}
+            stored.setdefault("jobs", 1)  # runs from before the setting played one stream
             for key in sorted(given):
                 if key in stored and stored[key] != getattr(settings, key):
                     raise ValueError(
@@ -96,7 +99,9 @@ class SelfPlayRun:
             seed = int(saved.get("solver", {}).get("seed", seed))
         self.settings = settings
         self.seed = seed
-        self.trainer = SelfPlayTrainer(config, settings, seed=seed, bot_factory=bot_factory)
+        self.trainer = SelfPlayTrainer(
+            config, settings, seed=seed, bot_factory=bot_factory, pool=pool
+        )
         self.driver = RunDriver(
             self.out, _record(config, seed, settings), RESUMABLE, LOG, resume, force
         )

@@ -29,16 +29,17 @@ so a run resumed from its checkpoint continues exactly as an unbroken one.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 import numpy as np
 
 from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.selfplay.features import FEATURE_VERSION, config_features
 from complots_solver.solvers.selfplay.net import PPO, PPOSettings, TableNet
-from complots_solver.solvers.selfplay.tables import Seat, SeatBot, TableRunner
+from complots_solver.solvers.selfplay.tables import GameResult, Seat, SeatBot, TableRunner
 
 BotFactory = Callable[[str, np.random.Generator], SeatBot]
 DEFAULT_BOTS = "honest,counter,bluffer,trusting,skeptic,brazen,random"
@@ -64,6 +65,7 @@ class SelfPlaySettings:
     exploiter_share: float = 0.0
     exploiter_games: int = 128
     exploiter_reset: int = 50
+    jobs: int = 2  # independent game streams an iteration is split into (1: the first runs)
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> SelfPlaySettings:
@@ -97,6 +99,7 @@ class SelfPlaySettings:
             "snapshot_every",
             "exploiter_games",
             "exploiter_reset",
+            "jobs",
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"--option {name} must be at least 1, got {getattr(self, name)}")
@@ -134,6 +137,66 @@ LOG_COLUMNS = (
 )
 
 
+@dataclass
+class League:
+    """Who sits where in an iteration's games (picklable: a worker seats its own games)."""
+
+    players: int
+    settings: SelfPlaySettings
+    net: TableNet
+    past: list[TableNet]
+    exploiter: TableNet | None = None
+    frozen: TableNet | None = None
+    bot_factory: BotFactory | None = None
+
+    def seating(self, rng: np.random.Generator) -> list[Seat]:
+        """The chairs of one game (see the module note)."""
+        n = self.players
+        me = int(rng.integers(n))
+        if self.frozen is not None:
+            seats = [Seat(net=self.frozen, label="strategy") for _ in range(n)]
+            seats[me] = Seat(net=self.net, learner=True, label="responder")
+            return seats
+        s = self.settings
+        r = rng.random()
+        if r < s.self_share:
+            return [Seat(net=self.net, learner=True, label="self") for _ in range(n)]
+        seats = []
+        if s.self_share + s.bot_share <= r < s.self_share + s.bot_share + s.exploiter_share:
+            seats = [Seat(net=self.net, learner=True, label="self") for _ in range(n)]
+            seats[me] = Seat(net=self.exploiter, label="exploiter")
+            return seats
+        if r < s.self_share + s.bot_share:
+            names = s.bot_list()
+            for _ in range(n):
+                name = names[int(rng.integers(len(names)))]
+                assert self.bot_factory is not None
+                seats.append(Seat(bot=self.bot_factory(name, rng), label=name))
+        else:
+            for _ in range(n):
+                past = self.past[int(rng.integers(len(self.past)))] if self.past else self.net
+                seats.append(Seat(net=past, label="past"))
+        seats[me] = Seat(net=self.net, learner=True, label="learner")
+        return seats
+
+
+_RUNNERS: dict[tuple[str, int, float], TableRunner] = {}
+
+
+def play_job(job: tuple) -> tuple[dict[str, np.ndarray], list[GameResult]]:
+    """One stream of an iteration's games: ``(config, parallel, lam, league, games, seed)``."""
+    config, parallel, lam, league, games, seed = job
+    key = (config.game_string(), parallel, lam)
+    if key not in _RUNNERS:  # one pyspiel game per worker process
+        _RUNNERS[key] = TableRunner(config, parallel=parallel, lam=lam)
+    return _RUNNERS[key].play(games, league.seating, np.random.default_rng(seed))
+
+
+def merge_batches(batches: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The examples of several streams, in stream order."""
+    return {k: np.concatenate([b[k] for b in batches]) for k in batches[0]}
+
+
 class SelfPlayTrainer:
     """The network, its optimiser and its past selves, one iteration at a time (see the module note)."""
 
@@ -144,9 +207,12 @@ class SelfPlayTrainer:
         seed: int = 0,
         bot_factory: BotFactory | None = None,
         frozen: TableNet | None = None,
+        pool: WorkerPool | None = None,
     ) -> None:
-        """A fresh trainer (``frozen``: a best responder to that network)."""
+        """A fresh trainer (``frozen``: a best responder to that network; ``pool``: where the
+        ``jobs`` game streams are played, which changes only the wall time)."""
         settings.validate()
+        self.pool = pool
         self.config = config
         self.settings = settings
         self.seed = seed
@@ -184,34 +250,39 @@ class SelfPlayTrainer:
         self.last: dict[str, float] = {}
 
     # -- seating ---------------------------------------------------------------------
+    def league(self) -> League:
+        """The seating of this iteration's games."""
+        return League(
+            self.config.players,
+            self.settings,
+            self.net,
+            self.past,
+            self.exploiter,
+            self.frozen,
+            self.bot_factory,
+        )
+
     def _seating(self, rng: np.random.Generator) -> list[Seat]:
-        n = self.config.players
-        me = int(rng.integers(n))
-        if self.frozen is not None:
-            seats = [Seat(net=self.frozen, label="strategy") for _ in range(n)]
-            seats[me] = Seat(net=self.net, learner=True, label="responder")
-            return seats
+        return self.league().seating(rng)
+
+    def _play(self, rng: np.random.Generator) -> tuple[dict[str, np.ndarray], list[GameResult]]:
+        """The iteration's games: one stream drawn from ``rng`` in this process, or ``jobs``
+        streams of their own on the pool."""
         s = self.settings
-        r = rng.random()
-        if r < s.self_share:
-            return [Seat(net=self.net, learner=True, label="self") for _ in range(n)]
-        seats = []
-        if s.self_share + s.bot_share <= r < s.self_share + s.bot_share + s.exploiter_share:
-            seats = [Seat(net=self.net, learner=True, label="self") for _ in range(n)]
-            seats[me] = Seat(net=self.exploiter, label="exploiter")
-            return seats
-        if r < s.self_share + s.bot_share:
-            names = self.settings.bot_list()
-            for _ in range(n):
-                name = names[int(rng.integers(len(names)))]
-                assert self.bot_factory is not None
-                seats.append(Seat(bot=self.bot_factory(name, rng), label=name))
-        else:
-            for _ in range(n):
-                past = self.past[int(rng.integers(len(self.past)))] if self.past else self.net
-                seats.append(Seat(net=past, label="past"))
-        seats[me] = Seat(net=self.net, learner=True, label="learner")
-        return seats
+        if s.jobs == 1:
+            return self.runner.play(s.games, self._seating, rng)
+        league = self.league()
+        jobs = [
+            (
+                self.config, s.parallel, s.lam, league, s.games // s.jobs + (j < s.games % s.jobs),
+                [self.seed, self.iteration, 29, j],
+            )
+            for j in range(s.jobs)
+        ]  # fmt: skip
+        pool = self.pool or WorkerPool(1)
+        done = pool.map(play_job, jobs)
+        results = [g for _, rs in done for g in rs]
+        return merge_batches([b for b, _ in done]), results
 
     # -- one iteration ---------------------------------------------------------------
     def step(self, iterations: int | None = None) -> int:
@@ -248,13 +319,16 @@ class SelfPlayTrainer:
     def _iterate(self) -> None:
         start = time.perf_counter()
         s = self.settings
-        rng = np.random.default_rng([self.seed, self.iteration, 29])
         exploiter_share = float("nan")
         if self.exploiter is not None:
             exploiter_share = self._train_exploiter(
                 np.random.default_rng([self.seed, self.iteration, 31])
             )
-        batch, results = self.runner.play(s.games, self._seating, rng)
+        # one stream: the games, then the update, draw from one generator (as the first runs)
+        rng = np.random.default_rng(
+            [self.seed, self.iteration, 29, *([] if s.jobs == 1 else [s.jobs])]
+        )
+        batch, results = self._play(rng)
         terms = self.ppo.train(batch, rng) if len(batch["x"]) else {}
         self.iteration += 1
         self.games += len(results)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -121,3 +123,75 @@ def test_two_player_responder_return_counts_draws_as_nothing():
     assert (lo, hi) == pytest.approx((0.4 - half, 0.4 + half))
     assert "per game +0.400" in r.text()
     assert "per game" not in ResponderResult(3, 5, 3, (1, 1, 1), (2, 2, 1), 1, 1, 1.0, 0).text()
+
+
+class _Bots:
+    """A picklable bot factory (worker processes seat their own bots)."""
+
+    def __init__(self, config):
+        self.config = config
+
+    def __call__(self, name, rng):
+        return make_bot(name, self.config, rng)
+
+
+def test_streams_give_the_same_network_on_one_or_two_workers(config):
+    """jobs=3 on two worker processes equals jobs=3 in this process, bit for bit; jobs=1 is
+    another stream."""
+    from complots_solver.solvers.common.pool import WorkerPool
+
+    s = SelfPlaySettings(
+        games=12, parallel=6, width=16, snapshot_every=1, snapshots=2, bot_share=0.3, jobs=3
+    )
+    here = SelfPlayTrainer(config, s, seed=4, bot_factory=_Bots(config))
+    here.step(2)
+    with WorkerPool(2) as pool:
+        there = SelfPlayTrainer(config, s, seed=4, bot_factory=_Bots(config), pool=pool)
+        there.step(2)
+    for a, b in zip(here.net.net.weights, there.net.net.weights, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert here.games == there.games == 24
+    assert here.last["decisions"] == there.last["decisions"]
+    single = SelfPlayTrainer(config, replace(s, jobs=1), seed=4, bot_factory=_Bots(config))
+    single.step(2)
+    assert any(
+        not np.array_equal(a, b)
+        for a, b in zip(here.net.net.weights, single.net.net.weights, strict=True)
+    )
+
+
+def test_a_run_from_before_jobs_resumes_with_one_stream(config, tmp_path):
+    """A run directory whose settings lack ``jobs`` was played in one stream and resumes so."""
+    import json
+
+    from complots_solver.solvers.selfplay.run import SelfPlayRun
+
+    s = SelfPlaySettings(games=4, parallel=4, width=8, bot_share=0.0, snapshots=0)
+    run = SelfPlayRun(tmp_path, config, s, seed=1)
+    run.train(iterations=1)
+    path = tmp_path / "config.json"
+    saved = json.loads(path.read_text())
+    assert saved["solver"]["jobs"] == 2
+    del saved["solver"]["jobs"]
+    path.write_text(json.dumps(saved))
+    again = SelfPlayRun(tmp_path, config, s, seed=1, resume=True)
+    assert again.settings.jobs == 1 and again.trainer.iteration == 1
+
+
+@pytest.mark.slow
+def test_streams_on_ray_actors_equal_one_process(config):
+    """The same iteration's streams played on two Ray actors give the same network."""
+    from complots_solver.solvers.common.pool import WorkerPool
+
+    ray = pytest.importorskip("ray")
+    s = SelfPlaySettings(games=8, parallel=4, width=8, bot_share=0.5, snapshots=0, jobs=2)
+    here = SelfPlayTrainer(config, s, seed=6, bot_factory=_Bots(config))
+    here.step(1)
+    try:
+        with WorkerPool(2, "local") as pool:
+            there = SelfPlayTrainer(config, s, seed=6, bot_factory=_Bots(config), pool=pool)
+            there.step(1)
+    finally:
+        ray.shutdown()
+    for a, b in zip(here.net.net.weights, there.net.net.weights, strict=True):
+        np.testing.assert_array_equal(a, b)
