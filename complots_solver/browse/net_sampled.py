@@ -35,7 +35,11 @@ from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.netplay import NetPlayer
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.train import POLICY_FILE
+from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.mccfr.infokeys import KEYS, init_keys, step_keys
+from complots_solver.solvers.selfplay.net import KIND as TABLE_KIND
+from complots_solver.solvers.selfplay.net import TableNet
+from complots_solver.solvers.selfplay.player import TablePlayer
 
 DEFAULT_NET_GAMES = 2000  # a network game costs about a third of a second: minutes, not hours
 META_FILE = "meta.json"
@@ -44,24 +48,54 @@ _TERMINAL = int(Stage.TERMINAL)
 _PERFECT = KEYS["perfect"]
 
 
+class _TableSeat:
+    """A table network's seat with the belief player's ``action_probabilities(history)``."""
+
+    def __init__(self, cfg: np.ndarray, net: TableNet) -> None:
+        self.player = TablePlayer(cfg, net)
+
+    def action_probabilities(self, history: list[int]) -> dict[int, float]:
+        """The network's probabilities after ``history``."""
+        self.player.observe(history)
+        return self.player.probabilities()
+
+
+def is_table_net(path: Path) -> bool:
+    """Whether the network file at ``path`` is a table network (league self-play)."""
+    return ValueNet.load(Path(path)).meta.get("kind") == TABLE_KIND
+
+
 def _play_games(args: tuple[str, str, int, list[int]]) -> list[dict[str, Any]]:
     """Worker: play and record games ``indices`` of the network (one dict of arrays per game)."""
     game_string, policy_path, seed, indices = args
     config, _ = resolve_game(game_string)
     cfg = np.ascontiguousarray(config.to_array())
-    policy = PolicyNet.load(Path(policy_path))
     width = config.num_distinct_actions()
+    policy: PolicyNet | TableNet
+    if is_table_net(Path(policy_path)):
+        policy = TableNet.load(Path(policy_path))
+    else:
+        policy = PolicyNet.load(Path(policy_path))
     return [_play_one(config, cfg, policy, width, seed, g) for g in indices]
 
 
 def _play_one(
-    config: GameConfig, cfg: np.ndarray, policy: PolicyNet, width: int, seed: int, g: int
+    config: GameConfig,
+    cfg: np.ndarray,
+    policy: PolicyNet | TableNet,
+    width: int,
+    seed: int,
+    g: int,
 ) -> dict[str, Any]:
     """One self-play game of the network, every decision recorded (see the numba recorder)."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(g,)))
     n = config.players
     draft = config.variant == Variant.DRAFT
-    players = [NetPlayer(cfg, p, policy, width) for p in range(n)]
+    players: list[Any]
+    if isinstance(policy, TableNet):
+        players = [_TableSeat(cfg, policy) for _ in range(n)]
+    else:
+        players = [NetPlayer(cfg, p, policy, width) for p in range(n)]
     s = core.initial_state(cfg).astype(np.int32)
     history: list[int] = []
     hashes = np.zeros(n, dtype=np.uint64)
@@ -217,15 +251,16 @@ class NetSampledBrowser(SampledBrowser):
             meta = json.loads((self.run_dir / META_FILE).read_text())
         except (OSError, ValueError):
             meta = {}
-        policy = PolicyNet.load(path)
-        game = meta.get("game") or policy.net.meta.get("game")
+        self.table = is_table_net(path)
+        policy = TableNet.load(path).net if self.table else PolicyNet.load(path).net
+        game = meta.get("game") or policy.meta.get("game")
         if not isinstance(game, str):
             raise ValueError(f"{self.run_dir}: neither meta.json nor the network names a game")
         self.meta: dict[str, Any] = meta if isinstance(meta, dict) else {}
         self.config, self.preset = resolve_game(game)
         if self.meta.get("preset"):
             self.preset = self.meta["preset"]
-        if policy.net.sizes[-1] != self.config.num_distinct_actions():
+        if policy.sizes[-1] - (1 if self.table else 0) != self.config.num_distinct_actions():
             raise ValueError(f"{path}: the network's actions do not match {game}")
         self.policy = None
         self.table_rows = 0
@@ -255,13 +290,18 @@ class NetSampledBrowser(SampledBrowser):
         m = self.meta
         out = super().describe_run()
         games = m.get("training_games")
+        if self.table:
+            solver_text = "selfplay (league self-play of a table network, PPO" + (
+                f"; {games:,} training games)" if games else ")"
+            )
+        else:
+            solver_text = "belief (public-belief search, distilled policy network" + (
+                f"; {games:,} self-play training games)" if games else ")"
+            )
         out.update(
-            algorithm="belief",
+            algorithm="selfplay" if self.table else "belief",
             iterations=None,
-            solver_text=(
-                "belief (public-belief search, distilled policy network"
-                + (f"; {games:,} self-play training games)" if games else ")")
-            ),
+            solver_text=solver_text,
             quality=m.get("quality"),
             infosets=None,
             key_scheme=None,
@@ -277,7 +317,7 @@ def responder_name(method: str) -> str:
     names = {
         "lbr": "local best response",
         "trained": "trained responder",
-        "responder": "trained table responder, win share over 1/n",
+        "responder": "trained network responder",
     }
     return names.get(method, method)
 

@@ -92,3 +92,70 @@ def test_report_of_the_shipped_strategy(tmp_path: Path) -> None:
     assert f"sampled: {GAMES} self-play games, seed 1, 95% CI" in page
     assert "Warning: weak strategy" in page
     assert "strategy table lacks" not in page and "information key" not in page
+
+
+def test_a_table_network_is_recorded_as_it_plays_and_reported(tmp_path: Path) -> None:
+    """A 2-player table network (league self-play): each record is the bot's distribution at that
+    history, and the report names the method."""
+    import json
+
+    from complots_solver.solvers.selfplay.features import config_features
+    from complots_solver.solvers.selfplay.net import TableNet
+
+    config, _ = resolve_game("draft-inquisitor")
+    net = TableNet.create(
+        config_features(config.to_array()), config.num_distinct_actions(), (16,), seed=2
+    )
+    folder = tmp_path / "table"
+    folder.mkdir()
+    net.save(folder / "policy-net.npz", meta={"game": config.game_string()})
+    (folder / "meta.json").write_text(
+        json.dumps({"game": config.game_string(), "quality": "WEAK: a test network"})
+    )
+    samples = record_net_games(config, folder / "policy-net.npz", 2, seed=5)
+    assert samples.games == 2 and samples.count > 4
+    game = pyspiel.load_game(config.game_string())
+    bot = load_net_bot(folder, config, np.random.default_rng(0), "net")
+    # replay game 0: the chance moves are not recorded, so follow the seat's decisions through
+    # a fresh recorder with a spy on the table player
+    from complots_solver.solvers.selfplay import player as table_player
+
+    seen: list[list[int]] = []
+    real = table_player.TablePlayer.probabilities
+
+    def spy(self):  # type: ignore[no-untyped-def]
+        seen.append(list(self.history_seen))
+        return real(self)
+
+    real_observe = table_player.TablePlayer.observe
+
+    def observe(self, history):  # type: ignore[no-untyped-def]
+        self.history_seen = list(history)
+        return real_observe(self, history)
+
+    table_player.TablePlayer.probabilities = spy  # type: ignore[method-assign]
+    table_player.TablePlayer.observe = observe  # type: ignore[method-assign]
+    try:
+        again = record_net_games(config, folder / "policy-net.npz", 1, seed=5)
+    finally:
+        table_player.TablePlayer.probabilities = real  # type: ignore[method-assign]
+        table_player.TablePlayer.observe = real_observe  # type: ignore[method-assign]
+    assert again.count == len(seen) == int((samples.game == 0).sum())
+    for r, history in enumerate(seen):
+        state = game.new_initial_state()
+        for a in history:
+            state.apply_action(a)
+        want = bot.action_probabilities(state)
+        got = again.probabilities(r)
+        assert sorted(got) == sorted(want)
+        assert all(got[a] == pytest.approx(want[a], abs=1e-6) for a in want)
+    browser = load_run(folder, games=GAMES, seed=1)
+    assert isinstance(browser, NetSampledBrowser)
+    assert browser.describe_run()["algorithm"] == "selfplay"
+    main(
+        ["report", str(folder), "--format", "html", "--out", str(tmp_path / "r"),
+         "--games", str(GAMES), "--seed", "1"]
+    )  # fmt: skip
+    page = (tmp_path / "r.html").read_text()
+    assert "league self-play of a table network" in page
+    assert "Warning: weak or unmeasured strategy" in page  # no bound recorded
