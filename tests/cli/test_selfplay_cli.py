@@ -67,9 +67,11 @@ def test_selfplay_on_the_two_player_draft_plays_and_is_bounded_per_game(tmp_path
     is written per game in exploitability_bound."""
     out = tmp_path / "d"
     proc = run_cli(
-        "solve", "draft-inquisitor", "--algorithm", "selfplay", "--out", str(out), "-n", "1", *SMALL
-    )
+        "solve", "draft-inquisitor", "--algorithm", "selfplay", "--out", str(out), "-n", "1",
+        "--workers", "2", *SMALL,
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
+    assert "in 2 stream(s) on 2 worker(s)" in proc.stdout
     ev = run_cli("evaluate", "draft-inquisitor", "--bots", f"net:{out},honest", "-n", "2")
     assert ev.returncode == 0, ev.stderr
     lbr = run_cli("bound", "draft-inquisitor", "--strategy", str(out), "--method", "lbr")
