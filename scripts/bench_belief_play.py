@@ -18,7 +18,9 @@ def main() -> None:
     parser.add_argument("-n", "--num-games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    print(f"{args.num_games} games per line, the timed bot in each seat in turn, one process (one core)")
+    print(
+        f"{args.num_games} games per line, the timed bot in each seat in turn, one process (one core)"
+    )
     for name in args.games:
         config, _ = resolve_game(name)
         for bot in args.bots:

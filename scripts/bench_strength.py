@@ -31,6 +31,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=120.0, help="solving budget per method")
     parser.add_argument("--targets", nargs="+", type=float, default=[0.05, 0.01, 0.001])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a selfplay setting (as complots solve --option); labels the curve",
+    )
     parser.add_argument("--csv", type=Path, help="write the points here")
     parser.add_argument("--from-csv", type=Path, help="re-read points instead of running")
     parser.add_argument("--plot", type=Path, help="write the exploitability-vs-time plot here")
@@ -47,6 +54,7 @@ def main() -> None:
             args.seed,
             log=lambda p: print(json.dumps(p.__dict__ | {"total_s": round(p.total_s, 3)})),
             make_bot=make_bot,
+            selfplay_options=dict(o.split("=", 1) for o in args.option),
         )
     if args.csv:
         write_points(points, args.csv)

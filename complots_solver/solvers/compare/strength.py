@@ -69,6 +69,7 @@ class _Stepper:
         ctree: Tree,
         seed: int,
         make_bot: MakeBot | None = None,
+        selfplay_options: dict[str, str] | None = None,
     ) -> None:
         start = time.perf_counter()
         self.config = config
@@ -76,7 +77,10 @@ class _Stepper:
             from complots_solver.solvers.selfplay.train import SelfPlaySettings, SelfPlayTrainer
 
             # the shipped recipe; without the play layer's bots their share goes to self-play
-            settings = SelfPlaySettings() if make_bot else SelfPlaySettings(bot_share=0.0)
+            options = dict(selfplay_options or {})
+            if make_bot is None:
+                options.setdefault("bot_share", "0")
+            settings = SelfPlaySettings.from_options(options)
             factory = None
             if make_bot is not None:
                 factory = lambda name, rng: make_bot(name, config, rng)  # noqa: E731
@@ -133,6 +137,7 @@ def method_curve(
     log: Callable[[CurvePoint], None] | None = None,
     tree_s: float = 0.0,
     make_bot: MakeBot | None = None,
+    selfplay_options: dict[str, str] | None = None,
 ) -> list[CurvePoint]:
     """Points until the exploitability reaches ``target`` or ``seconds`` of solving have passed.
 
@@ -146,7 +151,10 @@ def method_curve(
         raise ValueError(f"seconds: must be positive; got {seconds}")
     if not 0 < target < 1:
         raise ValueError(f"target: must be in (0, 1); got {target}")
-    step = _Stepper(method, config, ctree, seed, make_bot)
+    step = _Stepper(method, config, ctree, seed, make_bot, selfplay_options)
+    label = method
+    if method == SELFPLAY and selfplay_options:
+        label += "(" + ",".join(f"{k}={v}" for k, v in sorted(selfplay_options.items())) + ")"
     if method == CFR_PLUS:
         step.setup_s += tree_s
     points: list[CurvePoint] = []
@@ -157,7 +165,7 @@ def method_curve(
         step.run(chunk)
         solved += time.perf_counter() - start
         value = exploitability(ctree, step.strategy())
-        point = CurvePoint(name, method, step.iterations, step.setup_s, solved, float(value))
+        point = CurvePoint(name, label, step.iterations, step.setup_s, solved, float(value))
         points.append(point)
         if log is not None:
             log(point)
@@ -174,6 +182,7 @@ def ladder_curves(
     seed: int = 0,
     log: Callable[[CurvePoint], None] | None = None,
     make_bot: MakeBot | None = None,
+    selfplay_options: dict[str, str] | None = None,
 ) -> list[CurvePoint]:
     """Every method's curve on every rung (one history tree per rung, shared for evaluation).
 
@@ -195,8 +204,9 @@ def ladder_curves(
         tree_s = time.perf_counter() - start
         for m in methods:
             points += method_curve(
-                name, config, m, seconds, target, ctree, seed, log, tree_s, make_bot
-            )
+                name, config, m, seconds, target, ctree, seed, log, tree_s, make_bot,
+                selfplay_options,
+            )  # fmt: skip
     return points
 
 
