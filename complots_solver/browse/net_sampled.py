@@ -38,7 +38,7 @@ from complots_solver.solvers.belief.train import POLICY_FILE
 from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.mccfr.infokeys import KEYS, init_keys, step_keys
 from complots_solver.solvers.selfplay.net import KIND as TABLE_KIND
-from complots_solver.solvers.selfplay.net import TableNet
+from complots_solver.solvers.selfplay.net import TableNet, load_mixture
 from complots_solver.solvers.selfplay.player import TablePlayer
 
 DEFAULT_NET_GAMES = 2000  # a network game costs about a third of a second: minutes, not hours
@@ -51,8 +51,8 @@ _PERFECT = KEYS["perfect"]
 class _TableSeat:
     """A table network's seat with the belief player's ``action_probabilities(history)``."""
 
-    def __init__(self, cfg: np.ndarray, net: TableNet) -> None:
-        self.player = TablePlayer(cfg, net)
+    def __init__(self, cfg: np.ndarray, net: TableNet, mixture: list[TableNet], seat: int) -> None:
+        self.player = TablePlayer(cfg, net, mixture, seat)
 
     def action_probabilities(self, history: list[int]) -> dict[int, float]:
         """The network's probabilities after ``history``."""
@@ -72,11 +72,13 @@ def _play_games(args: tuple[str, str, int, list[int]]) -> list[dict[str, Any]]:
     cfg = np.ascontiguousarray(config.to_array())
     width = config.num_distinct_actions()
     policy: PolicyNet | TableNet
+    mixture: list[TableNet] = []
     if is_table_net(Path(policy_path)):
         policy = TableNet.load(Path(policy_path))
+        mixture = load_mixture(Path(policy_path).parent)
     else:
         policy = PolicyNet.load(Path(policy_path))
-    return [_play_one(config, cfg, policy, width, seed, g) for g in indices]
+    return [_play_one(config, cfg, policy, width, seed, g, mixture) for g in indices]
 
 
 def _play_one(
@@ -86,6 +88,7 @@ def _play_one(
     width: int,
     seed: int,
     g: int,
+    mixture: list[TableNet] | None = None,
 ) -> dict[str, Any]:
     """One self-play game of the network, every decision recorded (see the numba recorder)."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(g,)))
@@ -93,7 +96,7 @@ def _play_one(
     draft = config.variant == Variant.DRAFT
     players: list[Any]
     if isinstance(policy, TableNet):
-        players = [_TableSeat(cfg, policy) for _ in range(n)]
+        players = [_TableSeat(cfg, policy, mixture or [], p) for p in range(n)]
     else:
         players = [NetPlayer(cfg, p, policy, width) for p in range(n)]
     s = core.initial_state(cfg).astype(np.int32)

@@ -426,7 +426,7 @@ def _responder_bound(
     game: str, spec: str, config: GameConfig, games: int, seed: int, budget: str | None, write: bool
 ) -> None:
     """Train a table network against a table strategy, measure its gain over 1/n."""
-    from complots_solver.solvers.selfplay.net import TableNet
+    from complots_solver.solvers.selfplay.net import TableNet, load_mixture
     from complots_solver.solvers.selfplay.responder import responder_bound
     from complots_solver.solvers.selfplay.run import POLICY_FILE
     from complots_solver.solvers.selfplay.train import SelfPlaySettings
@@ -440,12 +440,13 @@ def _responder_bound(
         path = folder / POLICY_FILE
         if not path.is_file():
             raise ValueError(f"{folder} holds no {POLICY_FILE}")
-        strategy = TableNet.load(path)
-        stored = strategy.net.meta.get("game")
-        if stored is not None and stored != config.game_string():
-            raise ValueError(f"{folder} holds a strategy for {stored}")
-        if strategy.num_actions != config.num_distinct_actions():
-            raise ValueError(f"{folder}'s network does not fit this game's actions")
+        strategy = [TableNet.load(path), *load_mixture(folder)]
+        for member in strategy:
+            stored = member.net.meta.get("game")
+            if stored is not None and stored != config.game_string():
+                raise ValueError(f"{folder} holds a strategy for {stored}")
+            if member.num_actions != config.num_distinct_actions():
+                raise ValueError(f"{folder}'s network does not fit this game's actions")
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--strategy") from None
     per_iteration = SelfPlaySettings().games

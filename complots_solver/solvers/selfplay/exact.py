@@ -132,3 +132,59 @@ def table_exploitability(config: GameConfig, net: TableNet, tree: object | None 
         "value": float(game_value(tree, strategy)),
         "infosets": int(tree.action_offsets.shape[0] - 1),
     }
+
+
+@njit(cache=True)
+def _own_reach(kind, player, infoset, child_offsets, children, action_offsets, strategy, out):
+    """Each information set's reach under its own player's part of ``strategy`` (nodes are
+    topologically ordered, parents first)."""
+    n = kind.shape[0]
+    reach = np.ones((n, 2))
+    for node in range(n):
+        if kind[node] == 0:  # terminal
+            continue
+        if kind[node] == 2:
+            i = infoset[node]
+            p = player[node]
+            out[i] = reach[node, p]
+            base = action_offsets[i]
+            for e in range(child_offsets[node], child_offsets[node + 1]):
+                c = children[e]
+                reach[c, 0] = reach[node, 0]
+                reach[c, 1] = reach[node, 1]
+                reach[c, p] *= strategy[base + e - child_offsets[node]]
+        else:
+            for e in range(child_offsets[node], child_offsets[node + 1]):
+                c = children[e]
+                reach[c, 0] = reach[node, 0]
+                reach[c, 1] = reach[node, 1]
+
+
+def own_reach(tree: object, strategy: np.ndarray) -> np.ndarray:
+    """Per information set, the probability its player's own moves under ``strategy`` lead there."""
+    out = np.zeros(int(tree.action_offsets.shape[0] - 1))
+    _own_reach(
+        tree.kind, tree.player, tree.infoset, tree.child_offsets, tree.children,
+        tree.action_offsets, np.ascontiguousarray(strategy, dtype=np.float64), out,
+    )  # fmt: skip
+    return out
+
+
+def mixture_strategy(tree: object, strategies: list[np.ndarray]) -> np.ndarray:
+    """The behavioural strategy of picking one of ``strategies`` uniformly at the start of a game.
+
+    At each information set the members are weighted by how likely each was to bring its player
+    there (Kuhn's theorem); where none could, the plain mean is used.
+    """
+    if not strategies:
+        raise ValueError("strategies: at least one")
+    counts = np.diff(tree.action_offsets)
+    num = np.zeros_like(strategies[0], dtype=np.float64)
+    den = np.zeros(counts.shape[0])
+    for s in strategies:
+        r = own_reach(tree, s)
+        num += np.repeat(r, counts) * s
+        den += r
+    mean = np.mean(strategies, axis=0)
+    safe = np.repeat(den, counts)
+    return np.where(safe > 0, num / np.where(safe > 0, safe, 1.0), mean)

@@ -19,6 +19,25 @@ from complots_solver.solvers.belief.valuenet import Adam, ValueNet
 
 KIND = "table-policy"
 NEG = -1e9
+MIXTURE_PREFIX = "mixture-"  # mixture-00.npz, ...: further members beside policy-net.npz
+
+
+def mixture_files(folder: Path) -> list[Path]:
+    """The further members of a mixture strategy in ``folder``, in order (none: one network)."""
+    return sorted(Path(folder).glob(f"{MIXTURE_PREFIX}[0-9][0-9].npz"))
+
+
+def load_mixture(folder: Path) -> list[TableNet]:
+    """The further members of the mixture in ``folder`` (ValueError for a bad file)."""
+    return [TableNet.load(p) for p in mixture_files(folder)]
+
+
+def save_mixture(folder: Path, members: list[TableNet], meta: dict[str, str]) -> None:
+    """Write ``members`` as the mixture beside ``policy-net.npz`` (replacing any earlier one)."""
+    for old in mixture_files(folder):
+        old.unlink()
+    for k, net in enumerate(members):
+        net.save(Path(folder) / f"{MIXTURE_PREFIX}{k:02d}.npz", meta=meta)
 
 
 class TableNet:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -86,23 +87,34 @@ class ResponderResult:
         return line
 
 
+def _members(strategy: TableNet | Sequence[TableNet]) -> list[TableNet]:
+    """A strategy's networks: one, or the members of a mixture (the first is the newest)."""
+    members = [strategy] if isinstance(strategy, TableNet) else list(strategy)
+    if not members:
+        raise ValueError("strategy: at least one network")
+    return members
+
+
 def train_responder(
     config: GameConfig,
-    strategy: TableNet,
+    strategy: TableNet | Sequence[TableNet],
     seconds: float | None = None,
     iterations: int | None = None,
     seed: int = 0,
     settings: SelfPlaySettings | None = None,
 ) -> tuple[TableNet, int, int, float]:
-    """A responder trained against ``strategy``: (network, iterations, games, seconds)."""
+    """A responder trained against ``strategy`` (one network or a mixture): (network, iterations,
+    games, seconds)."""
     if seconds is None and iterations is None:
         raise ValueError("give the responder's budget: seconds or iterations")
+    members = _members(strategy)
+    first = members[0]
     base = settings or SelfPlaySettings(
-        self_share=0.0, bot_share=0.0, snapshots=0, width=strategy.net.sizes[1], jobs=1
+        self_share=0.0, bot_share=0.0, snapshots=0, width=first.net.sizes[1], jobs=1
     )  # one stream: the budgets of the recorded figures
-    trainer = SelfPlayTrainer(config, base, seed=seed + 7919, frozen=strategy)
-    if [w.shape for w in trainer.net.net.weights] == [w.shape for w in strategy.net.weights]:
-        trainer.net.assign(strategy)
+    trainer = SelfPlayTrainer(config, base, seed=seed + 7919, frozen=members)
+    if [w.shape for w in trainer.net.net.weights] == [w.shape for w in first.net.weights]:
+        trainer.net.assign(first)
     start = time.perf_counter()
     while True:
         if iterations is not None and trainer.iteration >= iterations:
@@ -114,7 +126,11 @@ def train_responder(
 
 
 def measure_responder(
-    config: GameConfig, strategy: TableNet, responder: TableNet, games: int, seed: int = 0
+    config: GameConfig,
+    strategy: TableNet | Sequence[TableNet],
+    responder: TableNet,
+    games: int,
+    seed: int = 0,
 ) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
     """(wins, wins per chair, games per chair, draws) of ``responder`` in ``games`` games."""
     if games < 1:
@@ -123,9 +139,17 @@ def measure_responder(
     runner = TableRunner(config)
     counter = iter(range(games))
 
+    members = _members(strategy)
+
     def seating(rng: np.random.Generator) -> list[Seat]:
         me = next(counter) % n
-        seats = [Seat(net=strategy, label="strategy") for _ in range(n)]
+        if len(members) == 1:
+            seats = [Seat(net=members[0], label="strategy") for _ in range(n)]
+        else:  # each chair plays one member of the mixture, drawn for the whole game
+            seats = [
+                Seat(net=members[int(rng.integers(len(members)))], label="strategy")
+                for _ in range(n)
+            ]
         seats[me] = Seat(net=responder, learner=True, label="responder")
         return seats
 
@@ -145,7 +169,7 @@ def measure_responder(
 
 def responder_bound(
     config: GameConfig,
-    strategy: TableNet,
+    strategy: TableNet | Sequence[TableNet],
     seconds: float | None = None,
     iterations: int | None = None,
     games: int = 2000,

@@ -19,7 +19,8 @@ learner seats' decisions. A game's chairs are seated one of three ways:
 
 With ``frozen`` set, the trainer is a **best responder** instead: one chair
 learns against that fixed network in every other chair (no bots, no past
-selves); its win share over the fair share 1/n is the strategy's measured
+selves; a list of networks is a mixture, each other chair playing one
+member drawn for the whole game); its win share over the fair share 1/n is the strategy's measured
 weakness (docs/solving-the-full-game.md section 10).
 
 Everything random comes from ``numpy.random.default_rng([seed, iteration])``,
@@ -146,7 +147,7 @@ class League:
     net: TableNet
     past: list[TableNet]
     exploiter: TableNet | None = None
-    frozen: TableNet | None = None
+    frozen: list[TableNet] | None = None
     bot_factory: BotFactory | None = None
 
     def seating(self, rng: np.random.Generator) -> list[Seat]:
@@ -154,7 +155,14 @@ class League:
         n = self.players
         me = int(rng.integers(n))
         if self.frozen is not None:
-            seats = [Seat(net=self.frozen, label="strategy") for _ in range(n)]
+            members = self.frozen
+            if len(members) == 1:
+                seats = [Seat(net=members[0], label="strategy") for _ in range(n)]
+            else:  # a mixture: each chair plays one member, drawn for the whole game
+                seats = [
+                    Seat(net=members[int(rng.integers(len(members)))], label="strategy")
+                    for _ in range(n)
+                ]
             seats[me] = Seat(net=self.net, learner=True, label="responder")
             return seats
         s = self.settings
@@ -206,7 +214,7 @@ class SelfPlayTrainer:
         settings: SelfPlaySettings,
         seed: int = 0,
         bot_factory: BotFactory | None = None,
-        frozen: TableNet | None = None,
+        frozen: TableNet | Sequence[TableNet] | None = None,
         pool: WorkerPool | None = None,
     ) -> None:
         """A fresh trainer (``frozen``: a best responder to that network; ``pool``: where the
@@ -216,13 +224,17 @@ class SelfPlayTrainer:
         self.config = config
         self.settings = settings
         self.seed = seed
-        self.frozen = frozen
+        if isinstance(frozen, TableNet):
+            frozen = [frozen]
+        self.frozen = None if frozen is None else list(frozen)
+        if self.frozen is not None and not self.frozen:
+            raise ValueError("frozen: at least one network")
         self.bot_factory = bot_factory
         if settings.bot_share > 0 and frozen is None and bot_factory is None:
             raise ValueError("bot_share > 0 needs a bot factory")
         self.runner = TableRunner(config, parallel=settings.parallel, lam=settings.lam)
         feats = config_features(config.to_array())
-        if frozen is not None and frozen.num_features != feats:
+        if self.frozen is not None and any(f.num_features != feats for f in self.frozen):
             raise ValueError("frozen: the network was trained on other features")
         self.net = TableNet.create(
             feats,

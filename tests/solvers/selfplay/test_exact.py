@@ -56,3 +56,53 @@ def test_a_network_that_plays_uniformly_has_the_uniform_strategys_exploitability
     assert got["exploitability"] == pytest.approx(want, abs=1e-6)  # float32 softmax
     assert got["infosets"] == len(counts)
     assert want > 0.05  # uniform play is far from equilibrium: the check can fail
+
+
+def test_mixture_is_worth_the_mean_of_its_members(game):
+    """Picking one of two strategies at the start, independently per seat, is worth the mean of
+    the four pairings; a mixture of one strategy with itself is that strategy."""
+    from complots_solver.solvers.exact.best_response import game_value
+    from complots_solver.solvers.selfplay.exact import mixture_strategy
+
+    config, tree = game
+    counts = np.diff(tree.action_offsets)
+    rng = np.random.default_rng(1)
+    members = []
+    for _ in range(2):
+        raw = rng.random(int(tree.action_offsets[-1])) ** 3
+        sums = np.add.reduceat(raw, tree.action_offsets[:-1])
+        members.append(raw / np.repeat(sums, counts))
+    mixed = mixture_strategy(tree, members)
+    seat0 = np.repeat(tree.infoset_player == 0, counts)
+    pairs = [np.where(seat0, a, b) for a in members for b in members]
+    want = np.mean([game_value(tree, s) for s in pairs])
+    assert game_value(tree, mixed) == pytest.approx(want, abs=1e-9)
+    assert abs(game_value(tree, members[0]) - want) > 1e-3  # the members differ
+    np.testing.assert_allclose(mixture_strategy(tree, [members[0]] * 2), members[0])
+
+
+def test_a_mixture_player_plays_the_behavioural_mixture(game):
+    """TablePlayer with two networks, after a history, plays what mixture_strategy computes on the
+    tree from the two networks' exact strategies (members weighted by their own reach)."""
+    from complots_solver.solvers.selfplay.exact import mixture_strategy
+
+    config, tree = game
+    a, b = _net(config, seed=5), _net(config, seed=6)
+    mixed = mixture_strategy(
+        tree, [table_tree_strategy(config, a, tree), table_tree_strategy(config, b, tree)]
+    )
+    keys = tree.keys
+    rng = np.random.default_rng(2)
+    infosets = tree.action_offsets.shape[0] - 1
+    moved = 0
+    for i in rng.choice(infosets, size=150, replace=False).tolist():
+        seat = int(tree.infoset_player[i])
+        player = TablePlayer(config.to_array(), a, [b], seat=seat)
+        history = keys.history(i)
+        player.observe(history)
+        moved += bool(np.any(player.log_weights != 0))
+        got = player.probabilities()
+        a0, a1 = int(tree.action_offsets[i]), int(tree.action_offsets[i + 1])
+        want = dict(zip(tree.legal_actions[a0:a1].tolist(), mixed[a0:a1].tolist(), strict=True))
+        assert got == pytest.approx(want, abs=1e-6)
+    assert moved > 20  # most sampled information sets follow moves of their own seat
