@@ -8,6 +8,7 @@ code 2 and one line on stderr.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from collections.abc import Iterator
@@ -295,8 +296,8 @@ def _list_options(ctx: click.Context, param: click.Parameter, value: str | None)
     type=click.Choice(["auto", *SOLVE_ALGORITHMS]),
     default="auto",
     show_default=True,
-    help="auto picks for the game: exact cfr+ when the tree fits in memory, belief (public-belief "
-    "search, 2 players) when it does not, os-mccfr for 3+ players",
+    help="auto picks for the game: exact cfr+ when the tree fits in memory, selfplay (league "
+    "self-play of a table network) when it does not and at 3+ players; on --resume, the run's own",
 )
 @click.option(
     "--iterations",
@@ -377,7 +378,11 @@ def solve(
         raise click.UsageError("Missing option '--out'.")
     config, preset = _game_arg(game)
     if algorithm == "auto":
-        algorithm, reason = _pick_algorithm(config)
+        stored = _stored_algorithm(Path(out_dir)) if resume else None
+        if stored is not None:
+            algorithm, reason = stored, f"the run in {out_dir} was made with it"
+        else:
+            algorithm, reason = _pick_algorithm(config)
         say(f"method: {algorithm} ({reason})")
     given: list[tuple[str, str, object]] = []
     if config_file is not None:
@@ -544,6 +549,16 @@ def _drive(run, description: str, target: int | None, seconds: float | None, don
         return _run_interruptible(run, report, lambda: run.solver.iteration)
 
 
+def _stored_algorithm(out_dir: Path) -> str | None:
+    """The method a run folder was made with (its config.json), if it names a known one."""
+    try:
+        record = json.loads((out_dir / "config.json").read_text())
+    except (OSError, ValueError):
+        return None
+    name = record.get("algorithm") if isinstance(record, dict) else None
+    return name if name in SOLVE_ALGORITHMS else None
+
+
 def _pick_algorithm(config: GameConfig) -> tuple[str, str]:
     """The method ``solve`` uses for a game by default, and why."""
     from complots_solver.solvers.exact.estimate import estimate_tree
@@ -556,9 +571,10 @@ def _pick_algorithm(config: GameConfig) -> tuple[str, str]:
     est = estimate_tree(config)
     if est.fits:
         return "cfr+", f"the exact tree, about {est.nodes:.2g} nodes, fits in memory"
-    return "belief", (
-        f"the exact tree, about {est.nodes:.2g} nodes, cannot fit: public-belief search "
-        "with a value network"
+    return "selfplay", (
+        f"the exact tree, about {est.nodes:.2g} nodes, cannot fit: league self-play of a table "
+        "network, the method whose strategies beat every bot (docs/solving-the-full-game.md "
+        "section 12; --algorithm belief for public-belief search)"
     )
 
 

@@ -199,9 +199,10 @@ def test_belief_solve_trains_distils_and_resumes(tmp_path):
         "--option",
         "pretrain_steps=2",
     ]
-    proc = run_cli("solve", "draft-ambassador", "--out", str(out), "-n", "1", *small)
+    proc = run_cli(
+        "solve", "draft-ambassador", "--algorithm", "belief", "--out", str(out), "-n", "1", *small
+    )
     assert proc.returncode == 0, proc.stderr
-    assert "method: belief" in proc.stdout
     assert "pretraining the value network on 4 games" in proc.stdout
     for name in (
         "config.json",
@@ -215,6 +216,7 @@ def test_belief_solve_trains_distils_and_resumes(tmp_path):
     # -n counts rounds in all, as for every family; the saved settings are the run's
     proc = run_cli("solve", "draft-ambassador", "--out", str(out), "-n", "2", "--resume")
     assert proc.returncode == 0, proc.stderr
+    assert "method: belief (the run in" in proc.stdout  # a resumed run keeps its method
     assert "resuming after round 1" in proc.stdout
     assert (out / "training.csv").read_text().count("\n") == 3
     meta = json.loads((out / "meta.json").read_text())

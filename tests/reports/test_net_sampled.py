@@ -19,7 +19,9 @@ from complots_solver.rules.enums import NUM_CLANS
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief import netplay
 
-SHIPPED = Path(__file__).resolve().parents[2] / "games" / "strategies" / "draft-ambassador"
+SHIPPED = (
+    Path(__file__).resolve().parents[2] / "games" / "strategies" / "belief" / "draft-ambassador"
+)
 GAMES = 6
 
 

@@ -34,7 +34,7 @@ FAILED_WITH = "64eb5657ef3f441f5968df8e87ea44e8b51a7ed86f691afd01c1ca0c9c6e9957"
 
 def _setup() -> tuple[np.ndarray, PolicyNet, int, bytes]:
     config, _ = resolve_game("draft-ambassador")
-    path = games_dir() / "strategies" / "draft-ambassador" / POLICY_FILE
+    path = games_dir() / "strategies" / "belief" / "draft-ambassador" / POLICY_FILE
     return config.to_array(), PolicyNet.load(path), config.num_distinct_actions(), path.read_bytes()
 
 

@@ -22,7 +22,7 @@ def test_live_probabilities_are_the_network_players() -> None:
     config, _ = resolve_game(GAME)
     cfg = config.to_array()
     actions = config.num_distinct_actions()
-    policy = PolicyNet.load(games_dir() / "strategies" / GAME / POLICY_FILE)
+    policy = PolicyNet.load(games_dir() / "strategies" / "belief" / GAME / POLICY_FILE)
     strategy = NetStrategy(cfg, policy, actions)
     strategy.start(1)
     players = [NetPlayer(cfg, seat, policy, actions) for seat in (0, 1)]
