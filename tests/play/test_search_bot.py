@@ -93,16 +93,24 @@ def test_pickled_policy_file_is_refused(tmp_path) -> None:
 
 
 @pytest.mark.parametrize(
-    "preset", ["draft-ambassador", "draft-inquisitor", "draft-c2-catechumene", "draft-c2-expert"]
+    ("preset", "kind"),
+    [
+        ("draft-ambassador", "table"),
+        ("draft-inquisitor", "table"),
+        ("draft-c2-catechumene", "belief"),
+        ("draft-c2-expert", "belief"),
+    ],
 )
-def test_shipped_strategy_loads_as_solved_and_plays(preset: str) -> None:
-    """The strategies under games/strategies load as `solved` and play a whole game legally."""
+def test_shipped_strategy_loads_as_solved_and_plays(preset: str, kind: str) -> None:
+    """The strategies under games/strategies load as `solved` (a table network or a belief-solver
+    network, by what the file is) and play a whole game legally."""
     from complots_solver.play.search_bot import NetBot
+    from complots_solver.play.table_bot import TableBot
 
     assert preset in shipped_presets()
     config, _ = resolve_game(preset)
     bot = make_bot("solved", config, np.random.default_rng(0))
-    assert isinstance(bot, NetBot)
+    assert isinstance(bot, TableBot if kind == "table" else NetBot)
     game = pyspiel.load_game(config.game_string())
     rngs = [np.random.default_rng([7, i]) for i in range(3)]
     winner, turns, _ = play_game_bots(game, ["solved", "honest"], rngs)
