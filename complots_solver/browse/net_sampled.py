@@ -35,10 +35,8 @@ from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.netplay import NetPlayer
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.train import POLICY_FILE
-from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.mccfr.infokeys import KEYS, init_keys, step_keys
-from complots_solver.solvers.selfplay.net import KIND as TABLE_KIND
-from complots_solver.solvers.selfplay.net import TableNet, load_mixture
+from complots_solver.solvers.selfplay.net import TableNet, is_table_net, load_mixture
 from complots_solver.solvers.selfplay.player import TablePlayer
 
 DEFAULT_NET_GAMES = 2000  # a network game costs about a third of a second: minutes, not hours
@@ -58,11 +56,6 @@ class _TableSeat:
         """The network's probabilities after ``history``."""
         self.player.observe(history)
         return self.player.probabilities()
-
-
-def is_table_net(path: Path) -> bool:
-    """Whether the network file at ``path`` is a table network (league self-play)."""
-    return ValueNet.load(Path(path)).meta.get("kind") == TABLE_KIND
 
 
 def _play_games(args: tuple[str, str, int, list[int]]) -> list[dict[str, Any]]:

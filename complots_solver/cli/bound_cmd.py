@@ -410,14 +410,12 @@ def _bots_bounds(
 
 def _holds_table_net(spec: str, config: GameConfig) -> bool:
     """Whether the strategy ``spec`` names is a table network (False when there is none)."""
-    from complots_solver.solvers.belief.valuenet import ValueNet
-    from complots_solver.solvers.selfplay.net import KIND
+    from complots_solver.solvers.selfplay.net import is_table_net
     from complots_solver.solvers.selfplay.run import POLICY_FILE
 
     try:
-        folder = strategy_folder(spec, config)
-        path = folder / POLICY_FILE
-        return path.is_file() and ValueNet.load(path).meta.get("kind") == KIND
+        path = strategy_folder(spec, config) / POLICY_FILE
+        return path.is_file() and is_table_net(path)
     except ValueError:
         return False
 

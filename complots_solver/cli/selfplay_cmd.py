@@ -58,77 +58,57 @@ def solve_selfplay(
         parse_bot_spec(name)  # ValueError naming the bad bot
     if seconds is None and iterations is None:
         seconds = DEFAULT_SECONDS
-    with WorkerPool(workers, ray_address) as pool:
-        _train(
-            config, out_dir, resume, force, values, console, iterations, seconds, seed,
-            settings, pool, workers, ray_address,
-        )  # fmt: skip
-
-
-def _train(
-    config: GameConfig,
-    out_dir: Path,
-    resume: bool,
-    force: bool,
-    values: dict[str, Any],
-    console: Console,
-    iterations: int | None,
-    seconds: float | None,
-    seed: int,
-    settings: Any,
-    pool: Any,
-    workers: int,
-    ray_address: str | None,
-) -> None:
-    """The training run itself, its games played on ``pool``."""
     from complots_solver.solvers.selfplay.run import SelfPlayRun
 
-    run = SelfPlayRun(
-        out_dir, config, settings, seed=seed, bot_factory=bot_factory(config), resume=resume,
-        force=force, given=frozenset(values), pool=pool,
-    )  # fmt: skip
-    tr = run.trainer
-    budget = f"{seconds:.0f} s" if seconds is not None else f"iteration {iterations}"
-    if seconds is not None and iterations is not None:
-        budget = f"iteration {iterations} or {seconds:.0f} s"
-    console.print(
-        f"selfplay: PPO league training of the table network until {budget} "
-        f"({run.settings.games} games an iteration in {run.settings.jobs} stream(s) on "
-        f"{workers} {'Ray actor' if ray_address else 'worker'}(s)); resumable with --resume",
-        soft_wrap=True,
-        markup=False,
-    )
-    if resume and tr.iteration > 0:
-        console.print(f"resuming after iteration {tr.iteration} ({tr.games} games)", markup=False)
-
-    def log(p) -> None:  # noqa: ANN001  (the driver's RunProgress)
-        row = p.figures
-        if int(row["iteration"]) % LOG_EVERY and not (
-            p.target_iterations is not None and p.iteration >= p.target_iterations
-        ):
-            return
+    with WorkerPool(workers, ray_address) as pool:
+        run = SelfPlayRun(
+            out_dir, config, settings, seed=seed, bot_factory=bot_factory(config), resume=resume,
+            force=force, given=frozenset(values), pool=pool,
+        )  # fmt: skip
+        tr = run.trainer
+        budget = f"{seconds:.0f} s" if seconds is not None else f"iteration {iterations}"
+        if seconds is not None and iterations is not None:
+            budget = f"iteration {iterations} or {seconds:.0f} s"
         console.print(
-            f"iteration {row['iteration']:.0f}: {row['games']:.0f} games, win share "
-            f"{row['bot_win_share']:.2f} in its bot games (fair {1 / config.players:.2f}), "
-            f"{row['self_turns']:.1f} turns a self-play game, {p.seconds:.0f} s in all",
+            f"selfplay: PPO league training of the table network until {budget} "
+            f"({run.settings.games} games an iteration in {run.settings.jobs} stream(s) on "
+            f"{workers} {'Ray actor' if ray_address else 'worker'}(s)); resumable with --resume",
             soft_wrap=True,
             markup=False,
         )
+        if resume and tr.iteration > 0:
+            console.print(
+                f"resuming after iteration {tr.iteration} ({tr.games} games)", markup=False
+            )
 
-    try:
-        run.train(seconds=seconds, iterations=iterations, progress=log)
-    except KeyboardInterrupt:
+        def log(p) -> None:  # noqa: ANN001  (the driver's RunProgress)
+            row = p.figures
+            if int(row["iteration"]) % LOG_EVERY and not (
+                p.target_iterations is not None and p.iteration >= p.target_iterations
+            ):
+                return
+            console.print(
+                f"iteration {row['iteration']:.0f}: {row['games']:.0f} games, win share "
+                f"{row['bot_win_share']:.2f} in its bot games (fair {1 / config.players:.2f}), "
+                f"{row['self_turns']:.1f} turns a self-play game, {p.seconds:.0f} s in all",
+                soft_wrap=True,
+                markup=False,
+            )
+
+        try:
+            run.train(seconds=seconds, iterations=iterations, progress=log)
+        except KeyboardInterrupt:
+            console.print(
+                f"interrupted; the checkpoint of iteration {tr.iteration} is kept, "
+                "continue with --resume",
+                markup=False,
+            )
+            raise click.exceptions.Exit(INTERRUPTED) from None
+        run.save()
         console.print(
-            f"interrupted; the checkpoint of iteration {tr.iteration} is kept, "
-            "continue with --resume",
+            f"strategy written to {out_dir}/policy-net.npz (play it with net:{out_dir}); "
+            f"quality not measured yet (complots bound GAME --strategy net:{out_dir} "
+            "--method responder)",
+            soft_wrap=True,
             markup=False,
         )
-        raise click.exceptions.Exit(INTERRUPTED) from None
-    run.save()
-    console.print(
-        f"strategy written to {out_dir}/policy-net.npz (play it with net:{out_dir}); "
-        f"quality not measured yet (complots bound GAME --strategy net:{out_dir} "
-        "--method responder)",
-        soft_wrap=True,
-        markup=False,
-    )

@@ -130,13 +130,6 @@ def _load_policy(path: str) -> PolicyNet:
     return PolicyNet.load(Path(path))
 
 
-@cache
-def _is_table_net(path: str) -> bool:
-    from complots_solver.solvers.selfplay.net import KIND
-
-    return ValueNet.load(Path(path)).meta.get("kind") == KIND
-
-
 def load_net_bot(
     directory: str | Path, config: GameConfig, rng: np.random.Generator, name: str
 ) -> Bot:
@@ -149,7 +142,9 @@ def load_net_bot(
     path = Path(directory) / POLICY_FILE
     if not path.is_file():
         raise ValueError(f"{directory}: no {POLICY_FILE} (train one with complots solve)")
-    if config.players >= 3 or _is_table_net(str(path.resolve())):
+    from complots_solver.solvers.selfplay.net import is_table_net
+
+    if config.players >= 3 or is_table_net(path):
         from complots_solver.play.table_bot import load_table_bot
 
         return load_table_bot(path, config, rng, name)

@@ -22,6 +22,13 @@ NEG = -1e9
 MIXTURE_PREFIX = "mixture-"  # mixture-00.npz, ...: further members beside policy-net.npz
 
 
+def is_table_net(path: Path) -> bool:
+    """Whether the network file at ``path`` is a table network (else a belief-solver one)."""
+    from complots_solver.solvers.belief.valuenet import ValueNet
+
+    return ValueNet.load(Path(path)).meta.get("kind") == KIND
+
+
 def mixture_files(folder: Path) -> list[Path]:
     """The further members of a mixture strategy in ``folder``, in order (none: one network)."""
     return sorted(Path(folder).glob(f"{MIXTURE_PREFIX}[0-9][0-9].npz"))
