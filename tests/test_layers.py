@@ -17,8 +17,8 @@ Solver families (the sub-packages of ``solvers``), lowest first:
 - ``policies`` (saved strategies made playable) imports ``common``,
   ``exact`` and ``mccfr``: it sits above the solvers whose strategies it plays;
 - ``bounds`` (best responders that bound a strategy's exploitability)
-  imports ``common``, ``exact``, ``policies`` and ``belief``: it measures
-  the strategies they make;
+  imports ``common``, ``exact``, ``policies``, ``belief`` and ``selfplay``:
+  it measures the strategies they make;
 - ``compare`` (measurements across families, e.g. strength per core-hour)
   imports ``common``, ``exact``, ``mccfr``, ``belief`` and ``selfplay``;
 - ``selfplay`` (table networks trained by league self-play) imports
@@ -55,7 +55,7 @@ FAMILIES = {
     "mccfr": {"common", "exact", "mccfr"},
     "belief": {"common", "exact", "belief"},
     "policies": {"common", "exact", "mccfr", "policies"},
-    "bounds": {"common", "exact", "policies", "belief", "bounds"},
+    "bounds": {"common", "exact", "policies", "belief", "selfplay", "bounds"},
     "compare": {"common", "exact", "mccfr", "belief", "selfplay", "compare"},
     "selfplay": {"common", "exact", "belief", "selfplay"},
 }

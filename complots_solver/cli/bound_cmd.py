@@ -70,6 +70,8 @@ def load_strategy(spec: str, config: GameConfig) -> tuple[BoundStrategy, Path]:
         raise ValueError(f"GAME: bounds are for 2-player games, not {config.players} players")
     folder = strategy_folder(spec, config)
     cfg = config.to_array()
+    if _holds_table_net(spec, config):
+        return _table_strategy(folder, config), folder
     if (folder / POLICY_FILE).is_file():
         policy = PolicyNet.load(folder / POLICY_FILE)
         game = policy.net.meta.get("game")
@@ -191,9 +193,9 @@ def write_bound(folder: Path, bound: Bound, command: str) -> None:
     "--method",
     type=click.Choice(METHODS),
     default=None,
-    help="lbr (default), trained or bots for a 2-player belief-solver strategy; responder (a "
-    "trained table network; the only one, and the default) for a table network (league "
-    "self-play, any number of players)",
+    help="lbr (default), trained or bots for a 2-player strategy; responder (a trained table "
+    "network) for a table network (league self-play), its default and the only one at 3+ "
+    "players; a 2-player table network also takes lbr, trained and bots",
 )
 @click.option("--games", "-n", type=int, default=200, show_default=True, help="games per seat")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of every game")
@@ -271,13 +273,7 @@ def bound(
             )
         _responder_bound(game, spec, config, games, seed, budget, write)
         return
-    if _holds_table_net(spec, config):
-        if method not in (None, RESPONDER_METHOD):
-            raise click.BadParameter(
-                f"{method} reads the belief solver's networks; this strategy is a table "
-                "network (league self-play): use responder",
-                param_hint="--method",
-            )
+    if _holds_table_net(spec, config) and method in (None, RESPONDER_METHOD):
         _responder_bound(game, spec, config, games, seed, budget, write)
         return
     if method is None:
@@ -406,6 +402,24 @@ def _bots_bounds(
     click.echo(f"wall time {time.perf_counter() - start:.0f} s with {workers} worker(s)")
     if write:
         click.echo(f"written to {folder / 'meta.json'}")
+
+
+def _table_strategy(folder: Path, config: GameConfig) -> BoundStrategy:
+    """The table network in ``folder`` as a bound strategy; ValueError for a mixture or another game."""
+    from complots_solver.solvers.bounds.table import TableStrategy
+    from complots_solver.solvers.selfplay.net import TableNet, mixture_files
+    from complots_solver.solvers.selfplay.run import POLICY_FILE
+
+    if mixture_files(folder):
+        raise ValueError(
+            f"--strategy: {folder} holds a mixture of networks; lbr, trained and bots measure "
+            "one network: use --method responder"
+        )
+    net = TableNet.load(folder / POLICY_FILE)
+    game = net.net.meta.get("game")
+    if game is not None and game != config.game_string():
+        raise ValueError(f"--strategy: {folder} holds a strategy for {game}")
+    return TableStrategy(config.to_array(), net, config.num_distinct_actions())
 
 
 def _holds_table_net(spec: str, config: GameConfig) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from complots_solver.solvers.selfplay.net import TableNet, save_mixture
 from tests.cli.test_cli import run_cli
 
 SMALL = ["--option", "games=8", "--option", "parallel=8", "--option", "width=16"]
@@ -63,8 +64,9 @@ def test_selfplay_refuses_2p_methods_at_a_table_and_bad_bots(tmp_path):
 
 
 def test_selfplay_on_the_two_player_draft_plays_and_is_bounded_per_game(tmp_path):
-    """The full 2-player game's default method trains a network that plays through net:, refuses
-    lbr, and whose responder bound is written per game in exploitability_bound."""
+    """The full 2-player game's default method trains a network that plays through net:, that LBR
+    measures, and whose responder bound is written per game in exploitability_bound; LBR refuses
+    a mixture with one line."""
     out = tmp_path / "d"
     proc = run_cli(
         "solve", "draft-inquisitor", "--out", str(out), "-n", "1", "--workers", "2", *SMALL
@@ -74,8 +76,14 @@ def test_selfplay_on_the_two_player_draft_plays_and_is_bounded_per_game(tmp_path
     assert "in 2 stream(s) on 2 worker(s)" in proc.stdout
     ev = run_cli("evaluate", "draft-inquisitor", "--bots", f"net:{out},honest", "-n", "2")
     assert ev.returncode == 0, ev.stderr
-    lbr = run_cli("bound", "draft-inquisitor", "--strategy", str(out), "--method", "lbr")
-    assert lbr.returncode == 2 and "table network" in lbr.stderr
+    lbr = run_cli(
+        "bound", "draft-inquisitor", "--strategy", str(out), "--method", "lbr", "--games", "2",
+        "--rollouts", "1", "--value-games", "2", "--write",
+    )  # fmt: skip
+    assert lbr.returncode == 0, lbr.stderr
+    written = json.loads((out / "meta.json").read_text())["exploitability_bound"]["lbr"]
+    assert [s["games"] for s in written["seats"]] == [2, 2]
+    assert "local best response" in written["how"]
     bound = run_cli(
         "bound", "draft-inquisitor", "--strategy", f"net:{out}", "--budget", "1", "--games", "6",
         "--write",
@@ -88,3 +96,7 @@ def test_selfplay_on_the_two_player_draft_plays_and_is_bounded_per_game(tmp_path
     assert lo <= record["exploitability_lower_bound"] <= hi
     assert -1.0 <= record["exploitability_lower_bound"] <= 1.0
     assert meta["responder_gain"]["games"] == 12
+    save_mixture(out, [TableNet.load(out / "policy-net.npz")], {})
+    mixed = run_cli("bound", "draft-inquisitor", "--strategy", str(out), "--method", "lbr")
+    assert mixed.returncode == 2 and "mixture" in mixed.stderr
+    assert "Traceback" not in mixed.stderr

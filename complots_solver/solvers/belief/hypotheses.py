@@ -36,10 +36,12 @@ import numpy as np
 from numba import njit
 
 from complots_solver.rules import core
-from complots_solver.rules.enums import NUM_CLANS, PlayerId, Stage
+from complots_solver.rules.enums import NUM_CLANS, PlayerId, Stage, Variant
 from complots_solver.rules.layout import (
     A_KEEP,
     A_SHOW,
+    C_PLAYERS,
+    C_VARIANT,
     MAX_CHANCE_OUTCOMES,
     MS_FIRST,
     MS_SECOND,
@@ -129,6 +131,24 @@ def _expose_removal(before, after, players, know, seen):
             else:
                 lost = lost_total
             know[p, KNOW_EXPOSED + c] = max(0, know[p, KNOW_EXPOSED + c] - lost)
+
+
+@njit(cache=True)
+def note_draft(before, after, cfg, draft):
+    """Which clan each seat's hand gained at a 2-player draft's deal (``draft[q, 0]``) or pick (``draft[q, 1]``)."""
+    if cfg[C_VARIANT] != Variant.DRAFT:
+        return
+    st = before[S_STAGE]
+    if st == Stage.DEAL:
+        slot = 0
+    elif st == Stage.PICK:
+        slot = 1
+    else:
+        return
+    for q in range(cfg[C_PLAYERS]):
+        for c in range(NUM_CLANS):
+            if after[S_HIDDEN + q * NUM_CLANS + c] > before[S_HIDDEN + q * NUM_CLANS + c]:
+                draft[q, slot] = c
 
 
 @njit(cache=True)

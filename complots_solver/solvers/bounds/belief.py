@@ -8,18 +8,41 @@ multiply chance probabilities and, at the strategy player's moves, the
 strategy's probability at that hypothesis; the responder's own moves carry
 no likelihood (they are known). The normalised weights are the exact
 posterior over hidden states given everything the responder has seen and
-the strategy. Equal hypotheses (state and private-state ids) are merged.
+the strategy. Equal hypotheses (state, private-state ids and draft clans) are merged.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from complots_solver.rules import core
 from complots_solver.rules.layout import S_CUR
-from complots_solver.solvers.belief.hypotheses import expand, hashes, max_moves, mix, step_buffers
+from complots_solver.solvers.belief.hypotheses import (
+    expand,
+    hashes,
+    max_moves,
+    mix,
+    note_draft,
+    step_buffers,
+)
 from complots_solver.solvers.bounds.rows import CHANCE, Rows, check_memory, seat_tokens
 from complots_solver.solvers.bounds.strategy import BoundStrategy
+
+
+@njit(cache=True)
+def child_drafts(parent_states, parents, states, cfg, drafts):
+    """Each child's draft clans (``drafts`` holds its parent's): what its deal or pick added."""
+    for i in range(states.shape[0]):
+        note_draft(parent_states[parents[i]], states[i], cfg, drafts[i])
+
+
+@njit(cache=True)
+def mix_drafts(keys, drafts):
+    """Fold each row's draft clans into its merge key: a table network reads them."""
+    for i in range(keys.shape[0]):
+        for q in range(drafts.shape[1]):
+            keys[i] = mix(mix(keys[i], drafts[i, q, 0] + 1), drafts[i, q, 1] + 1)
 
 
 class ResponderBelief:
@@ -67,7 +90,10 @@ class ResponderBelief:
             raise ValueError("move: probability zero under the strategy at every hypothesis")
         states = buf["out_states"][:k][keep]
         xs = buf["out_xs"][:k][keep]
+        drafts = h.drafts[par].copy()
+        child_drafts(h.states, par, states, self.cfg, drafts)
         keys = hashes(states, xs, self.players)
+        mix_drafts(keys, drafts)
         uniq, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
         merged = np.bincount(inverse.reshape(-1), weights=weights, minlength=len(uniq))
         order = np.argsort(first, kind="stable")
@@ -80,6 +106,7 @@ class ResponderBelief:
             np.full(n, mix(h.pubs[0], pub), dtype=np.int64),
             np.full(n, mix(h.owns[0], own), dtype=np.int64),
             np.full(n, h.game[0], dtype=np.int64),
+            drafts[first[order]],
         )
         self.weights = merged[order] / merged.sum()
 

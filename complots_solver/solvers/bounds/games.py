@@ -126,6 +126,7 @@ def _put(rows: Rows, idx: np.ndarray, sub: Rows) -> None:
     rows.states[idx] = sub.states
     rows.xs[idx] = sub.xs
     rows.knows[idx] = sub.knows
+    rows.drafts[idx] = sub.drafts
     rows.pubs[idx] = sub.pubs
     rows.owns[idx] = sub.owns
 
@@ -153,6 +154,24 @@ def rollout(
     out = np.empty(len(rows))
     returns_of(rows.states, cfg, seat, out)
     return out
+
+
+def rollout_after(
+    cfg: np.ndarray,
+    strategy: BoundStrategy,
+    rows: Rows,
+    moves: np.ndarray,
+    seat: int,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Play ``moves[i]`` in row ``i``, then :func:`rollout`; a strategy with its own
+    ``rollout_after`` (one that keeps a record per row) rolls out itself."""
+    own = getattr(strategy, "rollout_after", None)
+    if own is not None:
+        return own(rows, moves, seat, rng)
+    rows = rows.take(np.arange(len(rows)))
+    rows.step(moves, cfg, strategy.memory, seat)
+    return rollout(cfg, strategy, rows, seat, rng)
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,10 @@ At each of its decisions the responder
 2. draws ``rollouts`` worlds from it (seeded, with replacement), the same
    worlds for every legal action (common random numbers);
 3. plays each legal action in each world, then lets both seats follow the
-   strategy to the end of the game (``BoundStrategy.matrix(live=False)``),
-   and values the action by its mean return;
+   strategy to the end of the game (``games.rollout_after``: the strategy's
+   own rollouts where it keeps a record per row, else
+   ``BoundStrategy.matrix(live=False)``), and values the action by its mean
+   return;
 4. plays the action of highest value (the first on ties); with one legal
    action it plays it without rollouts.
 
@@ -25,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from complots_solver.solvers.bounds.belief import ResponderBelief
-from complots_solver.solvers.bounds.games import Seed, rollout
+from complots_solver.solvers.bounds.games import Seed, rollout_after
 from complots_solver.solvers.bounds.rows import Rows, legal_mask
 from complots_solver.solvers.bounds.strategy import BoundStrategy
 
@@ -83,8 +85,9 @@ class LocalBestResponse:
         worlds = belief.sample(self.rollouts, rng)
         self.strategy.freeze(game)
         batch = worlds.take(np.tile(np.arange(self.rollouts), len(legal)))
-        batch.step(np.repeat(legal, self.rollouts), self.cfg, self.strategy.memory, self.seat)
-        returns = rollout(self.cfg, self.strategy, batch, self.seat, rng)
+        returns = rollout_after(
+            self.cfg, self.strategy, batch, np.repeat(legal, self.rollouts), self.seat, rng
+        )
         self.rollout_seconds += time.perf_counter() - start
         self.decisions += 1
         return legal, returns.reshape(len(legal), self.rollouts).mean(axis=1)

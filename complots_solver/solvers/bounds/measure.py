@@ -160,7 +160,7 @@ def lbr_bound(
     how = (
         f"local best response: exact belief over the hidden state; {rollouts} rollouts per legal "
         f"action per decision (worlds drawn from the belief, then both seats play the strategy"
-        f"{'' if strategy.exact_value() is not None else ' with the public belief frozen'}); "
+        f"{getattr(strategy, 'rollout_note', '')}); "
         f"{games} games per seat, seed {seed}"
     )
     return bound_from_returns("lbr", how, per_seat, value)

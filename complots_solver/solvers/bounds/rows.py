@@ -2,7 +2,8 @@
 
 A row is one game in progress: the rules state, each player's private-state
 id (as the belief family forms it, :class:`~..belief.hypotheses.Memory`
-``PERFECT`` or ``SUMMARY``), each player's certain knowledge, a hash chain
+``PERFECT`` or ``SUMMARY``), each player's certain knowledge, the clans each
+player was dealt and picked in a 2-player draft (a table network reads them), a hash chain
 of the public tokens (``pub``) and a hash chain of one chosen player's own
 tokens (``own``: that player's perfect-recall information state). Real
 games, rollouts from sampled worlds and hypotheses of a belief all use the
@@ -22,6 +23,7 @@ from complots_solver.solvers.belief.hypotheses import (
     KNOW_SIZE,
     Memory,
     mix,
+    note_draft,
     summary_id,
     update_knowledge,
 )
@@ -34,8 +36,8 @@ NO_MOVE = -1
 
 
 @njit(cache=True)
-def step_rows(states, xs, knows, pubs, owns, moves, cfg, memory, seat):
-    """Apply ``moves[i]`` to every row that is not terminal; update ids, knowledge and chains."""
+def step_rows(states, xs, knows, drafts, pubs, owns, moves, cfg, memory, seat):
+    """Apply ``moves[i]`` to every row that is not terminal; update ids, knowledge, drafts and chains."""
     players = cfg[0]
     before = np.empty(states.shape[1], dtype=np.int32)
     toks = np.empty(players, dtype=np.int64)
@@ -51,6 +53,7 @@ def step_rows(states, xs, knows, pubs, owns, moves, cfg, memory, seat):
             before[j] = s[j]
         core.apply_action(s, cfg, a)
         update_knowledge(before, a, s, players, knows[i])
+        note_draft(before, s, cfg, drafts[i])
         for p in range(players):
             if memory == 1:
                 xs[i, p] = summary_id(s, knows[i, p], p)
@@ -145,6 +148,11 @@ class Rows:
     pubs: np.ndarray
     owns: np.ndarray
     game: np.ndarray
+    drafts: np.ndarray | None = None  # (rows, players, 2): clan dealt, clan picked (-1: none)
+
+    def __post_init__(self) -> None:
+        if self.drafts is None:
+            self.drafts = np.full((len(self.states), self.xs.shape[1], 2), -1, dtype=np.int32)
 
     def __len__(self) -> int:
         """Number of rows."""
@@ -173,6 +181,7 @@ class Rows:
             self.pubs[idx].copy(),
             self.owns[idx].copy(),
             self.game[idx].copy(),
+            self.drafts[idx].copy(),
         )
 
     def step(self, moves: np.ndarray, cfg: np.ndarray, memory: Memory, seat: int) -> None:
@@ -182,6 +191,7 @@ class Rows:
             self.states,
             self.xs,
             self.knows,
+            self.drafts,
             self.pubs,
             self.owns,
             np.ascontiguousarray(moves, dtype=np.int32),

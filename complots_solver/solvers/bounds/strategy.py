@@ -19,10 +19,12 @@ over :class:`~.rows.Rows`:
 - ``start(games)`` and ``advance(game, states, moves)``: the public
   context of each real game, moved along with it.
 
-Two adapters: :class:`TabularStrategy` (a slot-aligned strategy on a
+Adapters: :class:`TabularStrategy` (a slot-aligned strategy on a
 compiled exact tree, for the ladder, where the exact best response is
-known) and :class:`NetStrategy` (the distilled policy network the ``solved``
-bot plays, with the exact public belief of ``netplay.NetPlayer``).
+known), :class:`NetStrategy` (the belief solver's distilled policy network,
+with the exact public belief of ``netplay.NetPlayer``) and
+:class:`~.table.TableStrategy` (a league self-play table network, the
+2-player draft's shipped strategies).
 """
 
 from __future__ import annotations
@@ -261,6 +263,7 @@ class NetStrategy:
     """
 
     memory = Memory.SUMMARY
+    rollout_note = " with the public belief frozen"
 
     def __init__(self, cfg: np.ndarray, policy: PolicyNet, num_actions: int) -> None:
         self.cfg = np.ascontiguousarray(cfg, dtype=np.int32)

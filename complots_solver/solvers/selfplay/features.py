@@ -62,7 +62,7 @@ from complots_solver.rules.layout import (
     X_GIVE,
 )
 from complots_solver.solvers.belief.features import COIN_SCALE, hand_index
-from complots_solver.solvers.belief.hypotheses import KNOW_SIZE, update_knowledge
+from complots_solver.solvers.belief.hypotheses import KNOW_SIZE, note_draft, update_knowledge
 
 FEATURE_VERSION = 1
 
@@ -143,25 +143,12 @@ def _claim(record, q, c):
 
 
 @njit(cache=True)
-def _note_draft(before, after, players, draft, slot):
-    """Which clan each seat's hand gained in a draft deal (slot 0) or pick (slot 1)."""
-    for q in range(players):
-        for c in range(NUM_CLANS):
-            if after[S_HIDDEN + q * NUM_CLANS + c] > before[S_HIDDEN + q * NUM_CLANS + c]:
-                draft[q, slot] = c
-
-
-@njit(cache=True)
 def observe_move(before, a, after, cfg, record, seen, know, draft):
     """Update the public record, what each seat was shown, certain knowledge and the draft, across one move."""
     players = cfg[C_PLAYERS]
     update_knowledge(before, a, after, players, know)
+    note_draft(before, after, cfg, draft)
     st = before[S_STAGE]
-    if cfg[C_VARIANT] == Variant.DRAFT:
-        if st == Stage.DEAL:
-            _note_draft(before, after, players, draft, 0)
-        elif st == Stage.PICK:
-            _note_draft(before, after, players, draft, 1)
     p = before[S_CUR]
     if p < 0:
         return

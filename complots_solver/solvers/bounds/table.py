@@ -1,0 +1,176 @@
+"""A 2-player table network (league self-play) as a bound strategy, so LBR and the trained
+responder can measure it.
+
+The network reads, at a seat's decision, the rules state, that seat's certain knowledge and
+draft clans, and the table's public record (claims, counters, challenges, what each seat was
+shown: ``selfplay.features``).
+
+- **Live rows** (hypotheses of a real game): the state, knowledge and draft clans are the
+  row's own; the record is the real game's, kept move by move exactly as the playing bot keeps
+  it. The record is the same for every hypothesis: everything in it is public or was shown to
+  the responder itself (cards the responder showed to an Inquisitor).
+- **Rollouts** (:meth:`TableStrategy.rollout_after`): every row carries its own record from the
+  real game's node onward and updates it with the same ``observe_move`` as the bot, so rollouts
+  play the strategy itself, not an approximation.
+- ``matrix(rows, live=False)`` (asked by callers other than the rollouts) uses the record frozen
+  at the last :meth:`freeze`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from complots_solver.rules import core
+from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, S_CUR
+from complots_solver.solvers.belief.hypotheses import Memory
+from complots_solver.solvers.bounds.rows import NO_MOVE, TERMINAL, Rows, returns_of, sample_moves
+from complots_solver.solvers.selfplay.features import (
+    TableMemory,
+    absolute_action,
+    config_features,
+    decision_row,
+    observe_move,
+)
+from complots_solver.solvers.selfplay.net import TableNet
+
+
+@njit(cache=True)
+def _features(states, knows, drafts, records, seens, which, cfg, extended, feats, legal):
+    """Each row's decision features for the seat to move; ``which[i]`` picks its record."""
+    moves = np.empty(legal.shape[1] + 32, dtype=np.int32)
+    for i in range(states.shape[0]):
+        m = which[i]
+        decision_row(
+            states[i], cfg, states[i, S_CUR], records[m], seens[m], knows[i], drafts[i],
+            feats[i], legal[i], moves, extended,
+        )  # fmt: skip
+
+
+@njit(cache=True)
+def _absolute(states, rel, cfg, extended, out):
+    """Seat-relative probabilities to action ids of the seat to move."""
+    n = cfg[C_PLAYERS]
+    for i in range(states.shape[0]):
+        me = states[i, S_CUR]
+        for r in range(rel.shape[1]):
+            if rel[i, r] > 0.0:
+                out[i, absolute_action(r, me, n, extended)] = rel[i, r]
+
+
+@njit(cache=True)
+def _step(states, moves, cfg, records, seens, knows, drafts):
+    """Apply one move per row (NO_MOVE or terminal: unchanged) and keep each row's record."""
+    before = np.empty(states.shape[1], dtype=np.int32)
+    for i in range(states.shape[0]):
+        a = moves[i]
+        if states[i, S_CUR] == TERMINAL or a == NO_MOVE:
+            continue
+        for j in range(states.shape[1]):
+            before[j] = states[i, j]
+        core.apply_action(states[i], cfg, a)
+        observe_move(before, a, states[i], cfg, records[i], seens[i], knows[i], drafts[i])
+
+
+class TableStrategy:
+    """A table network playing both seats of a 2-player game, asked about many rows at once."""
+
+    memory = Memory.SUMMARY
+    rollout_note = ", each rollout keeping its own public record as the playing bot does"
+
+    def __init__(self, cfg: np.ndarray, net: TableNet, num_actions: int) -> None:
+        self.cfg = np.ascontiguousarray(cfg, dtype=np.int32)
+        if int(self.cfg[C_PLAYERS]) != 2:
+            raise ValueError("cfg: a bound strategy plays 2-player games")
+        if net.num_features != config_features(self.cfg):
+            raise ValueError(
+                f"net: reads {net.num_features} features, this game's seats read "
+                f"{config_features(self.cfg)}"
+            )
+        if net.num_actions != num_actions:
+            raise ValueError(f"net: scores {net.num_actions} actions, this game has {num_actions}")
+        self.net = net
+        self.num_actions = num_actions
+        self.extended = bool(self.cfg[C_EXTENDED])
+        self.memories: list[TableMemory] = []
+        self.frozen = TableMemory(self.cfg)
+
+    def start(self, games: int) -> None:
+        """One public record per real game."""
+        self.memories = [TableMemory(self.cfg) for _ in range(games)]
+
+    def advance(self, game: np.ndarray, states: np.ndarray, moves: np.ndarray) -> None:
+        """Each listed game's record follows its move."""
+        for g, s, a in zip(game.tolist(), states, moves.tolist(), strict=True):
+            after = s.copy()
+            core.apply_action(after, self.cfg, int(a))
+            self.memories[g].observe(s, int(a), after)
+
+    def freeze(self, game: int) -> None:
+        """Rollouts and ``live=False`` rows start from game ``game``'s record now."""
+        src = self.memories[game]
+        self.frozen.record[...] = src.record
+        self.frozen.seen[...] = src.seen
+
+    def _probabilities(
+        self, rows: Rows, records: np.ndarray, seens: np.ndarray, which
+    ) -> np.ndarray:
+        n = len(rows)
+        feats = np.empty((n, self.net.num_features), dtype=np.float32)
+        legal = np.empty((n, self.net.num_actions), dtype=np.float32)
+        _features(
+            rows.states, rows.knows, rows.drafts, records, seens,
+            np.ascontiguousarray(which, dtype=np.int64), self.cfg, self.extended, feats, legal,
+        )  # fmt: skip
+        rel, _ = self.net.policy_value(feats, legal)
+        out = np.zeros((n, self.num_actions))
+        _absolute(rows.states, rel.astype(np.float64), self.cfg, self.extended, out)
+        return out
+
+    def matrix(self, rows: Rows, live: bool) -> np.ndarray:
+        """The network's probabilities over action ids for the seat to move in each row."""
+        if len(rows) == 0:
+            return np.zeros((0, self.num_actions))
+        if not live:
+            return self._probabilities(
+                rows, self.frozen.record[None], self.frozen.seen[None], np.zeros(len(rows))
+            )
+        games = np.unique(rows.game)
+        records = np.stack([self.memories[g].record for g in games.tolist()])
+        seens = np.stack([self.memories[g].seen for g in games.tolist()])
+        return self._probabilities(rows, records, seens, np.searchsorted(games, rows.game))
+
+    def rollout_after(
+        self, rows: Rows, moves: np.ndarray, seat: int, rng: np.random.Generator
+    ) -> np.ndarray:
+        """Play ``moves[i]`` in row ``i``, then the network in both seats to the end (the record
+        frozen at :meth:`freeze`, then kept per row); ``seat``'s returns."""
+        n = len(rows)
+        work = rows.take(np.arange(n))
+        records = np.repeat(self.frozen.record[None], n, axis=0)
+        seens = np.repeat(self.frozen.seen[None], n, axis=0)
+        _step(work.states, np.ascontiguousarray(moves, dtype=np.int32), self.cfg, records, seens,
+              work.knows, work.drafts)  # fmt: skip
+        while True:
+            cur = work.current
+            active = np.flatnonzero(cur != TERMINAL)
+            if len(active) == 0:
+                break
+            probs = np.zeros((len(active), self.num_actions))
+            players = active[cur[active] >= 0]
+            if len(players):
+                probs[cur[active] >= 0] = self._probabilities(
+                    work.take(players), records, seens, players
+                )
+            step = np.full(n, NO_MOVE, dtype=np.int32)
+            chosen = np.empty(len(active), dtype=np.int32)
+            sample_moves(work.states[active], self.cfg, probs, rng.random(len(active)), chosen)
+            step[active] = chosen
+            _step(work.states, step, self.cfg, records, seens, work.knows, work.drafts)
+        out = np.empty(n)
+        returns_of(work.states, self.cfg, seat, out)
+        return out
+
+    def exact_value(self) -> float | None:
+        """Not known for the full game."""
+        return None
