@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from complots_solver.solvers.selfplay.net import TableNet, save_mixture
 from tests.cli.test_cli import run_cli
@@ -53,7 +54,8 @@ def test_selfplay_refuses_2p_methods_at_a_table_and_bad_bots(tmp_path):
     proc = run_cli("bound", "complots-ambassador-3", "--method", "lbr")
     assert proc.returncode == 2
     assert "responder" in proc.stderr and "Traceback" not in proc.stderr
-    proc = run_cli("bound", "draft-c2-expert", "--method", "responder")
+    belief = str(Path(__file__).resolve().parents[2] / "games/strategies/belief/draft-ambassador")
+    proc = run_cli("bound", "draft-ambassador", "--strategy", belief, "--method", "responder")
     assert proc.returncode == 2
     assert "lbr" in proc.stderr and "Traceback" not in proc.stderr
     proc = run_cli(

@@ -97,8 +97,8 @@ def test_pickled_policy_file_is_refused(tmp_path) -> None:
     [
         ("draft-ambassador", "table"),
         ("draft-inquisitor", "table"),
-        ("draft-c2-catechumene", "belief"),
-        ("draft-c2-expert", "belief"),
+        ("draft-c2-catechumene", "table"),
+        ("draft-c2-expert", "table"),
     ],
 )
 def test_shipped_strategy_loads_as_solved_and_plays(preset: str, kind: str) -> None:
