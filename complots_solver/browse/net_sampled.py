@@ -31,7 +31,7 @@ from complots_solver.rules import core, view
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import NUM_CLANS, PlayerId, Stage, Variant
 from complots_solver.rules.layout import MAX_CHANCE_OUTCOMES
-from complots_solver.rules.presets import resolve_game
+from complots_solver.rules.presets import preset_of, resolve_game
 from complots_solver.solvers.belief.netplay import NetPlayer
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.train import POLICY_FILE
@@ -256,6 +256,8 @@ class NetSampledBrowser(SampledBrowser):
         self.config, self.preset = resolve_game(game)
         if self.meta.get("preset"):
             self.preset = self.meta["preset"]
+        elif self.preset is None:
+            self.preset = preset_of(self.config)  # runs that stored only the game string
         if policy.sizes[-1] - (1 if self.table else 0) != self.config.num_distinct_actions():
             raise ValueError(f"{path}: the network's actions do not match {game}")
         self.policy = None

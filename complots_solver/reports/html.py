@@ -18,7 +18,7 @@ from complots_solver.reports.figures import png_bytes
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;
 max-width:1100px;color:#1d2330;line-height:1.45;padding:0 1em}
-h1{font-size:1.7em;margin-bottom:.2em}h2{border-bottom:2px solid #d8dce6;padding-bottom:.2em;
+h1{font-size:1.7em;margin-bottom:.2em;overflow-wrap:anywhere}h2{border-bottom:2px solid #d8dce6;padding-bottom:.2em;
 margin-top:2em}h3{font-size:1.05em;margin-bottom:.3em}
 table{border-collapse:collapse;font-size:.82em;margin:.4em 0 1.2em;max-width:100%}
 th,td{border:1px solid #d8dce6;padding:.25em .55em;text-align:right;overflow-wrap:anywhere}

@@ -173,9 +173,16 @@ def make_samples(runs: SampleRuns, command: str) -> list[Path]:
         "",
     ]
     if network:
+        selfplay = all(b.describe_run().get("algorithm") == "selfplay" for b in browsers.values())
+        kind = (
+            "table networks trained by league self-play, each seat reading its own cards and "
+            "knowledge and the table's public record."
+            if selfplay
+            else "policy networks of the belief solver, played with exact beliefs."
+        )
         lines += [
-            "These are the shipped strategies of the full 2-player draft game: policy",
-            "networks of the belief solver, played with exact beliefs. They are WEAK",
+            f"These are the shipped strategies of the full 2-player draft game: {kind}",
+            "They are WEAK",
             "(see the exploitability column and docs/solving-the-full-game.md): read the",
             "tables as how these strategies play, not as equilibrium play. Every table is",
             "estimated from sampled self-play games and carries 95% confidence intervals;",

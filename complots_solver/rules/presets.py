@@ -135,6 +135,15 @@ def resolve_game(spec: str) -> tuple[GameConfig, str | None]:
     return presets[name].config(**overrides), name
 
 
+def preset_of(config: GameConfig) -> str | None:
+    """The first preset (in the presets' order) whose game is exactly ``config``'s, or None."""
+    game = config.game_string()
+    for name, preset in load_presets().items():
+        if preset.config().game_string() == game:
+            return name
+    return None
+
+
 def _suggest(name: str, presets: dict[str, Preset]) -> str:
     """'did you mean draft-inquisitor?' for a near miss, else where the names are listed."""
     close = difflib.get_close_matches(name, [*presets, GAME_NAME], n=1, cutoff=0.6)

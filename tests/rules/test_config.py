@@ -91,3 +91,13 @@ def test_illegal_action_raises() -> None:
         state.apply_action(illegal)
     with pytest.raises(Exception, match="not legal"):
         state.apply_action(10_000)
+
+
+def test_preset_of_finds_the_preset_of_a_game_string() -> None:
+    """A run that stored only its game string is named by its preset again; a modified game by none."""
+    from complots_solver.rules.presets import preset_of, resolve_game
+
+    for name in ("draft-inquisitor", "draft-c2-expert", "complots-inquisitor-3"):
+        config, _ = resolve_game(name)
+        assert preset_of(resolve_game(config.game_string())[0]) == name
+    assert preset_of(resolve_game("draft-inquisitor(max_turns=199)")[0]) is None
