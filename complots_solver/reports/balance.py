@@ -66,6 +66,9 @@ DEFAULT_GAMES = 1000
 WEAK_BOUND = 0.2  # an exploitability bound above this gets the strategy warning
 DRAWS_DOMINATE = 0.5  # a draw share from this on gets the short-horizon warning
 FIFTH = "Ambassador / Inquisitor"
+# a trained responder's win share over 1/n at a table of 3+ (``responder_gain``); at 2 players
+# the same responder's mean return per game is an ordinary lower bound ("responder")
+TABLE_RESPONDER = "table-responder"
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,7 @@ class Quality:
         """'WEAK strategy, exploitability not measured' (or its bounds)."""
         if self.bound is not None:
             bound = f"exploitability at most {self.bound:.3g}"
-        elif self.lower is not None and self.lower_by == "responder":
+        elif self.lower is not None and self.lower_by == TABLE_RESPONDER:
             v, lo, hi = self.lower
             bound = (
                 "no exploitability bound (a table of 3 or more); a trained "
@@ -172,7 +175,7 @@ def strategy_quality(preset: str) -> Quality:
             None,
             text,
             (float(gain["gain"]), float(ci[0]), float(ci[1])),
-            "responder",
+            TABLE_RESPONDER,
         )
     if isinstance(raw, int | float) and not isinstance(raw, bool):
         bound = float(raw)
@@ -213,7 +216,7 @@ def strategy_warning(qualities: Sequence[Quality]) -> str | None:
     if not weak:
         return None
     which = "; ".join(f"{q.preset}: {q.short}" for q in weak)
-    tables = any(q.lower_by == "responder" for q in weak)
+    tables = any(q.lower_by == TABLE_RESPONDER for q in weak)
     note = "; at 3 or more players no such bound exists, only what a trained responder gains"
     return (
         "Warning: weak strategies. Every number in this report describes how the shipped "

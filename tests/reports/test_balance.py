@@ -265,6 +265,15 @@ def test_strategy_reports_lead_with_answers(browsers: dict) -> None:
             "sampled lower bound 0.41, the 'honest' bot as a fixed responder, 95% CI 0.36 to 0.46",
             True,
         ),
+        (  # at 2 players the trained network responder's mean return per game is a lower bound
+            {
+                "responder": {"exploitability_lower_bound": 0.745, "ci95": [0.724, 0.766]},
+                "lbr": {"exploitability_lower_bound": 0.515, "ci95": [0.477, 0.553]},
+            },
+            "no exploitability upper bound (sampled lower bound 0.74, trained network responder, "
+            "95% CI 0.72 to 0.77)",
+            True,
+        ),
     ],
 )
 def test_strategy_quality_reads_meta_json(
