@@ -98,6 +98,14 @@ def test_selfplay_on_the_two_player_draft_plays_and_is_bounded_per_game(tmp_path
     assert lo <= record["exploitability_lower_bound"] <= hi
     assert -1.0 <= record["exploitability_lower_bound"] <= 1.0
     assert meta["responder_gain"]["games"] == 12
+    for method, extra in (("trained", ["--budget", "20"]), ("bots", ["--bots", "honest"])):
+        other = run_cli(
+            "bound", "draft-inquisitor", "--strategy", str(out), "--method", method, "--games",
+            "2", "--value-games", "2", "--write", *extra,
+        )  # fmt: skip
+        assert other.returncode == 0, other.stderr
+    written = json.loads((out / "meta.json").read_text())["exploitability_bound"]
+    assert {"lbr", "trained", "bot:honest", "responder"} <= set(written)
     save_mixture(out, [TableNet.load(out / "policy-net.npz")], {})
     mixed = run_cli("bound", "draft-inquisitor", "--strategy", str(out), "--method", "lbr")
     assert mixed.returncode == 2 and "mixture" in mixed.stderr
