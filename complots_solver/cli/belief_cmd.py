@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import click
 from rich.console import Console
 
+from complots_solver.cli.checks import exit_interrupted
 from complots_solver.rules.config import GameConfig
 
 DEFAULT_SECONDS = 3600.0
-INTERRUPTED = 130
 
 
 def solve_belief(
@@ -89,12 +88,11 @@ def solve_belief(
     try:
         run.train(seconds=seconds, rounds=rounds, progress=log)
     except KeyboardInterrupt:
-        console.print(
+        exit_interrupted(
+            console,
             f"interrupted; the checkpoint of round {run.trainer.state.round} is kept, "
             "continue with --resume",
-            markup=False,
         )
-        raise click.exceptions.Exit(INTERRUPTED) from None
     console.print(
         f"distilling the policy network from {settings.distill_games} self-play games",
         markup=False,

@@ -1,11 +1,21 @@
-"""Checks the commands make before long work (shared by main and report_cmds without a cycle)."""
+"""Checks the commands make before long work, and how an interrupted run stops (shared by the commands without a cycle)."""
 
 from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import NoReturn
 
 import click
+from rich.console import Console
+
+INTERRUPTED = 130  # 128 + SIGINT, the shell's convention
+
+
+def exit_interrupted(console: Console, message: str) -> NoReturn:
+    """Print what an interrupted run kept (``message``) and exit with INTERRUPTED."""
+    console.print(message, markup=False)
+    raise click.exceptions.Exit(INTERRUPTED) from None
 
 
 def writable_folder(path: Path, option: str, target: Path | None = None) -> None:

@@ -28,7 +28,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from complots_solver.cli.checks import writable_folder
+from complots_solver.cli.checks import INTERRUPTED, exit_interrupted, writable_folder
 from complots_solver.rules.config import DEFAULT_PARAMS, PARAM_HELP, GameConfig
 from complots_solver.rules.enums import Variant
 from complots_solver.rules.layout import MAX_CHANCE_OUTCOMES
@@ -37,7 +37,6 @@ from complots_solver.rules.simulate import simulate
 from complots_solver.rules.text import signed
 
 USAGE_ERROR = 2
-INTERRUPTED = 130  # 128 + SIGINT, the shell's convention
 PROGRESS_MIN_GAMES = 20_000  # show a progress bar from this many games on
 
 console = Console()
@@ -596,10 +595,10 @@ def _run_interruptible(run, report, iteration):  # noqa: ANN001, ANN201
     try:
         return run.run(report)
     except KeyboardInterrupt:
-        console.print(
-            f"interrupted at iteration {iteration():,}; checkpoint saved, continue with --resume"
+        exit_interrupted(
+            console,
+            f"interrupted at iteration {iteration():,}; checkpoint saved, continue with --resume",
         )
-        raise click.exceptions.Exit(INTERRUPTED) from None
 
 
 def _solve_mccfr(

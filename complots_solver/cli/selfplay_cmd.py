@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import click
 import numpy as np
 from rich.console import Console
 
+from complots_solver.cli.checks import exit_interrupted
 from complots_solver.rules.config import GameConfig
 
 DEFAULT_SECONDS = 3600.0
-INTERRUPTED = 130
 LOG_EVERY = 25  # iterations between progress lines
 
 
@@ -98,12 +97,11 @@ def solve_selfplay(
         try:
             run.train(seconds=seconds, iterations=iterations, progress=log)
         except KeyboardInterrupt:
-            console.print(
+            exit_interrupted(
+                console,
                 f"interrupted; the checkpoint of iteration {tr.iteration} is kept, "
                 "continue with --resume",
-                markup=False,
             )
-            raise click.exceptions.Exit(INTERRUPTED) from None
         run.save()
         console.print(
             f"strategy written to {out_dir}/policy-net.npz (play it with net:{out_dir}); "

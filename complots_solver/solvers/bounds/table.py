@@ -112,19 +112,18 @@ class TableStrategy:
         self.frozen.record[...] = src.record
         self.frozen.seen[...] = src.seen
 
-    def _probabilities(
-        self, rows: Rows, records: np.ndarray, seens: np.ndarray, which
-    ) -> np.ndarray:
-        n = len(rows)
+    def _probabilities(self, states, knows, drafts, records, seens, which) -> np.ndarray:  # noqa: ANN001
+        """Probabilities over action ids for each row; ``which[i]`` picks row i's record."""
+        n = len(states)
         feats = np.empty((n, self.net.num_features), dtype=np.float32)
         legal = np.empty((n, self.net.num_actions), dtype=np.float32)
         _features(
-            rows.states, rows.knows, rows.drafts, records, seens,
-            np.ascontiguousarray(which, dtype=np.int64), self.cfg, self.extended, feats, legal,
+            states, knows, drafts, records, seens, np.ascontiguousarray(which, dtype=np.int64),
+            self.cfg, self.extended, feats, legal,
         )  # fmt: skip
         rel, _ = self.net.policy_value(feats, legal)
         out = np.zeros((n, self.num_actions))
-        _absolute(rows.states, rel.astype(np.float64), self.cfg, self.extended, out)
+        _absolute(states, rel.astype(np.float64), self.cfg, self.extended, out)
         return out
 
     def matrix(self, rows: Rows, live: bool) -> np.ndarray:
@@ -132,13 +131,14 @@ class TableStrategy:
         if len(rows) == 0:
             return np.zeros((0, self.num_actions))
         if not live:
-            return self._probabilities(
-                rows, self.frozen.record[None], self.frozen.seen[None], np.zeros(len(rows))
-            )
-        games = np.unique(rows.game)
-        records = np.stack([self.memories[g].record for g in games.tolist()])
-        seens = np.stack([self.memories[g].seen for g in games.tolist()])
-        return self._probabilities(rows, records, seens, np.searchsorted(games, rows.game))
+            records, seens = self.frozen.record[None], self.frozen.seen[None]
+            which = np.zeros(len(rows))
+        else:
+            games = np.unique(rows.game)
+            records = np.stack([self.memories[g].record for g in games.tolist()])
+            seens = np.stack([self.memories[g].seen for g in games.tolist()])
+            which = np.searchsorted(games, rows.game)
+        return self._probabilities(rows.states, rows.knows, rows.drafts, records, seens, which)
 
     def rollout_after(
         self, rows: Rows, moves: np.ndarray, seat: int, rng: np.random.Generator
@@ -146,29 +146,29 @@ class TableStrategy:
         """Play ``moves[i]`` in row ``i``, then the network in both seats to the end (the record
         frozen at :meth:`freeze`, then kept per row); ``seat``'s returns."""
         n = len(rows)
-        work = rows.take(np.arange(n))
+        states, knows, drafts = rows.states.copy(), rows.knows.copy(), rows.drafts.copy()
         records = np.repeat(self.frozen.record[None], n, axis=0)
         seens = np.repeat(self.frozen.seen[None], n, axis=0)
-        _step(work.states, np.ascontiguousarray(moves, dtype=np.int32), self.cfg, records, seens,
-              work.knows, work.drafts)  # fmt: skip
+        step = np.ascontiguousarray(moves, dtype=np.int32)
         while True:
-            cur = work.current
+            _step(states, step, self.cfg, records, seens, knows, drafts)
+            cur = states[:, S_CUR]
             active = np.flatnonzero(cur != TERMINAL)
             if len(active) == 0:
                 break
             probs = np.zeros((len(active), self.num_actions))
-            players = active[cur[active] >= 0]
+            deciding = cur[active] >= 0
+            players = active[deciding]
             if len(players):
-                probs[cur[active] >= 0] = self._probabilities(
-                    work.take(players), records, seens, players
+                probs[deciding] = self._probabilities(
+                    states[players], knows[players], drafts[players], records, seens, players
                 )
-            step = np.full(n, NO_MOVE, dtype=np.int32)
             chosen = np.empty(len(active), dtype=np.int32)
-            sample_moves(work.states[active], self.cfg, probs, rng.random(len(active)), chosen)
+            sample_moves(states[active], self.cfg, probs, rng.random(len(active)), chosen)
+            step = np.full(n, NO_MOVE, dtype=np.int32)
             step[active] = chosen
-            _step(work.states, step, self.cfg, records, seens, work.knows, work.drafts)
         out = np.empty(n)
-        returns_of(work.states, self.cfg, seat, out)
+        returns_of(states, self.cfg, seat, out)
         return out
 
     def exact_value(self) -> float | None:
