@@ -99,8 +99,8 @@ def solve_selfplay(
         except KeyboardInterrupt:
             exit_interrupted(
                 console,
-                f"interrupted; the checkpoint of iteration {tr.iteration} is kept, "
-                "continue with --resume",
+                "interrupted; the last checkpoint and its network (policy-net.npz, playable "
+                f"with net:{out_dir}) are kept, continue with --resume",
             )
         run.save()
         console.print(

@@ -66,6 +66,9 @@ SELFPLAY_HELP = {
     "exploiter_reset": "iterations between restarts of the exploiter from a copy of the strategy",
     "jobs": "independent game streams an iteration is split into, played on the --workers "
     "(the result depends on jobs, never on --workers; runs made before it existed used 1)",
+    "average": "rows of the reservoir of the average-strategy network (NFSP); when set, the "
+    "average network is the strategy written (0: none, the last network is)",
+    "average_steps": "Adam steps an iteration fitting the average network to its reservoir",
 }
 RAY = OptionSpec(
     "ray_address", str, None, "run the self-play workers as Ray actors ('local' starts one)", True

@@ -120,8 +120,12 @@ class RunDriver:
         force: bool = False,
         checkpoints: bool = True,
         streamed: bool = False,
+        on_checkpoint: Callable[[], None] | None = None,
     ) -> None:
         self.out_dir = Path(out_dir)
+        # called after each checkpoint, e.g. to write the playable result of that state, so
+        # that a run killed at any moment leaves one consistent with its checkpoint
+        self.on_checkpoint = on_checkpoint
         self.record = record
         self.log_spec = log
         self.checkpoints = checkpoints
@@ -154,6 +158,8 @@ class RunDriver:
             )
             self._checkpointed = solver.iteration
             self.write_log()
+            if self.on_checkpoint is not None:
+                self.on_checkpoint()
 
     def write_log(self) -> None:
         """Rewrite the family's CSV log from the log rows (plain numbers only)."""

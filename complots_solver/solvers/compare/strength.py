@@ -118,7 +118,7 @@ class _Stepper:
         if self.method == SELFPLAY:
             from complots_solver.solvers.selfplay.exact import table_tree_strategy
 
-            return table_tree_strategy(self.config, self.solver.net, self.ctree)
+            return table_tree_strategy(self.config, self.solver.policy(), self.ctree)
         if self.method == BELIEF:
             return to_tree_strategy(self.ptree, self.solver.average_strategy(), self.ctree)
         if self.method == CFR_PLUS:

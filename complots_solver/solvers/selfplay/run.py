@@ -103,8 +103,9 @@ class SelfPlayRun:
             config, settings, seed=seed, bot_factory=bot_factory, pool=pool
         )
         self.driver = RunDriver(
-            self.out, _record(config, seed, settings), RESUMABLE, LOG, resume, force
-        )
+            self.out, _record(config, seed, settings), RESUMABLE, LOG, resume, force,
+            on_checkpoint=self.save,
+        )  # fmt: skip
         self.driver.restore(self.trainer)
 
     @property
@@ -126,12 +127,16 @@ class SelfPlayRun:
             chunk=lambda rate: None,
             measure=self.trainer.measure,
             progress=progress,
+            consistent=lambda: not self.trainer.stepping,
         )
 
     def save(self) -> None:
-        """Write ``policy-net.npz`` and ``meta.json`` (what the run did; quality not measured)."""
+        """Write ``policy-net.npz`` and ``meta.json`` (what the run did; quality not measured).
+
+        Also after every checkpoint, so that a run stopped at any moment can be played.
+        """
         tr = self.trainer
-        tr.net.save(
+        tr.policy().save(
             self.out / POLICY_FILE,
             meta={
                 "game": self.config.game_string(),

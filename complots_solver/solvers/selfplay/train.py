@@ -38,6 +38,7 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.pool import WorkerPool
+from complots_solver.solvers.selfplay.average import AveragePolicy
 from complots_solver.solvers.selfplay.features import FEATURE_VERSION, config_features
 from complots_solver.solvers.selfplay.net import PPO, PPOSettings, TableNet
 from complots_solver.solvers.selfplay.tables import GameResult, Seat, SeatBot, TableRunner
@@ -67,6 +68,10 @@ class SelfPlaySettings:
     exploiter_games: int = 128
     exploiter_reset: int = 50
     jobs: int = 2  # independent game streams an iteration is split into (1: the first runs)
+    average: int = (
+        0  # reservoir rows of the average network (0: none; the strategy is the last net)
+    )
+    average_steps: int = 32  # Adam steps an iteration fitting the average network
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> SelfPlaySettings:
@@ -101,9 +106,12 @@ class SelfPlaySettings:
             "exploiter_games",
             "exploiter_reset",
             "jobs",
+            "average_steps",
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"--option {name} must be at least 1, got {getattr(self, name)}")
+        if self.average < 0:
+            raise ValueError(f"--option average must be at least 0, got {self.average}")
         if self.snapshots < 0:
             raise ValueError(f"--option snapshots must be at least 0, got {self.snapshots}")
         for name in ("self_share", "bot_share", "exploiter_share"):
@@ -257,9 +265,15 @@ class SelfPlayTrainer:
         if frozen is None and settings.exploiter_share > 0:
             self.exploiter = self.net.copy()
             self.exploiter_ppo = PPO(self.exploiter, self.ppo.settings)
+        self.average: AveragePolicy | None = None
+        if frozen is None and settings.average > 0:
+            self.average = AveragePolicy(
+                self.net.copy(), settings.average, settings.average_steps, settings.minibatch
+            )
         self.iteration = 0
         self.games = 0
         self.last: dict[str, float] = {}
+        self.stepping = False  # True inside an iteration: the state is then half-updated
 
     # -- seating ---------------------------------------------------------------------
     def league(self) -> League:
@@ -301,7 +315,9 @@ class SelfPlayTrainer:
         """Play and learn ``iterations`` iterations (None: one)."""
         n = 1 if iterations is None else iterations
         for _ in range(n):
+            self.stepping = True
             self._iterate()
+            self.stepping = False
         return n
 
     def run(self, iterations: int) -> None:
@@ -341,7 +357,15 @@ class SelfPlayTrainer:
             [self.seed, self.iteration, 29, *([] if s.jobs == 1 else [s.jobs])]
         )
         batch, results = self._play(rng)
+        average_loss = float("nan")
+        if self.average is not None:
+            # its own generator, so that a run without the average network is unchanged
+            avg_rng = np.random.default_rng([self.seed, self.iteration, 37])
+            probs, _ = self.net.policy_value(batch["x"], batch["legal"])
+            self.average.add(batch["x"], batch["legal"], probs, avg_rng)
         terms = self.ppo.train(batch, rng) if len(batch["x"]) else {}
+        if self.average is not None:
+            average_loss = self.average.train(avg_rng)
         self.iteration += 1
         self.games += len(results)
         if self.frozen is None and s.snapshots > 0 and self.iteration % s.snapshot_every == 0:
@@ -371,6 +395,7 @@ class SelfPlayTrainer:
             "clip_frac": terms.get("clip_frac", float("nan")),
             "seconds": time.perf_counter() - start,
             "exploiter_win_share": exploiter_share,
+            "average_loss": average_loss,
         }
 
     # -- the driver's solver protocol ------------------------------------------------
@@ -396,6 +421,8 @@ class SelfPlayTrainer:
                 out[f"x_p{i}"] = p
                 out[f"x_m{i}"] = self.exploiter_ppo.m[i]
                 out[f"x_v{i}"] = self.exploiter_ppo.v[i]
+        if self.average is not None:
+            out.update(self.average.get_state())
         return out
 
     def set_state(self, state: dict[str, np.ndarray]) -> None:
@@ -417,6 +444,8 @@ class SelfPlayTrainer:
                 target[...] = state[f"x_p{i}"]
                 self.exploiter_ppo.m[i][...] = state[f"x_m{i}"]
                 self.exploiter_ppo.v[i][...] = state[f"x_v{i}"]
+        if self.average is not None:
+            self.average.set_state(state)
         self.past = []
         for k in range(int(state["past"])):
             past = self.net.copy()
@@ -425,8 +454,8 @@ class SelfPlayTrainer:
             self.past.append(past)
 
     def policy(self) -> TableNet:
-        """The current network."""
-        return self.net
+        """The strategy: the average network when there is one, else the current network."""
+        return self.average.net if self.average is not None else self.net
 
     def evaluate(self) -> dict[str, float]:
         """The last iteration's figures (see LOG_COLUMNS)."""

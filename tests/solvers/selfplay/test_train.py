@@ -52,10 +52,10 @@ def test_ppo_learns_to_beat_random_bots(config):
     assert after > 0.50
 
 
-@pytest.mark.parametrize("exploiter", [0.0, 0.3])
-def test_resumed_trainer_continues_exactly(config, exploiter):
-    """Three iterations in one go equal one, a checkpoint round trip, then two (past selves and
-    the exploiter too)."""
+@pytest.mark.parametrize(("exploiter", "average"), [(0.0, 0), (0.3, 0), (0.0, 50)])
+def test_resumed_trainer_continues_exactly(config, exploiter, average):
+    """Three iterations in one go equal one, a checkpoint round trip, then two (past selves,
+    the exploiter and the average network with its reservoir too)."""
     s = SelfPlaySettings(
         games=12,
         parallel=6,
@@ -66,6 +66,8 @@ def test_resumed_trainer_continues_exactly(config, exploiter):
         exploiter_share=exploiter,
         exploiter_games=6,
         exploiter_reset=2,
+        average=average,
+        average_steps=3,
     )
     whole = SelfPlayTrainer(config, s, seed=4, bot_factory=_factory(config))
     whole.step(3)
@@ -82,6 +84,13 @@ def test_resumed_trainer_continues_exactly(config, exploiter):
         for a, b in zip(whole.exploiter.net.weights, second.exploiter.net.weights, strict=True):
             np.testing.assert_array_equal(a, b)
         assert np.isfinite(whole.last["exploiter_win_share"])
+    if average:
+        assert whole.policy() is whole.average.net and whole.average.seen > average
+        for a, b in zip(whole.policy().params(), second.policy().params(), strict=True):
+            np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(whole.average.probs, second.average.probs)
+    else:
+        assert whole.policy() is whole.net
     assert whole.games == second.games == 36
 
 
@@ -95,6 +104,8 @@ def test_settings_refuse_bad_values():
         SelfPlaySettings.from_options({"exploiter_share": "0.3"})
     with pytest.raises(ValueError, match="unknown"):
         SelfPlaySettings.from_options({"gamez": "3"})
+    with pytest.raises(ValueError, match="average"):
+        SelfPlaySettings.from_options({"average": "-1"})
     with pytest.raises(ValueError, match="bot factory"):
         SelfPlayTrainer(resolve_game("draft-ambassador")[0], SelfPlaySettings())
 
@@ -195,3 +206,46 @@ def test_streams_on_ray_actors_equal_one_process(config):
         ray.shutdown()
     for a, b in zip(here.net.net.weights, there.net.net.weights, strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("average", [0, 40])
+def test_a_run_stopped_at_any_moment_leaves_the_strategy_of_its_checkpoint(
+    config, tmp_path, average
+):
+    """Every checkpoint writes the playable network (the average one when kept); a run
+    interrupted inside an iteration keeps its last checkpoint and that network, never the
+    half-updated state."""
+    from complots_solver.solvers.selfplay.net import TableNet
+    from complots_solver.solvers.selfplay.run import POLICY_FILE, SelfPlayRun
+
+    s = SelfPlaySettings(
+        games=4, parallel=4, width=8, bot_share=0.0, snapshots=0, average=average, average_steps=2
+    )
+    run = SelfPlayRun(tmp_path, config, s, seed=1)
+    run.train(iterations=1)  # no run.save(): the checkpoint alone writes the network
+    saved = TableNet.load(tmp_path / POLICY_FILE)
+    strategy = run.trainer.average.net if average else run.trainer.net
+    for a, b in zip(saved.params(), strategy.params(), strict=True):
+        np.testing.assert_array_equal(a, b)
+    whole = [p.copy() for p in strategy.params()]
+
+    trainer = run.trainer
+    real_update = trainer.ppo.train
+    calls = []
+
+    def interrupted(*args, **kwargs):
+        out = real_update(*args, **kwargs)
+        calls.append(1)
+        if len(calls) == 2:  # iteration 2 is whole; in iteration 3 the network has changed
+            raise KeyboardInterrupt
+        return out
+
+    trainer.ppo.train = interrupted
+    with pytest.raises(KeyboardInterrupt):
+        run.train(iterations=3)
+    assert trainer.stepping and trainer.iteration == 2
+    after = TableNet.load(tmp_path / POLICY_FILE)
+    for a, b in zip(after.params(), whole, strict=True):
+        np.testing.assert_array_equal(a, b)
+    again = SelfPlayRun(tmp_path, config, s, seed=1, resume=True)
+    assert again.trainer.iteration == 1

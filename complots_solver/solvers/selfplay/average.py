@@ -1,0 +1,129 @@
+"""The average strategy of league self-play as a second network (the NFSP idea).
+
+In a two-player zero-sum game the strategy that approaches an equilibrium is
+the *average* of the learner's strategies over the iterations, not the last
+one: the last iterate of policy-gradient self-play cycles around the
+equilibrium (docs/solving-the-full-game.md section 12 measures it wandering
+between 0.13 and 0.6 exploitability on ladder-3). This module keeps that
+average as a network:
+
+- every iteration, each learner decision of the iteration's games enters a
+  **reservoir** of ``capacity`` rows (features, legal actions, the learner's
+  action probabilities there), so the reservoir is a uniform sample of all
+  iterations' decisions;
+- the **average network** is then fitted to the reservoir by ``steps`` Adam
+  steps of cross-entropy against those probabilities.
+
+Decisions enter at the rate the learner's games reach them, so each
+iteration's strategy is weighted by how often play reaches each decision,
+the reach weighting of the average strategy (Kuhn's theorem), up to the
+opponent's part of that reach.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from complots_solver.solvers.belief.valuenet import Adam
+from complots_solver.solvers.selfplay.net import TableNet, masked_softmax
+
+
+def average_loss(
+    out: np.ndarray, legal: np.ndarray, target: np.ndarray
+) -> tuple[float, np.ndarray]:
+    """Mean cross-entropy of the softmax of ``out``'s logits against ``target``, and its gradient."""
+    p = masked_softmax(out[:, :-1], legal)
+    logp = np.where(legal > 0, np.log(np.maximum(p, 1e-30)), 0.0)
+    b = float(len(out))
+    loss = float(-(target * logp).sum(axis=1).mean())
+    grad = np.zeros_like(out, dtype=np.float64)
+    grad[:, :-1] = (p - target) * (legal > 0) / b
+    return loss, grad
+
+
+class AveragePolicy:
+    """A reservoir of the learner's decisions and a network fitted to it (see the module note)."""
+
+    def __init__(
+        self, net: TableNet, capacity: int, steps: int, minibatch: int, lr: float = 1e-3
+    ) -> None:
+        if capacity < 1 or steps < 0 or minibatch < 1:
+            raise ValueError("capacity and minibatch must be at least 1, steps at least 0")
+        self.net = net
+        self.capacity = capacity
+        self.steps = steps
+        self.minibatch = minibatch
+        self.opt = Adam(net.net, lr=lr)
+        self.x = np.zeros((capacity, net.num_features), dtype=np.float32)
+        self.legal = np.zeros((capacity, net.num_actions), dtype=np.float32)
+        self.probs = np.zeros((capacity, net.num_actions), dtype=np.float32)
+        self.seen = 0  # decisions offered to the reservoir so far
+
+    @property
+    def size(self) -> int:
+        """Rows held."""
+        return min(self.seen, self.capacity)
+
+    def add(
+        self, x: np.ndarray, legal: np.ndarray, probs: np.ndarray, rng: np.random.Generator
+    ) -> None:
+        """Offer decisions to the reservoir (each kept with probability capacity / seen so far)."""
+        n = len(x)
+        if n == 0:
+            return
+        index = self.seen + np.arange(n)
+        slot = np.where(index < self.capacity, index, rng.integers(0, index + 1))
+        keep = slot < self.capacity
+        # a later row that draws the same slot overwrites an earlier one, as in sequential order
+        self.x[slot[keep]] = x[keep]
+        self.legal[slot[keep]] = legal[keep]
+        self.probs[slot[keep]] = probs[keep]
+        self.seen += n
+
+    def train(self, rng: np.random.Generator) -> float:
+        """``steps`` Adam steps on minibatches drawn from the reservoir; their mean loss."""
+        if self.size == 0 or self.steps == 0:
+            return float("nan")
+        losses = []
+        for _ in range(self.steps):
+            idx = rng.integers(0, self.size, size=min(self.minibatch, self.size))
+            acts, pre, out = self.opt.outputs(self.x[idx])
+            loss, grad = average_loss(out, self.legal[idx], self.probs[idx])
+            self.opt.update(acts, pre, grad.astype(np.float32))
+            losses.append(loss)
+        return float(np.mean(losses))
+
+    def get_state(self, prefix: str = "avg_") -> dict[str, np.ndarray]:
+        """Network, optimiser and reservoir as named arrays."""
+        out: dict[str, np.ndarray] = {
+            f"{prefix}adam_t": np.array(self.opt.t),
+            f"{prefix}seen": np.array(self.seen),
+            f"{prefix}x": self.x[: self.size],
+            f"{prefix}legal": self.legal[: self.size],
+            f"{prefix}probs": self.probs[: self.size],
+        }
+        for i, p in enumerate(self.net.params()):
+            out[f"{prefix}p{i}"] = p
+            out[f"{prefix}m{i}"] = self.opt.m[i]
+            out[f"{prefix}v{i}"] = self.opt.v[i]
+        return out
+
+    def set_state(self, state: dict[str, np.ndarray], prefix: str = "avg_") -> None:
+        """Restore what :meth:`get_state` returned (ValueError for another shape)."""
+        if f"{prefix}seen" not in state:
+            raise ValueError("--resume: the checkpoint holds no average network")
+        self.opt.t = int(state[f"{prefix}adam_t"])
+        self.seen = int(state[f"{prefix}seen"])
+        n = self.size
+        for name in ("x", "legal", "probs"):
+            saved = state[f"{prefix}{name}"]
+            target = getattr(self, name)
+            if saved.shape != (n, target.shape[1]):
+                raise ValueError("--resume: the checkpoint's reservoir has another shape")
+            target[:n] = saved
+        for i, target in enumerate(self.net.params()):
+            if target.shape != state[f"{prefix}p{i}"].shape:
+                raise ValueError("--resume: the checkpoint's average network has another shape")
+            target[...] = state[f"{prefix}p{i}"]
+            self.opt.m[i][...] = state[f"{prefix}m{i}"]
+            self.opt.v[i][...] = state[f"{prefix}v{i}"]

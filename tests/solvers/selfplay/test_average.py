@@ -1,0 +1,71 @@
+"""The average-strategy network: a uniform reservoir, the right gradient, and it averages."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from complots_solver.solvers.selfplay.average import AveragePolicy, average_loss
+from complots_solver.solvers.selfplay.net import TableNet
+
+
+def test_the_reservoir_keeps_a_uniform_sample_of_everything_offered():
+    """10,000 rows offered in batches of 100 to 1,000 slots: every tenth of the stream keeps
+    about a tenth of the slots, and a row is never stored twice."""
+    net = TableNet.create(1, 2, (4,), seed=0)
+    avg = AveragePolicy(net, capacity=1000, steps=0, minibatch=10)
+    rng = np.random.default_rng(0)
+    legal = np.ones((100, 2), dtype=np.float32)
+    probs = np.full((100, 2), 0.5, dtype=np.float32)
+    for start in range(0, 10_000, 100):
+        x = np.arange(start, start + 100, dtype=np.float32)[:, None]
+        avg.add(x, legal, probs, rng)
+    assert avg.seen == 10_000 and avg.size == 1000
+    kept = avg.x[:, 0].astype(int)
+    assert len(np.unique(kept)) == 1000
+    per_tenth = np.bincount(kept // 1000, minlength=10)
+    # binomial(1000, 0.1): sd 9.5; 4 sd either side
+    assert per_tenth.min() > 62 and per_tenth.max() < 138, per_tenth
+
+
+def test_the_cross_entropy_gradient_matches_finite_differences():
+    """The hand-written gradient at the logits equals a central difference of the loss."""
+    rng = np.random.default_rng(1)
+    out = rng.normal(size=(5, 5))
+    legal = np.array([[1, 1, 0, 1]] * 5, dtype=np.float32)
+    target = rng.random((5, 4)) * legal
+    target /= target.sum(axis=1, keepdims=True)
+    _, grad = average_loss(out, legal, target)
+    for i, j in [(0, 0), (2, 1), (4, 3), (3, 2)]:
+        h = 1e-6
+        up, down = out.copy(), out.copy()
+        up[i, j] += h
+        down[i, j] -= h
+        numeric = (average_loss(up, legal, target)[0] - average_loss(down, legal, target)[0]) / (
+            2 * h
+        )
+        assert grad[i, j] == pytest.approx(numeric, abs=1e-6)
+    assert np.all(grad[:, -1] == 0) and np.all(grad[:, 2] == 0)
+
+
+def test_it_learns_the_reach_weighted_mean_of_the_iterates():
+    """Iterates that alternate between two pure strategies at one decision, the second one
+    reaching it three times as often, average to 1/4 and 3/4, not to the last iterate."""
+    net = TableNet.create(3, 2, (16,), seed=2)
+    avg = AveragePolicy(net, capacity=4000, steps=20, minibatch=256, lr=3e-3)
+    rng = np.random.default_rng(3)
+    x = np.array([[1.0, 0.0, 1.0]], dtype=np.float32)
+    legal = np.ones((1, 2), dtype=np.float32)
+    for it in range(40):
+        visits, pure = (20, [1.0, 0.0]) if it % 2 == 0 else (60, [0.0, 1.0])
+        avg.add(
+            np.repeat(x, visits, axis=0),
+            np.repeat(legal, visits, axis=0),
+            np.repeat(np.array([pure], dtype=np.float32), visits, axis=0),
+            rng,
+        )
+        avg.train(rng)
+    for _ in range(10):
+        avg.train(rng)
+    p, _ = net.policy_value(x, legal)
+    assert p[0, 0] == pytest.approx(0.25, abs=0.04)
