@@ -54,6 +54,7 @@ MORE_PLAYERS = (
     "complots2-catechumene-3",
     "complots2-catechumene",
     "complots-ambassador-5",
+    "complots-inquisitor-6",
 )
 COVERED = TWO_PLAYER + MORE_PLAYERS
 # Ambassador and Inquisitor games of one table size, compared when both are in the report

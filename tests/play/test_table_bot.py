@@ -1,4 +1,4 @@
-"""`solved` and `net:DIR` at tables of 3 to 5: the shipped table networks load, play and beat bots."""
+"""`solved` and `net:DIR` at tables of 3 to 6: the shipped table networks load, play and beat bots."""
 
 from __future__ import annotations
 
@@ -22,19 +22,20 @@ TABLES = [
     "complots2-catechumene-3",
     "complots2-catechumene",
     "complots-ambassador-5",
+    "complots-inquisitor-6",
 ]
 
 
 @pytest.mark.parametrize("preset", TABLES)
 def test_shipped_table_strategy_loads_as_solved_and_plays(preset: str) -> None:
-    """`solved` is a table network at 3 to 5 players and plays whole games legally."""
+    """`solved` is a table network at 3 to 6 players and plays whole games legally."""
     assert preset in shipped_presets()
     config, _ = resolve_game(preset)
     bot = make_bot("solved", config, np.random.default_rng(0))
     assert isinstance(bot, TableBot)
     game = pyspiel.load_game(config.game_string())
     n = config.players
-    specs = ["solved"] + ["honest", "counter", "bluffer", "trusting"][: n - 1]
+    specs = ["solved"] + ["honest", "counter", "bluffer", "trusting", "random"][: n - 1]
     rngs = [np.random.default_rng([7, i]) for i in range(n + 1)]
     winner, turns, _ = play_game_bots(game, specs, rngs)
     assert -1 <= winner < n and turns >= 1
@@ -99,8 +100,8 @@ def test_play_seats_solved_at_every_other_chair() -> None:
 
 
 def test_a_table_without_a_strategy_names_those_with_one() -> None:
-    """`solved` at 6 players (none shipped) exits 2 naming the presets that have one."""
-    res = CliRunner().invoke(cli, ["evaluate", "complots-inquisitor-6", "--bots", "solved,honest"])
+    """`solved` at the 6-player Ambassador table (none shipped) exits 2 naming the presets that have one."""
+    res = CliRunner().invoke(cli, ["evaluate", "complots-ambassador-6", "--bots", "solved,honest"])
     assert res.exit_code == 2
     assert "complots-inquisitor-3" in res.output and "Traceback" not in res.output
     assert "complots-ambassador-5" in res.output

@@ -138,9 +138,10 @@ def test_presets_without_a_strategy_are_refused() -> None:
         "complots2-catechumene-3",
         "complots2-catechumene",
         "complots-ambassador-5",
+        "complots-inquisitor-6",
     ]
-    with pytest.raises(ValueError, match="complots-inquisitor-6.*available: draft-ambassador"):
-        check_presets(["complots-inquisitor-6"])
+    with pytest.raises(ValueError, match="complots-inquisitor-5.*available: draft-ambassador"):
+        check_presets(["complots-inquisitor-5"])
 
 
 def test_report_opens_with_verdicts_and_keeps_its_promises() -> None:
@@ -210,7 +211,7 @@ def test_balance_command_end_to_end(tmp_path: Path, capsys) -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        ["balance", "complots-inquisitor-6", "--out", "{tmp}/x"],
+        ["balance", "complots-ambassador-6", "--out", "{tmp}/x"],
         ["balance", "--out", "/proc/r"],
         ["balance", "--games", "0", "--out", "{tmp}/x"],
         ["report", "{tmp}", "--out", "/proc/r"],

@@ -188,3 +188,47 @@ def mixture_strategy(tree: object, strategies: list[np.ndarray]) -> np.ndarray:
     mean = np.mean(strategies, axis=0)
     safe = np.repeat(den, counts)
     return np.where(safe > 0, num / np.where(safe > 0, safe, 1.0), mean)
+
+
+def average_curve(
+    config: GameConfig,
+    settings: object,
+    iterations: int,
+    every: int,
+    seed: int = 0,
+    log: object = None,
+) -> list[dict]:
+    """Exact exploitability along a self-play run: the last network, the exact reach-weighted
+    average of the snapshots taken every ``every`` iterations, and the average network if the
+    settings keep one (``settings``: a SelfPlaySettings without bots; ``log(row)`` per point)."""
+    from complots_solver.solvers.selfplay.train import SelfPlayTrainer
+
+    if iterations < 1 or every < 1:
+        raise ValueError("iterations and every must be at least 1")
+    tree = compile_complots_tree(config)
+    counts = np.diff(tree.action_offsets)
+    trainer = SelfPlayTrainer(config, settings, seed=seed)  # type: ignore[arg-type]
+    num = np.zeros(int(tree.action_offsets[-1]))
+    den = np.zeros(counts.shape[0])
+    rows = []
+    while trainer.iteration < iterations:
+        trainer.step(min(every, iterations - trainer.iteration))
+        last = table_tree_strategy(config, trainer.net, tree)
+        reach = own_reach(tree, last)
+        num += np.repeat(reach, counts) * last
+        den += reach
+        spread = np.repeat(den, counts)
+        average = np.where(spread > 0, num / np.where(spread > 0, spread, 1.0), last)
+        row = {
+            "iteration": trainer.iteration,
+            "last": float(tree_exploitability(tree, last)),
+            "snapshot_average": float(tree_exploitability(tree, average)),
+            "average_network": float("nan"),
+        }
+        if trainer.average is not None:
+            net = table_tree_strategy(config, trainer.average.net, tree)
+            row["average_network"] = float(tree_exploitability(tree, net))
+        rows.append(row)
+        if log is not None:
+            log(row)  # type: ignore[operator]
+    return rows

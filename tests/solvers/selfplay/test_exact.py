@@ -106,3 +106,18 @@ def test_a_mixture_player_plays_the_behavioural_mixture(game):
         want = dict(zip(tree.legal_actions[a0:a1].tolist(), mixed[a0:a1].tolist(), strict=True))
         assert got == pytest.approx(want, abs=1e-6)
     assert moved > 20  # most sampled information sets follow moves of their own seat
+
+
+def test_the_average_curve_starts_at_the_last_network_and_measures_the_average_net():
+    """One snapshot's average is that snapshot; the average network is measured once kept."""
+    from complots_solver.solvers.selfplay.exact import average_curve
+    from complots_solver.solvers.selfplay.train import SelfPlaySettings
+
+    config, _ = resolve_game("ladder-1-ambassador")
+    s = SelfPlaySettings(games=8, parallel=8, width=8, bot_share=0.0, self_share=1.0, average=64)
+    rows = average_curve(config, s, iterations=3, every=2)
+    assert [r["iteration"] for r in rows] == [2, 3]
+    assert rows[0]["snapshot_average"] == pytest.approx(rows[0]["last"], abs=1e-12)
+    assert all(0.0 <= r["average_network"] <= 1.0 for r in rows)
+    with pytest.raises(ValueError, match="every"):
+        average_curve(config, s, iterations=3, every=0)
