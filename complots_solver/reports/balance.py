@@ -54,6 +54,7 @@ MORE_PLAYERS = (
     "complots2-catechumene-3",
     "complots2-catechumene",
     "complots-ambassador-5",
+    "complots-inquisitor-5",
     "complots-inquisitor-6",
 )
 COVERED = TWO_PLAYER + MORE_PLAYERS
@@ -62,6 +63,7 @@ PAIRS = (
     (AMBASSADOR, INQUISITOR),
     ("complots-ambassador-3", "complots-inquisitor-3"),
     ("complots-ambassador", "complots-inquisitor"),
+    ("complots-ambassador-5", "complots-inquisitor-5"),
 )
 DEFAULT_GAMES = 1000
 WEAK_BOUND = 0.2  # an exploitability bound above this gets the strategy warning
@@ -309,7 +311,7 @@ class Comparison:
 
 
 def comparisons(data: dict[str, LineupData], seed: int) -> list[Comparison]:
-    """Ambassador against Inquisitor at each table size of :data:`PAIRS` (2, 3 and 4 players)."""
+    """Ambassador against Inquisitor at each table size of :data:`PAIRS` (2 to 5 players)."""
     presets = load_presets()
     out = []
     for pair in PAIRS:
@@ -463,7 +465,7 @@ def _no_pair_sentence() -> str:
     pairs = "; ".join(f"{a} and {b}" for a, b in PAIRS[1:])
     return (
         "Ambassador vs Inquisitor: not compared, the report needs both draft-ambassador "
-        f"and draft-inquisitor (at 3 and 4 players: {pairs})."
+        f"and draft-inquisitor (at 3 or more players: {pairs})."
     )
 
 
@@ -695,7 +697,7 @@ def build_balance_report(inputs: BalanceInputs) -> Report:
     if not any(c.metrics is not None or c.partial for c in comps):
         balance_sec.paragraphs.append(
             "Not measured: both draft-ambassador and draft-inquisitor are needed (or, at 3 "
-            "and 4 players, both games of a pair: "
+            "or more players, both games of a pair: "
             + "; ".join(f"{a} and {b}" for a, b in PAIRS[1:])
             + ")."
         )

@@ -22,6 +22,7 @@ TABLES = [
     "complots2-catechumene-3",
     "complots2-catechumene",
     "complots-ambassador-5",
+    "complots-inquisitor-5",
     "complots-inquisitor-6",
 ]
 

@@ -142,8 +142,9 @@ def test_comparisons_found_at_3_and_4_players() -> None:
         INQ4: lineup(INQ4, [0] * 150 + [1] * 50 + [2] * 50 + [3] * 50),
     }
     found = {c.players: c for c in comparisons(data, seed=0)}
-    assert sorted(found) == [2, 3, 4]
+    assert sorted(found) == [2, 3, 4, 5]
     assert found[2].metrics is None and set(found[2].missing) == {AMBASSADOR, INQUISITOR}
+    assert found[5].metrics is None and found[5].presets[1] == "complots-inquisitor-5"
     assert found[3].presets == (AMB3, INQ3) and found[4].presets == (AMB4, INQ4)
     assert found[3].metrics is not None and found[4].metrics is not None
     # seat 0 wins 60% of 3-player Inquisitor games (spread 0.4), 50% of 4-player (0.5 - 1/6)
