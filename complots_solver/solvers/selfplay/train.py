@@ -17,6 +17,9 @@ learner seats' decisions. A game's chairs are seated one of three ways:
   ``snapshots`` of them), so that the strategy does not forget how to beat
   what it used to play.
 
+With ``average`` set, the learner's decisions also feed the average-strategy
+network of :mod:`.average`, which is then the strategy the run writes.
+
 With ``frozen`` set, the trainer is a **best responder** instead: one chair
 learns against that fixed network in every other chair (no bots, no past
 selves; a list of networks is a mixture, each other chair playing one
@@ -68,9 +71,8 @@ class SelfPlaySettings:
     exploiter_games: int = 128
     exploiter_reset: int = 50
     jobs: int = 2  # independent game streams an iteration is split into (1: the first runs)
-    average: int = (
-        0  # reservoir rows of the average network (0: none; the strategy is the last net)
-    )
+    # reservoir rows of the average-strategy network (0: none, the strategy is the last network)
+    average: int = 0
     average_steps: int = 32  # Adam steps an iteration fitting the average network
 
     @classmethod
