@@ -55,6 +55,7 @@ MORE_PLAYERS = (
     "complots2-catechumene",
     "complots-ambassador-5",
     "complots-inquisitor-5",
+    "complots-ambassador-6",
     "complots-inquisitor-6",
 )
 COVERED = TWO_PLAYER + MORE_PLAYERS
@@ -64,6 +65,7 @@ PAIRS = (
     ("complots-ambassador-3", "complots-inquisitor-3"),
     ("complots-ambassador", "complots-inquisitor"),
     ("complots-ambassador-5", "complots-inquisitor-5"),
+    ("complots-ambassador-6", "complots-inquisitor-6"),
 )
 DEFAULT_GAMES = 1000
 WEAK_BOUND = 0.2  # an exploitability bound above this gets the strategy warning
@@ -311,7 +313,7 @@ class Comparison:
 
 
 def comparisons(data: dict[str, LineupData], seed: int) -> list[Comparison]:
-    """Ambassador against Inquisitor at each table size of :data:`PAIRS` (2 to 5 players)."""
+    """Ambassador against Inquisitor at each table size of :data:`PAIRS` (2 to 6 players)."""
     presets = load_presets()
     out = []
     for pair in PAIRS:

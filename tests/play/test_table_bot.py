@@ -23,6 +23,7 @@ TABLES = [
     "complots2-catechumene",
     "complots-ambassador-5",
     "complots-inquisitor-5",
+    "complots-ambassador-6",
     "complots-inquisitor-6",
 ]
 
@@ -101,8 +102,8 @@ def test_play_seats_solved_at_every_other_chair() -> None:
 
 
 def test_a_table_without_a_strategy_names_those_with_one() -> None:
-    """`solved` at the 6-player Ambassador table (none shipped) exits 2 naming the presets that have one."""
-    res = CliRunner().invoke(cli, ["evaluate", "complots-ambassador-6", "--bots", "solved,honest"])
+    """`solved` at the 7-player table (none shipped) exits 2 naming the presets that have one."""
+    res = CliRunner().invoke(cli, ["evaluate", "complots-7", "--bots", "solved,honest"])
     assert res.exit_code == 2
     assert "complots-inquisitor-3" in res.output and "Traceback" not in res.output
     assert "complots-ambassador-5" in res.output

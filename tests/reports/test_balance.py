@@ -139,6 +139,7 @@ def test_presets_without_a_strategy_are_refused() -> None:
         "complots2-catechumene",
         "complots-ambassador-5",
         "complots-inquisitor-5",
+        "complots-ambassador-6",
         "complots-inquisitor-6",
     ]
     with pytest.raises(ValueError, match="complots-7.*available: draft-ambassador"):
@@ -212,7 +213,7 @@ def test_balance_command_end_to_end(tmp_path: Path, capsys) -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        ["balance", "complots-ambassador-6", "--out", "{tmp}/x"],
+        ["balance", "complots-7", "--out", "{tmp}/x"],
         ["balance", "--out", "/proc/r"],
         ["balance", "--games", "0", "--out", "{tmp}/x"],
         ["report", "{tmp}", "--out", "/proc/r"],

@@ -142,7 +142,7 @@ def test_comparisons_found_at_3_and_4_players() -> None:
         INQ4: lineup(INQ4, [0] * 150 + [1] * 50 + [2] * 50 + [3] * 50),
     }
     found = {c.players: c for c in comparisons(data, seed=0)}
-    assert sorted(found) == [2, 3, 4, 5]
+    assert sorted(found) == [2, 3, 4, 5, 6]
     assert found[2].metrics is None and set(found[2].missing) == {AMBASSADOR, INQUISITOR}
     assert found[5].metrics is None and found[5].presets[1] == "complots-inquisitor-5"
     assert found[3].presets == (AMB3, INQ3) and found[4].presets == (AMB4, INQ4)
