@@ -106,6 +106,9 @@ def _plan(report: Report) -> list[list[_Item]]:
         if not items:
             items.append(("text", None, 0.0))
         head = 0.05 + _text_height(section.paragraphs, 9.5)
+        if items[0][0] == "table" and head + items[0][2] > room:
+            # the section's text and its first table do not fit one page: text first, alone
+            items.insert(0, ("text", None, 0.0))
         for k, (kind, item, height) in enumerate(items):
             need = height + (head if k == 0 else 0.0)
             fits = open_page and used + need <= room

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from pypdf import PdfReader
 
 from complots_solver.cli.main import main
 from complots_solver.reports import pdf
@@ -207,3 +208,20 @@ def test_pdf_wraps_long_cells_instead_of_cutting_them(
     assert " ".join(lines) == table.frame["situation"][0]  # nothing lost
     very_long = pdf._cells([["x " * 400]], ["situation"], {"situation"})[0][0].split("\n")
     assert len(very_long) == MAX_CELL_LINES and very_long[-1].endswith("…")
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_a_section_whose_text_and_table_overfill_a_page_puts_the_table_on_the_next(
+    compact: bool, tmp_path: Path
+) -> None:
+    """Many verdict paragraphs then a full table: the text takes a page of its own (before, the
+    table was squeezed to a negative height and matplotlib refused the page)."""
+    paragraphs = [f"Verdict {i}: " + "a plain sentence about the game " * 6 for i in range(22)]
+    table = _long_table(10, 24)  # a page of table on its own
+    report = Report(
+        "Crowded", [], [Section("s", "S", paragraphs, [table], [])], created="today",
+        compact=compact,
+    )  # fmt: skip
+    assert write_pdf(report, tmp_path / "c.pdf") == 1 + 2
+    text = "".join(p.extract_text() for p in PdfReader(tmp_path / "c.pdf").pages[1:])
+    assert "Verdict 21" in text and "word023" in text
