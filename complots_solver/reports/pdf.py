@@ -106,8 +106,10 @@ def _plan(report: Report) -> list[list[_Item]]:
         if not items:
             items.append(("text", None, 0.0))
         head = 0.05 + _text_height(section.paragraphs, 9.5)
-        if items[0][0] == "table" and head + items[0][2] > room:
-            # the section's text and its first table do not fit one page: text first, alone
+        first = items[0][2]
+        if section.paragraphs and items[0][0] == "table" and room - head < 0.6 * first:
+            # below the text the table would be squeezed (at worst to a negative height, which
+            # matplotlib refuses): the text takes a page of its own
             items.insert(0, ("text", None, 0.0))
         for k, (kind, item, height) in enumerate(items):
             need = height + (head if k == 0 else 0.0)

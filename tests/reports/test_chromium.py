@@ -202,7 +202,7 @@ def test_balance_pdf_pages_and_verdicts() -> None:
     """The balance PDF: a few pages per covered game, none nearly empty, the verdicts and warnings
     on top."""
     pages = _pdf_pages(REPORTS / "balance.pdf")
-    assert 4 <= len(pages) <= 40  # 32 pages for the 11 presets covered today
+    assert 4 <= len(pages) <= 48  # 40 pages for the 15 presets covered today
     short = [(i + 1, len(t)) for i, t in enumerate(pages) if len(t) < MIN_PAGE_CHARS]
     assert not short, f"nearly empty pages (page, characters): {short}"
     assert "Warning: weak strategies" in pages[0]
