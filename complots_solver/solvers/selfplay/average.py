@@ -25,7 +25,12 @@ from __future__ import annotations
 import numpy as np
 
 from complots_solver.solvers.belief.valuenet import Adam
-from complots_solver.solvers.selfplay.net import TableNet, masked_softmax
+from complots_solver.solvers.selfplay.net import (
+    TableNet,
+    masked_softmax,
+    optimiser_arrays,
+    restore_optimiser,
+)
 
 
 def average_loss(
@@ -95,24 +100,18 @@ class AveragePolicy:
 
     def get_state(self, prefix: str = "avg_") -> dict[str, np.ndarray]:
         """Network, optimiser and reservoir as named arrays."""
-        out: dict[str, np.ndarray] = {
-            f"{prefix}adam_t": np.array(self.opt.t),
+        return {
             f"{prefix}seen": np.array(self.seen),
             f"{prefix}x": self.x[: self.size],
             f"{prefix}legal": self.legal[: self.size],
             f"{prefix}probs": self.probs[: self.size],
+            **optimiser_arrays(self.net, self.opt, prefix),
         }
-        for i, p in enumerate(self.net.params()):
-            out[f"{prefix}p{i}"] = p
-            out[f"{prefix}m{i}"] = self.opt.m[i]
-            out[f"{prefix}v{i}"] = self.opt.v[i]
-        return out
 
     def set_state(self, state: dict[str, np.ndarray], prefix: str = "avg_") -> None:
         """Restore what :meth:`get_state` returned (ValueError for another shape)."""
         if f"{prefix}seen" not in state:
             raise ValueError("--resume: the checkpoint holds no average network")
-        self.opt.t = int(state[f"{prefix}adam_t"])
         self.seen = int(state[f"{prefix}seen"])
         n = self.size
         for name in ("x", "legal", "probs"):
@@ -121,9 +120,4 @@ class AveragePolicy:
             if saved.shape != (n, target.shape[1]):
                 raise ValueError("--resume: the checkpoint's reservoir has another shape")
             target[:n] = saved
-        for i, target in enumerate(self.net.params()):
-            if target.shape != state[f"{prefix}p{i}"].shape:
-                raise ValueError("--resume: the checkpoint's average network has another shape")
-            target[...] = state[f"{prefix}p{i}"]
-            self.opt.m[i][...] = state[f"{prefix}m{i}"]
-            self.opt.v[i][...] = state[f"{prefix}v{i}"]
+        restore_optimiser(self.net, self.opt, state, prefix)

@@ -170,6 +170,28 @@ def own_reach(tree: object, strategy: np.ndarray) -> np.ndarray:
     return out
 
 
+class ReachAverage:
+    """The reach-weighted average of behavioural strategies on one tree (Kuhn's theorem): at each
+    information set each strategy weighs by how likely it was to bring its player there."""
+
+    def __init__(self, tree: object) -> None:
+        self.tree = tree
+        self.counts = np.diff(tree.action_offsets)
+        self.num = np.zeros(int(tree.action_offsets[-1]))
+        self.den = np.zeros(self.counts.shape[0])
+
+    def add(self, strategy: np.ndarray) -> None:
+        """Add one strategy, weighing its information sets by their own reach."""
+        reach = own_reach(self.tree, strategy)
+        self.num += np.repeat(reach, self.counts) * strategy
+        self.den += reach
+
+    def strategy(self, fallback: np.ndarray) -> np.ndarray:
+        """The average; ``fallback`` where no strategy added could reach the information set."""
+        safe = np.repeat(self.den, self.counts)
+        return np.where(safe > 0, self.num / np.where(safe > 0, safe, 1.0), fallback)
+
+
 def mixture_strategy(tree: object, strategies: list[np.ndarray]) -> np.ndarray:
     """The behavioural strategy of picking one of ``strategies`` uniformly at the start of a game.
 
@@ -178,16 +200,10 @@ def mixture_strategy(tree: object, strategies: list[np.ndarray]) -> np.ndarray:
     """
     if not strategies:
         raise ValueError("strategies: at least one")
-    counts = np.diff(tree.action_offsets)
-    num = np.zeros_like(strategies[0], dtype=np.float64)
-    den = np.zeros(counts.shape[0])
+    average = ReachAverage(tree)
     for s in strategies:
-        r = own_reach(tree, s)
-        num += np.repeat(r, counts) * s
-        den += r
-    mean = np.mean(strategies, axis=0)
-    safe = np.repeat(den, counts)
-    return np.where(safe > 0, num / np.where(safe > 0, safe, 1.0), mean)
+        average.add(s)
+    return average.strategy(np.mean(strategies, axis=0))
 
 
 def average_curve(
@@ -206,19 +222,14 @@ def average_curve(
     if iterations < 1 or every < 1:
         raise ValueError("iterations and every must be at least 1")
     tree = compile_complots_tree(config)
-    counts = np.diff(tree.action_offsets)
     trainer = SelfPlayTrainer(config, settings, seed=seed)  # type: ignore[arg-type]
-    num = np.zeros(int(tree.action_offsets[-1]))
-    den = np.zeros(counts.shape[0])
+    snapshots = ReachAverage(tree)
     rows = []
     while trainer.iteration < iterations:
         trainer.step(min(every, iterations - trainer.iteration))
         last = table_tree_strategy(config, trainer.net, tree)
-        reach = own_reach(tree, last)
-        num += np.repeat(reach, counts) * last
-        den += reach
-        spread = np.repeat(den, counts)
-        average = np.where(spread > 0, num / np.where(spread > 0, spread, 1.0), last)
+        snapshots.add(last)
+        average = snapshots.strategy(last)
         row = {
             "iteration": trainer.iteration,
             "last": float(tree_exploitability(tree, last)),

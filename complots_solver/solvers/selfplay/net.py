@@ -120,6 +120,29 @@ class TableNet:
         return cls(net)
 
 
+def optimiser_arrays(net: TableNet, opt: Adam, prefix: str = "") -> dict[str, np.ndarray]:
+    """A network's weights and its Adam state as named arrays (``{prefix}adam_t``, ``p0``, ``m0``...)."""
+    out: dict[str, np.ndarray] = {f"{prefix}adam_t": np.array(opt.t)}
+    for i, p in enumerate(net.params()):
+        out[f"{prefix}p{i}"] = p
+        out[f"{prefix}m{i}"] = opt.m[i]
+        out[f"{prefix}v{i}"] = opt.v[i]
+    return out
+
+
+def restore_optimiser(
+    net: TableNet, opt: Adam, state: dict[str, np.ndarray], prefix: str = ""
+) -> None:
+    """Restore what :func:`optimiser_arrays` wrote (ValueError for a network of another shape)."""
+    opt.t = int(state[f"{prefix}adam_t"])
+    for i, target in enumerate(net.params()):
+        if target.shape != state[f"{prefix}p{i}"].shape:
+            raise ValueError("--resume: the checkpoint's network has another shape")
+        target[...] = state[f"{prefix}p{i}"]
+        opt.m[i][...] = state[f"{prefix}m{i}"]
+        opt.v[i][...] = state[f"{prefix}v{i}"]
+
+
 def masked_softmax(logits: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """Softmax of each row over the entries where ``legal`` is positive."""
     z = np.where(legal > 0, logits, NEG)

@@ -43,7 +43,13 @@ from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.selfplay.average import AveragePolicy
 from complots_solver.solvers.selfplay.features import FEATURE_VERSION, config_features
-from complots_solver.solvers.selfplay.net import PPO, PPOSettings, TableNet
+from complots_solver.solvers.selfplay.net import (
+    PPO,
+    PPOSettings,
+    TableNet,
+    optimiser_arrays,
+    restore_optimiser,
+)
 from complots_solver.solvers.selfplay.tables import GameResult, Seat, SeatBot, TableRunner
 
 BotFactory = Callable[[str, np.random.Generator], SeatBot]
@@ -406,23 +412,15 @@ class SelfPlayTrainer:
         out: dict[str, np.ndarray] = {
             "iteration": np.array(self.iteration),
             "games": np.array(self.games),
-            "adam_t": np.array(self.ppo.t),
             "past": np.array(len(self.past)),
             "features": np.array(FEATURE_VERSION),
+            **optimiser_arrays(self.net, self.ppo),
         }
-        for i, p in enumerate(self.net.params()):
-            out[f"p{i}"] = p
-            out[f"m{i}"] = self.ppo.m[i]
-            out[f"v{i}"] = self.ppo.v[i]
         for k, past in enumerate(self.past):
             for i, p in enumerate(past.params()):
                 out[f"past{k}_{i}"] = p
         if self.exploiter is not None and self.exploiter_ppo is not None:
-            out["x_adam_t"] = np.array(self.exploiter_ppo.t)
-            for i, p in enumerate(self.exploiter.params()):
-                out[f"x_p{i}"] = p
-                out[f"x_m{i}"] = self.exploiter_ppo.m[i]
-                out[f"x_v{i}"] = self.exploiter_ppo.v[i]
+            out.update(optimiser_arrays(self.exploiter, self.exploiter_ppo, "x_"))
         if self.average is not None:
             out.update(self.average.get_state())
         return out
@@ -433,19 +431,9 @@ class SelfPlayTrainer:
             raise ValueError("--resume: the checkpoint was written with other table features")
         self.iteration = int(state["iteration"])
         self.games = int(state["games"])
-        self.ppo.t = int(state["adam_t"])
-        for i, target in enumerate(self.net.params()):
-            if target.shape != state[f"p{i}"].shape:
-                raise ValueError("--resume: the checkpoint's network has another shape")
-            target[...] = state[f"p{i}"]
-            self.ppo.m[i][...] = state[f"m{i}"]
-            self.ppo.v[i][...] = state[f"v{i}"]
+        restore_optimiser(self.net, self.ppo, state)
         if self.exploiter is not None and self.exploiter_ppo is not None and "x_adam_t" in state:
-            self.exploiter_ppo.t = int(state["x_adam_t"])
-            for i, target in enumerate(self.exploiter.params()):
-                target[...] = state[f"x_p{i}"]
-                self.exploiter_ppo.m[i][...] = state[f"x_m{i}"]
-                self.exploiter_ppo.v[i][...] = state[f"x_v{i}"]
+            restore_optimiser(self.exploiter, self.exploiter_ppo, state, "x_")
         if self.average is not None:
             self.average.set_state(state)
         self.past = []
