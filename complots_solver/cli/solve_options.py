@@ -63,7 +63,9 @@ SELFPLAY_HELP = {
     "bots": "comma-separated bots the learner meets in its bot games",
     "exploiter_share": "share of games against the exploiter (a best responder trained alongside; 0: none)",
     "exploiter_games": "the exploiter's own training games an iteration",
-    "exploiter_reset": "iterations between restarts of the exploiter from a copy of the strategy",
+    "exploiter_reset": "iterations between restarts of the exploiter from a copy of its target",
+    "exploiter_target": "whom the exploiter best-responds to: current (the learning network) "
+    "or average (the average network, the strategy written; needs average)",
     "jobs": "independent game streams an iteration is split into, played on the --workers "
     "(the result depends on jobs, never on --workers; runs made before it existed used 1)",
     "average": "rows of the reservoir of the average-strategy network (NFSP); when set, the "

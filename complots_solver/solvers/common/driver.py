@@ -145,7 +145,12 @@ class RunDriver:
         if not (self.resumed and self.checkpoints):
             return
         saved = read_checkpoint(self.out_dir / CHECKPOINT_FILE)
-        self.elapsed, self.log = saved.elapsed, [tuple(float(x) for x in r) for r in saved.log]
+        width = len(self.log_spec.columns)
+        # a log written before a column was added (columns are only ever appended) gets NaN there
+        self.elapsed, self.log = (
+            saved.elapsed,
+            [(*(float(x) for x in r), *[float("nan")] * (width - len(r))) for r in saved.log],
+        )
         solver.set_state(saved.state)
         self._checkpointed = solver.iteration
 

@@ -9,9 +9,11 @@ learner seats' decisions. A game's chairs are seated one of three ways:
 - **the exploiter** (share ``exploiter_share``, off by default): one chair is
   the exploiter, the others learn. The exploiter is a second network trained
   each iteration (``exploiter_games`` games) as a best responder to the
-  current strategy, restarted from a copy of it every ``exploiter_reset``
-  iterations; playing against it teaches the strategy to close the holes a
-  best responder finds (the main-exploiter idea of league training);
+  current network (or, with ``exploiter_target=average``, to the average
+  network, the strategy the run writes), restarted from a copy of its target
+  every ``exploiter_reset`` iterations; playing against it teaches the
+  strategy to close the holes a best responder finds (the main-exploiter idea
+  of league training);
 - **past selves** (the rest): one chair learns, the others are frozen copies
   of the network taken every ``snapshot_every`` iterations (the last
   ``snapshots`` of them), so that the strategy does not forget how to beat
@@ -54,6 +56,7 @@ from complots_solver.solvers.selfplay.tables import GameResult, Seat, SeatBot, T
 
 BotFactory = Callable[[str, np.random.Generator], SeatBot]
 DEFAULT_BOTS = "honest,counter,bluffer,trusting,skeptic,brazen,random"
+EXPLOITER_TARGETS = ("current", "average")
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,9 @@ class SelfPlaySettings:
     exploiter_share: float = 0.0
     exploiter_games: int = 128
     exploiter_reset: int = 50
+    # whom the exploiter best-responds to: the current network, or the average network
+    # (the strategy the run writes, when ``average`` is set)
+    exploiter_target: str = "current"
     jobs: int = 2  # independent game streams an iteration is split into (1: the first runs)
     # reservoir rows of the average-strategy network (0: none, the strategy is the last network)
     average: int = 0
@@ -127,6 +133,13 @@ class SelfPlaySettings:
                 raise ValueError(f"--option {name} must be in [0, 1], got {getattr(self, name)}")
         if self.self_share + self.bot_share + self.exploiter_share > 1.0:
             raise ValueError("--option self_share + bot_share + exploiter_share must be at most 1")
+        if self.exploiter_target not in EXPLOITER_TARGETS:
+            raise ValueError(
+                f"--option exploiter_target must be one of {', '.join(EXPLOITER_TARGETS)}, "
+                f"got {self.exploiter_target!r}"
+            )
+        if self.exploiter_target == "average" and self.average == 0:
+            raise ValueError("--option exploiter_target=average needs --option average > 0")
         if self.lr <= 0 or self.entropy < 0 or not 0.0 <= self.lam <= 1.0:
             raise ValueError("--option lr must be > 0, entropy >= 0 and lam in [0, 1]")
 
@@ -151,6 +164,7 @@ LOG_COLUMNS = (
     "clip_frac",
     "seconds",
     "exploiter_win_share",
+    "average_loss",
 )
 
 
@@ -332,19 +346,26 @@ class SelfPlayTrainer:
         """Run ``iterations`` more iterations."""
         self.step(iterations)
 
+    def _exploiter_target(self) -> TableNet:
+        """The network the exploiter best-responds to (``exploiter_target``)."""
+        if self.settings.exploiter_target == "average" and self.average is not None:
+            return self.average.net
+        return self.net
+
     def _exploiter_seating(self, rng: np.random.Generator) -> list[Seat]:
         n = self.config.players
         me = int(rng.integers(n))
-        seats = [Seat(net=self.net, label="strategy") for _ in range(n)]
+        target = self._exploiter_target()
+        seats = [Seat(net=target, label="strategy") for _ in range(n)]
         seats[me] = Seat(net=self.exploiter, learner=True, label="exploiter")
         return seats
 
     def _train_exploiter(self, rng: np.random.Generator) -> float:
-        """One exploiter update against the current strategy; its win share in those games."""
+        """One exploiter update against its target; its win share in those games."""
         assert self.exploiter is not None and self.exploiter_ppo is not None
         s = self.settings
         if self.iteration % s.exploiter_reset == 0:
-            self.exploiter.assign(self.net)
+            self.exploiter.assign(self._exploiter_target())
             self.exploiter_ppo = PPO(self.exploiter, self.ppo.settings)
         batch, results = self.runner.play(s.exploiter_games, self._exploiter_seating, rng)
         if len(batch["x"]):

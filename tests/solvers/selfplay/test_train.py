@@ -52,8 +52,11 @@ def test_ppo_learns_to_beat_random_bots(config):
     assert after > 0.50
 
 
-@pytest.mark.parametrize(("exploiter", "average"), [(0.0, 0), (0.3, 0), (0.0, 50)])
-def test_resumed_trainer_continues_exactly(config, exploiter, average):
+@pytest.mark.parametrize(
+    ("exploiter", "average", "target"),
+    [(0.0, 0, "current"), (0.3, 0, "current"), (0.0, 50, "current"), (0.3, 50, "average")],
+)
+def test_resumed_trainer_continues_exactly(config, exploiter, average, target):
     """Three iterations in one go equal one, a checkpoint round trip, then two (past selves,
     the exploiter and the average network with its reservoir too)."""
     s = SelfPlaySettings(
@@ -68,6 +71,7 @@ def test_resumed_trainer_continues_exactly(config, exploiter, average):
         exploiter_reset=2,
         average=average,
         average_steps=3,
+        exploiter_target=target,
     )
     whole = SelfPlayTrainer(config, s, seed=4, bot_factory=_factory(config))
     whole.step(3)
@@ -106,6 +110,10 @@ def test_settings_refuse_bad_values():
         SelfPlaySettings.from_options({"gamez": "3"})
     with pytest.raises(ValueError, match="average"):
         SelfPlaySettings.from_options({"average": "-1"})
+    with pytest.raises(ValueError, match="exploiter_target must be one of current, average"):
+        SelfPlaySettings.from_options({"exploiter_target": "best"})
+    with pytest.raises(ValueError, match="exploiter_target=average needs"):
+        SelfPlaySettings.from_options({"exploiter_target": "average"})
     with pytest.raises(ValueError, match="bot factory"):
         SelfPlayTrainer(resolve_game("draft-ambassador")[0], SelfPlaySettings())
 
@@ -187,6 +195,58 @@ def test_a_run_from_before_jobs_resumes_with_one_stream(config, tmp_path):
     path.write_text(json.dumps(saved))
     again = SelfPlayRun(tmp_path, config, s, seed=1, resume=True)
     assert again.settings.jobs == 1 and again.trainer.iteration == 1
+
+
+@pytest.mark.parametrize("target", ["current", "average"])
+def test_the_exploiter_learns_against_its_target(config, target):
+    """The exploiter's own games seat its target in every other chair, and each reset copies it."""
+    s = SelfPlaySettings(
+        games=8, parallel=4, width=8, bot_share=0.0, snapshots=0, exploiter_share=0.3,
+        exploiter_games=4, exploiter_reset=2, average=20, average_steps=2, exploiter_target=target,
+    )  # fmt: skip
+    tr = SelfPlayTrainer(config, s, seed=3)
+    tr.step(1)
+    assert tr.average.net is not tr.net  # the two differ after an iteration
+    assert any(
+        not np.array_equal(a, b)
+        for a, b in zip(tr.average.net.params(), tr.net.params(), strict=True)
+    )
+    want = tr.average.net if target == "average" else tr.net
+    seats = tr._exploiter_seating(np.random.default_rng(0))
+    others = [seat for seat in seats if not seat.learner]
+    assert len(others) == config.players - 1 and all(seat.net is want for seat in others)
+    tr.step(1)
+    assert any(
+        not np.array_equal(a, b) for a, b in zip(tr.exploiter.params(), want.params(), strict=True)
+    )
+    tr.runner.play = lambda *args: ({"x": np.zeros((0, 1))}, [])  # the reset alone, no update
+    tr._train_exploiter(np.random.default_rng(1))  # iteration 2: a reset
+    for a, b in zip(tr.exploiter.params(), want.params(), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_a_checkpoint_from_before_a_log_column_resumes(config, tmp_path):
+    """A checkpoint whose log rows lack the columns added since (average_loss) resumes, the
+    old rows read as NaN there and the new rows filled."""
+    from complots_solver.solvers.common.rundir import read_checkpoint, write_checkpoint
+    from complots_solver.solvers.selfplay.run import SelfPlayRun
+    from complots_solver.solvers.selfplay.train import LOG_COLUMNS
+
+    s = SelfPlaySettings(
+        games=4, parallel=4, width=8, bot_share=0.0, snapshots=0, average=20, average_steps=2
+    )
+    run = SelfPlayRun(tmp_path, config, s, seed=1)
+    run.train(iterations=1)
+    path = tmp_path / "checkpoint.npz"
+    saved = read_checkpoint(path)
+    saved.log = [row[:-1] for row in saved.log]  # as written before average_loss was logged
+    write_checkpoint(path, saved, len(LOG_COLUMNS) - 1)
+    again = SelfPlayRun(tmp_path, config, s, seed=1, resume=True)
+    again.train(iterations=2)
+    rows = (tmp_path / "training.csv").read_text().splitlines()
+    assert rows[0].split(",")[-1] == "average_loss"
+    assert rows[1].split(",")[-1] == "nan"
+    assert float(rows[2].split(",")[-1]) > 0
 
 
 @pytest.mark.slow
