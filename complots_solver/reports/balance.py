@@ -171,8 +171,10 @@ def strategy_quality(preset: str) -> Quality:
     lower = None
     by = ""
     gain = meta.get("responder_gain")
-    if isinstance(gain, dict) and isinstance(gain.get("gain"), int | float):
-        # a table strategy (3+ players): a trained responder's win share over 1/n
+    table = isinstance(gain, dict) and "per_game" not in gain
+    if table and isinstance(gain.get("gain"), int | float):
+        # a table strategy (3+ players): a trained responder's win share over 1/n; at 2
+        # players `bound --write` adds the per-game return, an ordinary lower bound below
         ci = gain.get("ci95") or [float("nan"), float("nan")]
         return Quality(
             preset,

@@ -296,6 +296,32 @@ def test_strategy_quality_reads_meta_json(
     assert q.label == "WEAK" and short in q.short and q.warn is warn
 
 
+def test_a_two_player_responder_record_is_a_per_game_bound(tmp_path: Path, monkeypatch) -> None:
+    """At 2 players `bound --write` also writes responder_gain; the report reads the per-game bound."""
+    import json
+
+    import complots_solver.reports.balance as balance
+
+    folder = tmp_path / "draft-c2-catechumene"
+    folder.mkdir()
+    meta = {
+        "quality": "WEAK: a test",
+        "responder_gain": {"gain": 0.19, "ci95": [0.18, 0.21], "per_game": 0.387},
+        "exploitability_bound": {
+            "responder": {"exploitability_lower_bound": 0.387, "ci95": [0.358, 0.416]},
+            "lbr": {"exploitability_lower_bound": 0.312, "ci95": [0.270, 0.354]},
+        },
+    }
+    (folder / "meta.json").write_text(json.dumps(meta))
+    monkeypatch.setattr(balance, "strategies_dir", lambda: tmp_path)
+    q = balance.strategy_quality("draft-c2-catechumene")
+    assert "table of 3 or more" not in q.short
+    assert "sampled lower bound 0.39, trained network responder, 95% CI 0.36 to 0.42" in q.short
+    meta["responder_gain"].pop("per_game")  # a table of 3+: win share over the fair share
+    (folder / "meta.json").write_text(json.dumps(meta))
+    assert "a table of 3 or more" in balance.strategy_quality("draft-c2-catechumene").short
+
+
 def test_comparison_puts_bluff_heat_maps_side_by_side(browsers: dict) -> None:
     """One figure with a panel per line-up; the short-horizon warning names each line-up."""
     from complots_solver.reports.compare import build_comparison
