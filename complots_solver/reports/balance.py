@@ -171,10 +171,11 @@ def strategy_quality(preset: str) -> Quality:
     lower = None
     by = ""
     gain = meta.get("responder_gain")
-    table = isinstance(gain, dict) and "per_game" not in gain
-    if table and isinstance(gain.get("gain"), int | float):
+    known = load_presets().get(preset)
+    table = known is None or known.config().players > 2
+    if table and isinstance(gain, dict) and isinstance(gain.get("gain"), int | float):
         # a table strategy (3+ players): a trained responder's win share over 1/n; at 2
-        # players `bound --write` adds the per-game return, an ordinary lower bound below
+        # players the same record's per-game return is an ordinary lower bound, read below
         ci = gain.get("ci95") or [float("nan"), float("nan")]
         return Quality(
             preset,

@@ -317,9 +317,10 @@ def test_a_two_player_responder_record_is_a_per_game_bound(tmp_path: Path, monke
     q = balance.strategy_quality("draft-c2-catechumene")
     assert "table of 3 or more" not in q.short
     assert "sampled lower bound 0.39, trained network responder, 95% CI 0.36 to 0.42" in q.short
-    meta["responder_gain"].pop("per_game")  # a table of 3+: win share over the fair share
-    (folder / "meta.json").write_text(json.dumps(meta))
-    assert "a table of 3 or more" in balance.strategy_quality("draft-c2-catechumene").short
+    table = tmp_path / "complots2-catechumene-3"  # the same record at a table of 3+: a win share
+    table.mkdir()
+    (table / "meta.json").write_text(json.dumps(meta))
+    assert "a table of 3 or more" in balance.strategy_quality("complots2-catechumene-3").short
 
 
 def test_comparison_puts_bluff_heat_maps_side_by_side(browsers: dict) -> None:
