@@ -23,12 +23,30 @@ def main() -> None:
         "runs", nargs="+", help="run folders with value-net.npz, or 'none' (leaf 0)"
     )
     parser.add_argument("--iterations", type=int, default=48, help="CFR+ iterations per subgame")
+    parser.add_argument(
+        "--leaf-average", action="store_true", help="leaf beliefs from the average (CFR-AVG)"
+    )
+    parser.add_argument("--depth", type=int, default=1, help="turns per subgame (0: to the end)")
+    parser.add_argument(
+        "--exact-from", type=int, default=None, help="solve subgames from this turn to the end"
+    )
+    parser.add_argument(
+        "--safe", action="store_true", help="re-solve each player alone with a gadget"
+    )
     args = parser.parse_args()
     config, _ = resolve_game(args.preset)
     for run in args.runs:
         net = None if run == "none" else ValueNet.load(Path(run) / "value-net.npz")
         start = time.perf_counter()
-        out = search_exploitability(config, net, SearchSettings(iterations=args.iterations))
+        out = search_exploitability(
+            config,
+            net,
+            SearchSettings(
+                iterations=args.iterations, leaf_average=args.leaf_average, depth=args.depth
+            ),
+            exact_from=args.exact_from,
+            safe=args.safe,
+        )
         print(run, out, f"{time.perf_counter() - start:.0f} s", flush=True)
 
 

@@ -35,6 +35,8 @@ BELIEF_HELP = {
     "iterations": "CFR iterations per subgame (each turn's search)",
     "epsilon": "exploration in self-play",
     "explore_beliefs": "1: exploration also enters beliefs and value targets (as shipped); 0: the trajectory only",
+    "leaf_average": "1: subgame leaf beliefs from the average strategy so far (CFR-AVG), the one played; 0: the current iterate's",
+    "sample_iteration": "1: in self-play a random CFR iteration's strategy plays the move and gives the next beliefs (ReBeL); 0: the average's",
     "outcome_weight": "blend of the game's result into the held hands' value targets, in [0, 1]",
     "steps": "Adam steps on the replay buffer per round",
     "batch": "examples per Adam step",

@@ -70,6 +70,7 @@ def _load(directory: str) -> tuple[ValueNet, SearchSettings]:
             settings = SearchSettings(
                 iterations=int(raw.get("iterations", settings.iterations)),
                 prune=float(raw.get("prune", settings.prune)),
+                leaf_average=bool(raw.get("leaf_average", settings.leaf_average)),
             )
         except (ValueError, TypeError) as exc:
             raise ValueError(f"{sfile}: unreadable search settings ({exc})") from None

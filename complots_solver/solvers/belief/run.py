@@ -55,6 +55,8 @@ class BeliefRunSettings:
     iterations: int = 48
     epsilon: float = 0.1
     explore_beliefs: int = 1  # 1: exploration also in beliefs and value targets (as shipped)
+    leaf_average: int = 0  # 1: subgame leaf beliefs from the average strategy (CFR-AVG)
+    sample_iteration: int = 0  # 1: a random iteration's strategy carries self-play on (ReBeL)
     outcome_weight: float = 0.5
     steps: int = 200
     batch: int = 256
@@ -88,8 +90,9 @@ class BeliefRunSettings:
             raise ValueError(
                 "--option distill_games, distill_epochs and distill_width must be at least 1"
             )
-        if settings.explore_beliefs not in (0, 1):
-            raise ValueError("--option explore_beliefs must be 0 or 1")
+        for flag in ("explore_beliefs", "leaf_average", "sample_iteration"):
+            if getattr(settings, flag) not in (0, 1):
+                raise ValueError(f"--option {flag} must be 0 or 1")
         if settings.distill_dagger < 0:
             raise ValueError("--option distill_dagger must be at least 0")
         return settings
@@ -101,6 +104,8 @@ class BeliefRunSettings:
             iterations=self.iterations,
             epsilon=self.epsilon,
             explore_beliefs=bool(self.explore_beliefs),
+            leaf_average=bool(self.leaf_average),
+            sample_iteration=bool(self.sample_iteration),
             outcome_weight=self.outcome_weight,
             steps=self.steps,
             batch=self.batch,

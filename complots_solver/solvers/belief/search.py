@@ -49,9 +49,20 @@ class SearchSettings:
     # of exploring play (the shipped networks were trained so); False: only the sampled
     # trajectory explores, and beliefs and targets stay the solved strategy's (ReBeL)
     explore_beliefs: bool = True
+    # True: leaf beliefs come from the average strategy so far (CFR-AVG), the one that is
+    # played and whose beliefs the next turn starts from; False: from the current iterate
+    leaf_average: bool = False
+    depth: int = 1  # turns in a subgame before its leaves (the first also holds deal and draft)
+    # 0: to the end of the game (no leaves; a check on a rung, too large for the full game)
+    # True: when solve() is given a generator, one CFR iteration drawn uniformly gives the
+    # trajectory and the next beliefs (ReBeL), so that value targets cover the beliefs of the
+    # iterates the leaves are queried at; the average stays the solved strategy and the value
+    sample_iteration: bool = False
 
     def validate(self) -> None:
         """ValueError naming the first bad setting."""
+        if self.depth < 0:
+            raise ValueError(f"depth must be at least 0 (0: to the end), got {self.depth}")
         if self.iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {self.iterations}")
         if not 0.0 <= self.prune < 1.0:
@@ -72,7 +83,9 @@ class Subgame:
         self.net = net
         self.settings = settings
         self.root = root
-        self.tree: PublicTree = build_public_tree(cfg, root, Memory.CANONICAL, max_turns=1)
+        self.tree: PublicTree = build_public_tree(
+            cfg, root, Memory.CANONICAL, max_turns=settings.depth or None
+        )
         t = self.tree
         leaf_nodes = np.searchsorted(t.node_hyp_start, t.leaf_hyps, side="right") - 1
         self.leaf_node_ids, self.leaf_group = np.unique(leaf_nodes, return_inverse=True)
@@ -80,6 +93,13 @@ class Subgame:
         self.solver = VectorCFR(t)
         self.strategy: np.ndarray | None = None
         self.explore_strategy: np.ndarray | None = None  # what sample_path plays, if not strategy
+        self.belief_strategy: np.ndarray | None = None  # what next_root reads, if not strategy
+
+    def set_gadget(self, opponent: int, terminate: np.ndarray) -> None:
+        """Solve safely: the root's weights are the opponent's counterfactual reach (see VectorCFR)."""
+        self.solver.set_gadget(
+            opponent, self.tree.hyp_x[: len(self.tree.prior), opponent], terminate
+        )
 
     @property
     def num_leaf_nodes(self) -> int:
@@ -106,19 +126,31 @@ class Subgame:
         spread_values(t.leaf_states, self.leaf_group, outputs, player, values)
         return values
 
-    def solve(self) -> np.ndarray:
-        """Run the CFR iterations; the played strategy (average, mixed with epsilon)."""
-        self.solver.run(self.settings.iterations, self.leaf_values)
+    def solve(self, rng: np.random.Generator | None = None) -> np.ndarray:
+        """Run the CFR iterations; the played strategy (average, mixed with epsilon).
+
+        With ``sample_iteration`` and a generator, one iteration's strategy
+        (drawn uniformly) becomes ``belief_strategy``: it plays the trajectory
+        and gives the next root's beliefs.
+        """
+        st = self.settings
+        keep = 0
+        if st.sample_iteration and rng is not None:
+            keep = int(rng.integers(1, st.iterations + 1))
+        self.solver.run(st.iterations, self.leaf_values, st.leaf_average, keep)
         avg = self.solver.average_strategy()
-        eps = self.settings.epsilon
+        base = self.solver.kept.copy() if keep else avg
+        eps = st.epsilon
         if eps > 0.0:
             uniform = normalize(np.ones_like(avg), self.tree.slot_action_start)
-            explored = (1.0 - eps) * avg + eps * uniform
-            if self.settings.explore_beliefs:
-                avg = explored
+            explored = (1.0 - eps) * base + eps * uniform
+            if st.explore_beliefs:
+                avg = (1.0 - eps) * avg + eps * uniform
+                base = explored
             else:
                 self.explore_strategy = explored
         self.strategy = avg
+        self.belief_strategy = base if keep else None
         return avg
 
     def _reach(self, strategy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -189,7 +221,8 @@ class Subgame:
         t = self.tree
         if int(t.hyp_player[leaf_hyp]) != LEAF:
             raise ValueError(f"leaf_hyp: {leaf_hyp} is not a depth-limit leaf")
-        reach, _ = self._reach(self.strategy)
+        beliefs = self.strategy if self.belief_strategy is None else self.belief_strategy
+        reach, _ = self._reach(beliefs)
         node = int(np.searchsorted(t.node_hyp_start, leaf_hyp, side="right") - 1)
         h0, h1 = int(t.node_hyp_start[node]), int(t.node_hyp_start[node + 1])
         weights = reach[h0:h1, t.players].copy()
@@ -217,7 +250,9 @@ class Subgame:
         """
         if self.strategy is None:
             raise RuntimeError("solve() first")
-        played = self.strategy if self.explore_strategy is None else self.explore_strategy
+        played = self.explore_strategy
+        if played is None:
+            played = self.strategy if self.belief_strategy is None else self.belief_strategy
         t = self.tree
         h = start
         while True:
@@ -259,7 +294,7 @@ def self_play_game(
     turns = 0
     while True:
         sub = Subgame(cfg, root, net, settings)
-        sub.solve()
+        sub.solve(rng)
         if policy_actions > 0 and policy_out is not None:
             policy_out.append(sub.policy_examples(policy_actions, own_reach=own_reach))
         example = sub.root_example()

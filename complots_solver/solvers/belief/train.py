@@ -39,6 +39,8 @@ class TrainSettings:
     iterations: int = 64  # CFR iterations per subgame
     epsilon: float = 0.1  # exploration in self-play
     explore_beliefs: bool = True  # epsilon also in beliefs and value targets (see SearchSettings)
+    leaf_average: bool = False  # leaf beliefs from the average strategy (see SearchSettings)
+    sample_iteration: bool = False  # one iteration's beliefs carry the game on (SearchSettings)
     hidden: tuple[int, ...] = (128, 128)
     buffer: int = 200_000  # examples kept (newest)
     steps: int = 100  # Adam steps per round
@@ -68,6 +70,8 @@ class TrainSettings:
             iterations=self.iterations,
             epsilon=self.epsilon,
             explore_beliefs=self.explore_beliefs,
+            leaf_average=self.leaf_average,
+            sample_iteration=self.sample_iteration,
         )
 
 

@@ -63,6 +63,8 @@ def forward(
 
     ``reach[h, players]`` is the joint reach (everybody's, chance and prior):
     the unnormalised belief over the hypotheses of a public node.
+    ``prior[r, c]`` is the root row r's starting value of column c (the same in
+    every column, except under a re-solving gadget).
     """
     n = hyp_player.shape[0]
     for h in range(n):
@@ -72,7 +74,7 @@ def forward(
             own[h, p] = 0.0
     for h in range(prior.shape[0]):
         for p in range(players + 1):
-            reach[h, p] = prior[h]
+            reach[h, p] = prior[h, p]
         for p in range(players):
             own[h, p] = 1.0
     for h in range(n):
@@ -241,7 +243,24 @@ class VectorCFR:
         self._own = np.empty((tree.num_hyps, tree.players))
         self._values = np.empty(tree.num_hyps)
         self.hyp_value = tree.hyp_value.copy()
+        self.kept = np.zeros(slots)  # one iteration's strategy, see run(keep=...)
+        self._prior = _columns(tree.prior, tree.players)
+        self.gadget: Gadget | None = None
         regret_matching(self.regrets, tree.slot_action_start, self.strategy)
+
+    def set_gadget(self, opponent: int, opponent_x: np.ndarray, terminate: np.ndarray) -> None:
+        """Re-solve safely (Burch et al. 2014): ``opponent`` may take ``terminate`` instead of playing.
+
+        The tree's prior must then be the re-solving player's and chance's reach
+        only (the opponent's counterfactual reach). ``opponent_x[r]`` is the
+        opponent's private state at root row r and ``terminate[k]`` the
+        counterfactual value it was promised in private state k (numbered as
+        ``np.unique(opponent_x)``), in the prior's units, for the opponent.
+        """
+        ids, index = np.unique(opponent_x, return_inverse=True)
+        if len(terminate) != len(ids):
+            raise ValueError(f"terminate: {len(ids)} values needed, got {len(terminate)}")
+        self.gadget = Gadget(opponent, index.astype(np.int64), np.asarray(terminate, float))
 
     def _forward(self, strategy: np.ndarray) -> None:
         t = self.tree
@@ -253,29 +272,75 @@ class VectorCFR:
             t.edge_prob,
             t.slot_action_start,
             strategy,
-            t.prior,
+            self._prior,
             t.players,
             self._reach,
             self._own,
         )
 
-    def run(self, iterations: int, leaf_values: object | None = None) -> None:
+    def run(
+        self,
+        iterations: int,
+        leaf_values: object | None = None,
+        leaf_average: bool = False,
+        keep: int = 0,
+    ) -> None:
         """Run ``iterations`` alternating iterations.
 
         ``leaf_values(reach, own, strategy, player)`` returns the seat-0 values
-        of the leaf hypotheses for ``player``'s regret pass.
+        of the leaf hypotheses for ``player``'s regret pass. With
+        ``leaf_average`` the reaches it is given are those of the average
+        strategy so far (CFR-AVG, Brown et al. 2020, appendix), so that the
+        leaf beliefs are those of the strategy that is played. ``keep`` > 0
+        stores the strategy each player used at that iteration in ``kept``.
         """
         t = self.tree
+        if keep > 0:
+            owner = np.repeat(t.slot_player, np.diff(t.slot_action_start))
+        if leaf_average:
+            avg_reach = np.empty_like(self._reach)
+            avg_own = np.empty_like(self._own)
+            self._leaf_before: list[np.ndarray | None] = [None] * t.players
+            self._leaf_total = 0.0
         for _ in range(iterations):
             self.iteration += 1
             weight = float(self.iteration) if self.plus else 1.0
             for player in range(t.players):
                 regret_matching(self.regrets, t.slot_action_start, self.strategy)
+                if self.gadget is not None:
+                    self.gadget.enter(t.prior, self._prior)
+                if self.iteration == keep:
+                    mine = owner == player
+                    self.kept[mine] = self.strategy[mine]
                 self._forward(self.strategy)
                 if leaf_values is not None and len(t.leaf_hyps):
-                    self.hyp_value[t.leaf_hyps] = leaf_values(
-                        self._reach, self._own, self.strategy, player
-                    )
+                    if leaf_average:
+                        avg = self.strategy if self.iteration == 1 else self.average_strategy()
+                        forward(
+                            t.hyp_player,
+                            t.hyp_slot,
+                            t.hyp_edge_start,
+                            t.edge_child,
+                            t.edge_prob,
+                            t.slot_action_start,
+                            avg,
+                            self._prior,
+                            t.players,
+                            avg_reach,
+                            avg_own,
+                        )
+                        now = leaf_values(avg_reach, avg_own, avg, player)
+                        # telescoped so that the sum of the leaf values over the iterations,
+                        # which the regrets add up, is the count times the average's values
+                        n = self._leaf_total
+                        before = self._leaf_before[player]
+                        leaf = now if before is None else (n + 1.0) * now - n * before
+                        self._leaf_before[player] = now
+                        self.hyp_value[t.leaf_hyps] = leaf
+                    else:
+                        self.hyp_value[t.leaf_hyps] = leaf_values(
+                            self._reach, self._own, self.strategy, player
+                        )
                 backward(
                     t.hyp_player,
                     t.hyp_slot,
@@ -295,11 +360,51 @@ class VectorCFR:
                 )
                 if self.plus:
                     floor_regrets(self.regrets, t.slot_player, t.slot_action_start, player)
+                if self.gadget is not None and player == self.gadget.opponent:
+                    self.gadget.update(t.prior, self._values[: len(t.prior)], self.plus)
+            if leaf_average:
+                self._leaf_total += 1.0
         regret_matching(self.regrets, t.slot_action_start, self.strategy)
 
     def average_strategy(self) -> np.ndarray:
         """Average strategy per slot action (uniform where a slot was never reached)."""
         return normalize(self.strat_sum, self.tree.slot_action_start)
+
+
+def _columns(prior: np.ndarray, players: int) -> np.ndarray:
+    return np.repeat(prior[:, None], players + 1, axis=1)
+
+
+class Gadget:
+    """The opponent's choice at a re-solved root: follow into the subgame or take its promised value."""
+
+    def __init__(self, opponent: int, index: np.ndarray, terminate: np.ndarray) -> None:
+        self.opponent = opponent
+        self.index = index  # root row -> opponent private state
+        self.terminate = terminate
+        self.regrets = np.zeros((len(terminate), 2))  # follow, terminate
+        self.follow = np.ones(len(terminate))
+
+    def enter(self, base: np.ndarray, prior: np.ndarray) -> None:
+        """Regret matching on follow / terminate; the root's reach columns under it."""
+        pos = np.maximum(self.regrets, 0.0)
+        total = pos.sum(axis=1)
+        self.follow = np.where(total > 0.0, pos[:, 0] / np.where(total > 0, total, 1.0), 1.0)
+        scaled = base * self.follow[self.index]
+        prior[:, :] = scaled[:, None]
+        prior[:, self.opponent] = base  # its counterfactual reach leaves out its own choice
+
+    def update(self, base: np.ndarray, root_values: np.ndarray, plus: bool) -> None:
+        """Add the opponent's regrets of following against terminating, from seat-0 root values."""
+        sign = 1.0 if self.opponent == 0 else -1.0
+        cfv = np.bincount(
+            self.index, weights=base * sign * root_values, minlength=len(self.terminate)
+        )
+        v = self.follow * cfv + (1.0 - self.follow) * self.terminate
+        self.regrets[:, 0] += cfv - v
+        self.regrets[:, 1] += self.terminate - v
+        if plus:
+            np.maximum(self.regrets, 0.0, out=self.regrets)
 
 
 @njit(cache=True)
@@ -333,7 +438,7 @@ def reaches(tree: PublicTree, strategy: np.ndarray) -> tuple[np.ndarray, np.ndar
         tree.edge_prob,
         tree.slot_action_start,
         strategy,
-        tree.prior,
+        _columns(tree.prior, tree.players),
         tree.players,
         reach,
         own,
@@ -380,10 +485,10 @@ def profile_values(
     return values_under(tree, strategy, hv, reach, own)
 
 
-def best_response(
+def best_response_hyp_values(
     tree: PublicTree, strategy: np.ndarray, br: int, hyp_value: np.ndarray | None = None
-) -> tuple[float, np.ndarray]:
-    """Value for ``br`` of its best response to ``strategy``, and its choice per slot."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """Seat-0 value of every hypothesis when ``br`` best-responds to ``strategy``; its choices."""
     reach, _ = reaches(tree, strategy)
     values = np.empty(tree.num_hyps)
     slot_value = np.empty(len(strategy))
@@ -405,6 +510,14 @@ def best_response(
         slot_value,
         choice,
     )
+    return values, choice
+
+
+def best_response(
+    tree: PublicTree, strategy: np.ndarray, br: int, hyp_value: np.ndarray | None = None
+) -> tuple[float, np.ndarray]:
+    """Value for ``br`` of its best response to ``strategy``, and its choice per slot."""
+    values, choice = best_response_hyp_values(tree, strategy, br, hyp_value)
     root = len(tree.prior)
     sign = 1.0 if br == 0 else -1.0
     return float(sign * np.dot(tree.prior, values[:root])), choice

@@ -162,6 +162,76 @@ def test_exploring_the_trajectory_only_keeps_the_solved_strategy() -> None:
     np.testing.assert_allclose(a.weights, b.weights)
 
 
+def test_leaf_average_gives_the_leaves_the_average_strategys_beliefs() -> None:
+    """CFR-AVG: leaf values see the average strategy's reaches; by default the current iterate's."""
+    config, _ = resolve_game("ladder-3-ambassador")
+    cfg = config.to_array()
+    root = Hypotheses.initial(cfg)
+    for average in (False, True):
+        sub = Subgame(cfg, root, None, SearchSettings(iterations=6, leaf_average=average))
+        t = sub.tree
+        seen: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+        def record(reach, own, strategy, player, sub=sub, seen=seen, t=t):
+            solver = sub.solver
+            avg = solver.average_strategy() if solver.iteration > 1 else solver.strategy
+            seen.append((reach.copy(), reaches(t, avg)[0], reaches(t, solver.strategy)[0]))
+            return np.zeros(len(t.leaf_hyps))
+
+        sub.solver.run(6, record, average)
+        assert len(seen) == 12
+        for got, of_average, of_current in seen:
+            np.testing.assert_allclose(got, of_average if average else of_current, atol=1e-12)
+        # the two differ once the average lags the iterate, so the check above can fail
+        assert any(not np.allclose(a, c) for _, a, c in seen[2:])
+
+
+def test_a_sampled_iteration_carries_the_beliefs_and_the_average_stays_solved() -> None:
+    """sample_iteration: one iterate's strategy gives the next beliefs; the average is unchanged."""
+    config, _ = resolve_game("ladder-2-ambassador")
+    cfg = config.to_array()
+    root = Hypotheses.initial(cfg)
+    plain = Subgame(cfg, root, None, SearchSettings(iterations=8, prune=0.0))
+    plain.solve()
+    settings = SearchSettings(iterations=8, prune=0.0, sample_iteration=True)
+    sampled = Subgame(cfg, root, None, settings)
+    sampled.solve(np.random.default_rng(3))
+    np.testing.assert_array_equal(sampled.strategy, plain.strategy)
+    t = sampled.tree
+    kept = sampled.belief_strategy
+    assert kept is not None and not np.allclose(kept, plain.strategy)
+    keep = int(np.random.default_rng(3).integers(1, 9))
+    # player 0 moves first in an iteration: its kept strategy is regret matching after keep - 1
+    ref = Subgame(cfg, root, None, SearchSettings(iterations=max(keep - 1, 1), prune=0.0))
+    if keep > 1:
+        ref.solver.run(keep - 1, ref.leaf_values)
+    owner = np.repeat(t.slot_player, np.diff(t.slot_action_start))
+    np.testing.assert_allclose(kept[owner == 0], ref.solver.strategy[owner == 0], atol=1e-12)
+    # the next root's beliefs are the joint reach under the kept iterate, not the average
+    reach, _ = reaches(t, kept)
+    avg_reach, _ = reaches(t, plain.strategy)
+    differing = 0
+    for leaf in t.leaf_hyps[::7]:
+        node = int(np.searchsorted(t.node_hyp_start, leaf, side="right") - 1)
+        h0, h1 = int(t.node_hyp_start[node]), int(t.node_hyp_start[node + 1])
+        want = reach[h0:h1, t.players]
+        if want.sum() <= 0.0:
+            continue
+        got, _ = sampled.next_root(int(leaf))
+        # (next_root also keeps the leaf's own row, even at zero weight)
+        kept_rows = got.weights[got.weights > 0]
+        np.testing.assert_allclose(kept_rows, want[want > 0] / want.sum(), atol=1e-12)
+        other, _ = plain.next_root(int(leaf))
+        differing += other.weights.shape != got.weights.shape or not np.allclose(
+            other.weights, got.weights
+        )
+    assert differing > 0
+    # without a generator solve() keeps the average for everything, as the players use it
+    again = Subgame(cfg, root, None, settings)
+    again.solve()
+    assert again.belief_strategy is None
+
+
 def test_self_play_is_deterministic_and_ends() -> None:
     """Same seed, same game; a game ends in a terminal with a result of +-1 or 0."""
     config, _ = resolve_game("draft-ambassador")

@@ -54,3 +54,31 @@ def test_written_strategy_matches_the_search_agent_along_random_games() -> None:
             history.append(int(tree.edge_move[e0 + k]))
             h = int(tree.edge_child[e0 + k])
     assert compared > 40
+
+
+def test_safe_resolving_keeps_the_whole_game_solution_and_unsafe_does_not() -> None:
+    """Re-solving every turn of an exact solution: with the gadget it stays exact, without it drifts."""
+    config, _ = resolve_game("ladder-1-ambassador")
+    settings = SearchSettings(iterations=200, depth=0)  # the first subgame is the whole game
+    unsafe = search_exploitability(config, None, settings)
+    safe = search_exploitability(config, None, settings, safe=True)
+    assert safe["subgames"] == unsafe["subgames"] > 1  # the later turns were re-solved
+    assert safe["exploitability"] <= 1e-3
+    assert unsafe["exploitability"] >= 5e-3
+
+
+def test_the_gadget_holds_the_opponent_to_its_promised_values() -> None:
+    """An opponent promised more than the subgame gives it stops following; promised less, it follows."""
+    from complots_solver.solvers.belief.hypotheses import Hypotheses
+    from complots_solver.solvers.belief.search import Subgame
+
+    config, _ = resolve_game("ladder-1-ambassador")
+    cfg = config.to_array()
+    root = Hypotheses.initial(cfg)
+    for promise, follows in ((10.0, False), (-10.0, True)):
+        sub = Subgame(cfg, root, None, SearchSettings(iterations=50, depth=0))
+        ids = np.unique(sub.tree.hyp_x[: len(sub.tree.prior), 1])
+        sub.set_gadget(1, np.full(len(ids), promise))
+        sub.solve()
+        follow = sub.solver.gadget.follow
+        assert np.all(follow > 0.99) if follows else np.all(follow < 0.01)
