@@ -42,10 +42,12 @@ def main() -> None:
             config,
             net,
             SearchSettings(
-                iterations=args.iterations, leaf_average=args.leaf_average, depth=args.depth
+                iterations=args.iterations,
+                leaf_average=args.leaf_average,
+                depth=args.depth,
+                safe=args.safe,
             ),
             exact_from=args.exact_from,
-            safe=args.safe,
         )
         print(run, out, f"{time.perf_counter() - start:.0f} s", flush=True)
 

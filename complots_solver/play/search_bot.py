@@ -5,7 +5,9 @@ solved subgames, with the exact public belief under its own strategy
 (``solvers/belief/netplay.py``): one network evaluation per decision.
 ``search:DIR`` loads ``DIR/value-net.npz`` and plays every decision by
 solving the current turn's subgame from the exact public belief
-(``solvers/belief/agent.py``): stronger in principle, much slower.
+(``solvers/belief/agent.py``): stronger in principle, much slower. An
+optional ``DIR/search.json`` sets how: ``iterations``, ``prune``,
+``leaf_average``, and ``safe`` (re-solve each turn safely, once per player).
 ``solved`` plays the policy network shipped for the game under
 ``games/strategies/<preset>/``.
 """
@@ -71,8 +73,9 @@ def _load(directory: str) -> tuple[ValueNet, SearchSettings]:
                 iterations=int(raw.get("iterations", settings.iterations)),
                 prune=float(raw.get("prune", settings.prune)),
                 leaf_average=bool(raw.get("leaf_average", settings.leaf_average)),
+                safe=bool(raw.get("safe", settings.safe)),
             )
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, AttributeError) as exc:
             raise ValueError(f"{sfile}: unreadable search settings ({exc})") from None
     settings.validate()
     return net, settings

@@ -148,3 +148,28 @@ def test_truncated_shipped_file_is_a_clear_error(tmp_path) -> None:
     (tmp_path / POLICY_FILE).write_bytes(good[: len(good) // 2])
     with pytest.raises(ValueError, match=POLICY_FILE):
         make_bot(f"net:{tmp_path}", config, np.random.default_rng(0))
+
+
+def test_search_json_turns_on_safe_resolving(net_dir, tmp_path) -> None:
+    """search.json's safe flag reaches the agent, which then re-solves each later turn twice."""
+    import json
+    import shutil
+
+    config, _ = resolve_game("draft-ambassador")
+    folder = tmp_path / "safe"
+    folder.mkdir()
+    shutil.copy(net_dir / "value-net.npz", folder / "value-net.npz")
+    (folder / "search.json").write_text(json.dumps({"safe": True, "iterations": 4}))
+    bot = make_bot(f"search:{folder}", config, np.random.default_rng(0))
+    assert bot.settings.safe and bot.settings.iterations == 4
+    game = pyspiel.load_game("complots(lineup=ambassador)")
+    rngs = [np.random.default_rng([7, i]) for i in range(3)]
+    winner, turns, bots = play_game_bots(game, [f"search:{folder}", "honest"], rngs)
+    assert winner in (0, 1, -1)
+    agent = bots[0].agents[0]
+    assert agent.settings.safe and agent.subgames > 1  # a later turn was re-solved safely
+    bad = tmp_path / "bad"
+    shutil.copytree(folder, bad)
+    (bad / "search.json").write_text("[1, 2]")
+    with pytest.raises(ValueError, match="search settings"):
+        make_bot(f"search:{bad}", config, np.random.default_rng(0))

@@ -9,6 +9,13 @@ the solved strategy becomes the root of the next subgame. The opponent is
 assumed to play the solved strategy (the equilibrium assumption of
 ReBeL-style play); a move the belief gives no weight resets the leaf belief
 to the chance odds alone.
+
+With ``settings.safe`` every turn after the first is re-solved twice, once
+for each player (:func:`.search.safe_subgame`): the agent plays its own
+re-solve and models the opponent by the opponent's, exactly as
+:func:`.search_exact.search_strategy` writes them. It then carries three
+reaches through each turn's tree: each player's counterfactual reach (the
+other player's and chance's) and the joint reach.
 """
 
 from __future__ import annotations
@@ -20,8 +27,9 @@ import numpy as np
 from complots_solver.rules import core
 from complots_solver.solvers.belief.hypotheses import Hypotheses
 from complots_solver.solvers.belief.public_tree import LEAF
-from complots_solver.solvers.belief.search import SearchSettings, Subgame
+from complots_solver.solvers.belief.search import SearchSettings, Subgame, safe_subgame
 from complots_solver.solvers.belief.valuenet import ValueNet
+from complots_solver.solvers.belief.vector_cfr import forward
 
 
 class SearchAgent:
@@ -46,6 +54,8 @@ class SearchAgent:
         self.seen = 0
         self.sub = Subgame(self.cfg, Hypotheses.initial(self.cfg), self.net, self.settings)
         self.sub.solve()
+        self.strategy = self.sub.strategy  # both players' (safe: each from its own re-solve)
+        self.prior = np.ones((1, 3))  # counterfactual reach of each player, joint reach
         self.node = 0
         self.my_x = 0
         self.subgames = 1
@@ -81,7 +91,50 @@ class SearchAgent:
         if int(t.node_player[child]) == LEAF:
             self._next_subgame()
 
+    def _next_safe_subgame(self) -> None:
+        t = self.sub.tree
+        reach = np.empty((t.num_hyps, 3))
+        own = np.empty((t.num_hyps, 2))
+        forward(
+            t.hyp_player,
+            t.hyp_slot,
+            t.hyp_edge_start,
+            t.edge_child,
+            t.edge_prob,
+            t.slot_action_start,
+            self.strategy,
+            self.prior,
+            2,
+            reach,
+            own,
+        )
+        h0, h1 = int(t.node_hyp_start[self.node]), int(t.node_hyp_start[self.node + 1])
+        pos = np.searchsorted(t.leaf_hyps, np.arange(h0, h1))
+        rows = reach[h0:h1]
+        subs = []
+        for player in range(2):
+            hyps = Hypotheses(
+                t.leaf_states[pos].copy(),
+                t.hyp_x[h0:h1].copy(),
+                t.leaf_knows[pos].copy(),
+                rows[:, 1 - player].copy(),
+            )
+            subs.append(safe_subgame(self.cfg, hyps, rows[:, 2], self.net, self.settings, player))
+        st = subs[0].tree
+        if not np.array_equal(st.slot_action_start, subs[1].tree.slot_action_start):
+            raise RuntimeError("the two re-solves built different public trees")
+        owner = np.repeat(st.slot_player, np.diff(st.slot_action_start))
+        self.strategy = np.where(owner == 0, subs[0].strategy, subs[1].strategy)
+        total = rows.sum(axis=0)
+        self.prior = rows / np.where(total > 0.0, total, 1.0)
+        self.sub = subs[self.seat]
+        self.node = 0
+        self.subgames += 1
+
     def _next_subgame(self) -> None:
+        if self.settings.safe:
+            self._next_safe_subgame()
+            return
         t = self.sub.tree
         h0, h1 = int(t.node_hyp_start[self.node]), int(t.node_hyp_start[self.node + 1])
         mine = np.flatnonzero(t.hyp_x[h0:h1, self.seat] == self.my_x)
@@ -92,6 +145,7 @@ class SearchAgent:
             root.weights = np.full(len(root), 1.0 / len(root))
         self.sub = Subgame(self.cfg, root, self.net, self.settings)
         self.sub.solve()
+        self.strategy = self.sub.strategy
         self.node = 0
         self.subgames += 1
 
@@ -113,5 +167,5 @@ class SearchAgent:
             raise RuntimeError("it is not this seat's decision")
         slot = int(t.hyp_slot[h0 + int(mine[0])])
         a0, a1 = int(t.slot_action_start[slot]), int(t.slot_action_start[slot + 1])
-        probs = self.sub.strategy[a0:a1]
+        probs = self.strategy[a0:a1]
         return {int(a): float(p) for a, p in zip(t.slot_actions[a0:a1], probs, strict=True)}

@@ -58,6 +58,10 @@ class SearchSettings:
     # trajectory and the next beliefs (ReBeL), so that value targets cover the beliefs of the
     # iterates the leaves are queried at; the average stays the solved strategy and the value
     sample_iteration: bool = False
+    # True: after the first subgame each player re-solves alone, its root weighted by its own
+    # and chance's reach, with a gadget holding the opponent to the values the earlier solve
+    # promised it (Burch et al. 2014; DeepStack's continual re-solving); see safe_subgame
+    safe: bool = False
 
     def validate(self) -> None:
         """ValueError naming the first bad setting."""
@@ -267,6 +271,47 @@ class Subgame:
                 probs = played[base : base + (e1 - e0)]
             k = int(rng.choice(e1 - e0, p=probs / probs.sum()))
             h = int(t.edge_child[e0 + k])
+
+
+def safe_subgame(
+    cfg: np.ndarray,
+    hyps: Hypotheses,
+    joint: np.ndarray,
+    net: ValueNet | None,
+    settings: SearchSettings,
+    player: int,
+    promised: np.ndarray | None = None,
+) -> Subgame:
+    """``player``'s safe re-solve at a turn start, solved.
+
+    ``hyps.weights`` are the opponent's counterfactual reach there (``player``'s
+    and chance's, normalised; uniform if zero) and ``joint`` the joint reach,
+    the belief the value network reads. The opponent's promised value in each
+    private state is its counterfactual value: from ``promised`` (seat-0 value
+    of each row for the opponent, e.g. its best response to a written
+    continuation) if given, else from the value network at the joint belief,
+    as the earlier subgame's leaf valued it.
+    """
+    opp = 1 - player
+    base = np.asarray(hyps.weights, dtype=np.float64)
+    base = base / base.sum() if base.sum() > 0.0 else np.full(len(base), 1.0 / len(base))
+    n = len(base)
+    if promised is None:
+        promised = np.zeros(n)
+        if net is not None:
+            weights = joint if joint.sum() > 0.0 else base
+            feats = np.empty((1, NUM_FEATURES), dtype=np.float32)
+            group = np.zeros(n, np.int64)
+            group_features(hyps.states, weights, group, 1, feats, turn_scale(cfg))
+            spread_values(hyps.states, group, net.forward(feats), opp, promised)
+    sign = 1.0 if opp == 0 else -1.0
+    _, index = np.unique(hyps.xs[:, opp], return_inverse=True)
+    terminate = np.bincount(index, weights=base * sign * promised)
+    root = Hypotheses(hyps.states, hyps.xs, hyps.knows, base)
+    sub = Subgame(cfg, root, net, settings)
+    sub.set_gadget(opp, terminate)
+    sub.solve()
+    return sub
 
 
 def self_play_game(

@@ -27,16 +27,10 @@ from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import Stage
 from complots_solver.rules.layout import S_STAGE, S_TURN
 from complots_solver.solvers.belief.exact_eval import to_tree_strategy
-from complots_solver.solvers.belief.features import (
-    NUM_FEATURES,
-    group_features,
-    spread_values,
-    turn_scale,
-)
 from complots_solver.solvers.belief.hypotheses import TERMINAL, Hypotheses, Memory
 from complots_solver.solvers.belief.policy_net import replay_tree
 from complots_solver.solvers.belief.public_tree import LEAF, PublicTree, build_public_tree
-from complots_solver.solvers.belief.search import SearchSettings, Subgame
+from complots_solver.solvers.belief.search import SearchSettings, Subgame, safe_subgame
 from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.belief.vector_cfr import (
     best_response_hyp_values,
@@ -111,14 +105,15 @@ def search_strategy(
     settings: SearchSettings | None = None,
     log: Callable[[dict], None] | None = None,
     exact_from: int | None = None,
-    safe: bool = False,
 ) -> tuple[PublicTree, np.ndarray, dict[str, int]]:
     """The whole-game CANONICAL public tree and the search player's strategy on it (see the note).
 
     ``exact_from``: subgames rooted at that turn or later are solved to the end
     of the game, with no value network (where the network's leaves cost).
-    ``safe``: from turn 1 on each player re-solves alone, with a gadget that
-    holds the opponent to the values the earlier solve gave it (see _safe_solve).
+    With ``settings.safe`` each player re-solves alone from turn 1 on
+    (:func:`.search.safe_subgame`); when the earlier solve reached the end of
+    the game, the opponent is promised its best-response values against the
+    strategy written so far.
     """
     settings = settings or SearchSettings()
     to_end = replace(settings, depth=0)
@@ -141,7 +136,7 @@ def search_strategy(
         reach, _ = reaches(whole, strategy)
         joint = reach[:, whole.players]
         tree_values = None
-        if safe and settings.depth == 0 and exact_from is None:
+        if settings.safe and settings.depth == 0 and exact_from is None:
             # the earlier solve reached the end of the game: its promise is the written values
             # (the opponent's best-response values against what is written, as the gadget needs)
             tree_values = [best_response_hyp_values(whole, strategy, o)[0] for o in range(2)]
@@ -159,13 +154,16 @@ def search_strategy(
             )
             exact = exact_from is not None and turn >= exact_from
             here = to_end if exact else settings
-            if safe:
+            if settings.safe:
                 for player in range(2):
-                    sub = _safe_solve(
-                        cfg, whole, node, states, knows, reach, tree_values, net, here, player
+                    base = Hypotheses(
+                        states[h0:h1].copy(),
+                        whole.hyp_x[h0:h1].copy(),
+                        knows[h0:h1].copy(),
+                        reach[h0:h1, 1 - player].copy(),
                     )
-                    if sub is None:
-                        continue
+                    promised = None if tree_values is None else tree_values[1 - player][h0:h1]
+                    sub = safe_subgame(cfg, base, joint[h0:h1], net, here, player, promised)
                     c, m = _copy(sub, whole, node, strategy, only=player)
                     counts["slots"] += c
                     counts["missed"] += m
@@ -182,65 +180,15 @@ def search_strategy(
     return whole, strategy, counts
 
 
-def _safe_solve(
-    cfg: np.ndarray,
-    whole: PublicTree,
-    node: int,
-    states: np.ndarray,
-    knows: np.ndarray,
-    reach: np.ndarray,
-    tree_values: list[np.ndarray] | None,
-    net: ValueNet | None,
-    settings: SearchSettings,
-    player: int,
-) -> Subgame | None:
-    """``player``'s re-solve at ``node`` with a gadget for the opponent (None if it never gets there).
-
-    The root weights are the opponent's counterfactual reach (``player``'s and
-    chance's); the opponent's promised value in each private state is its
-    counterfactual value there, from the written values when the earlier solve
-    reached the end of the game, else from the value network at the node's
-    belief, as the earlier subgame's leaf saw it.
-    """
-    opp = 1 - player
-    h0, h1 = int(whole.node_hyp_start[node]), int(whole.node_hyp_start[node + 1])
-    base = reach[h0:h1, opp].copy()
-    total = base.sum()
-    if total <= 0.0:
-        return None
-    base /= total
-    if tree_values is not None:
-        seat = tree_values[opp][h0:h1]
-    else:
-        seat = np.zeros(h1 - h0)
-        if net is not None:
-            joint = reach[h0:h1, whole.players]
-            weights = joint if joint.sum() > 0.0 else base
-            feats = np.empty((1, NUM_FEATURES), dtype=np.float32)
-            group = np.zeros(h1 - h0, np.int64)
-            group_features(states[h0:h1], weights, group, 1, feats, turn_scale(cfg))
-            spread_values(states[h0:h1], group, net.forward(feats), opp, seat)
-    sign = 1.0 if opp == 0 else -1.0
-    x = whole.hyp_x[h0:h1, opp]
-    _, index = np.unique(x, return_inverse=True)
-    terminate = np.bincount(index, weights=base * sign * seat)
-    hyps = Hypotheses(states[h0:h1].copy(), whole.hyp_x[h0:h1].copy(), knows[h0:h1].copy(), base)
-    sub = Subgame(cfg, hyps, net, settings)
-    sub.set_gadget(opp, terminate)
-    sub.solve()
-    return sub
-
-
 def search_exploitability(
     config: GameConfig,
     net: ValueNet | None,
     settings: SearchSettings | None = None,
     log: Callable[[dict], None] | None = None,
     exact_from: int | None = None,
-    safe: bool = False,
 ) -> dict[str, float]:
     """Exact NashConv/2 of the search player on the compiled history tree, and seat 0's value."""
-    whole, strategy, counts = search_strategy(config, net, settings, log, exact_from, safe)
+    whole, strategy, counts = search_strategy(config, net, settings, log, exact_from)
     tree = compile_complots_tree(config)
     mapped = to_tree_strategy(whole, strategy, tree)
     return {
