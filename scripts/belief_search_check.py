@@ -33,6 +33,8 @@ def main() -> None:
     parser.add_argument(
         "--safe", action="store_true", help="re-solve each player alone with a gadget"
     )
+    parser.add_argument("--first-depth", type=int, default=None, help="turns in the first subgame")
+    parser.add_argument("--promise", choices=("auto", "written", "net"), default="auto")
     args = parser.parse_args()
     config, _ = resolve_game(args.preset)
     for run in args.runs:
@@ -48,6 +50,8 @@ def main() -> None:
                 safe=args.safe,
             ),
             exact_from=args.exact_from,
+            first_depth=args.first_depth,
+            promise=args.promise,
         )
         print(run, out, f"{time.perf_counter() - start:.0f} s", flush=True)
 

@@ -105,11 +105,17 @@ def search_strategy(
     settings: SearchSettings | None = None,
     log: Callable[[dict], None] | None = None,
     exact_from: int | None = None,
+    first_depth: int | None = None,
+    promise: str = "auto",
 ) -> tuple[PublicTree, np.ndarray, dict[str, int]]:
     """The whole-game CANONICAL public tree and the search player's strategy on it (see the note).
 
     ``exact_from``: subgames rooted at that turn or later are solved to the end
     of the game, with no value network (where the network's leaves cost).
+    ``first_depth``: turns in the first subgame, if not ``settings.depth``.
+    ``promise`` (safe only): ``written`` promises the opponent its best-response
+    value against the strategy written so far, ``net`` the value network's,
+    ``auto`` the first when the subgames reach the end of the game.
     With ``settings.safe`` each player re-solves alone from turn 1 on
     (:func:`.search.safe_subgame`); when the earlier solve reached the end of
     the game, the opponent is promised its best-response values against the
@@ -122,7 +128,8 @@ def search_strategy(
     whole = build_public_tree(cfg, root, Memory.CANONICAL)
     states, knows, _ = replay_tree(whole, root.states, root.knows, cfg)
     strategy = normalize(np.ones(int(whole.slot_action_start[-1])), whole.slot_action_start)
-    first = Subgame(cfg, root, net, settings)
+    first_settings = settings if first_depth is None else replace(settings, depth=first_depth)
+    first = Subgame(cfg, root, net, first_settings)
     first.solve()
     copied, missed = _copy(first, whole, 0, strategy)
     counts = {"subgames": 1, "slots": copied, "missed": missed, "unreached_roots": 0}
@@ -136,7 +143,11 @@ def search_strategy(
         reach, _ = reaches(whole, strategy)
         joint = reach[:, whole.players]
         tree_values = None
-        if settings.safe and settings.depth == 0 and exact_from is None:
+        if promise == "auto":
+            written = settings.depth == 0 and exact_from is None
+        else:
+            written = promise == "written"
+        if settings.safe and written:
             # the earlier solve reached the end of the game: its promise is the written values
             # (the opponent's best-response values against what is written, as the gadget needs)
             tree_values = [best_response_hyp_values(whole, strategy, o)[0] for o in range(2)]
@@ -186,9 +197,13 @@ def search_exploitability(
     settings: SearchSettings | None = None,
     log: Callable[[dict], None] | None = None,
     exact_from: int | None = None,
+    first_depth: int | None = None,
+    promise: str = "auto",
 ) -> dict[str, float]:
     """Exact NashConv/2 of the search player on the compiled history tree, and seat 0's value."""
-    whole, strategy, counts = search_strategy(config, net, settings, log, exact_from)
+    whole, strategy, counts = search_strategy(
+        config, net, settings, log, exact_from, first_depth, promise
+    )
     tree = compile_complots_tree(config)
     mapped = to_tree_strategy(whole, strategy, tree)
     return {
