@@ -12,7 +12,7 @@ from pathlib import Path
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.search import SearchSettings
 from complots_solver.solvers.belief.search_exact import search_exploitability
-from complots_solver.solvers.belief.valuenet import ValueNet
+from complots_solver.solvers.belief.valuenet import ValueEnsemble, ValueNet
 
 
 def main() -> None:
@@ -38,7 +38,11 @@ def main() -> None:
     args = parser.parse_args()
     config, _ = resolve_game(args.preset)
     for run in args.runs:
-        net = None if run == "none" else ValueNet.load(Path(run) / "value-net.npz")
+        if run == "none":
+            net = None
+        else:  # RUN_A+RUN_B: the mean of their value networks
+            nets = [ValueNet.load(Path(r) / "value-net.npz") for r in run.split("+")]
+            net = nets[0] if len(nets) == 1 else ValueEnsemble(nets)
         start = time.perf_counter()
         out = search_exploitability(
             config,

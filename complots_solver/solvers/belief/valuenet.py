@@ -105,6 +105,22 @@ class ValueNet:
         return cls(weights, biases, meta)
 
 
+class ValueEnsemble:
+    """Several value networks of one game, read as the mean of their outputs."""
+
+    def __init__(self, nets: list[ValueNet]) -> None:
+        if not nets:
+            raise ValueError("nets: at least one value network is needed")
+        if len({tuple(n.sizes[:1] + n.sizes[-1:]) for n in nets}) != 1:
+            raise ValueError("nets: the networks take different inputs or give different outputs")
+        self.nets = nets
+        self.meta = dict(nets[0].meta)
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        """The mean of the networks' outputs for a batch of inputs."""
+        return np.mean([n.forward(x) for n in self.nets], axis=0)
+
+
 class Adam:
     """Adam optimiser state for a :class:`ValueNet`."""
 

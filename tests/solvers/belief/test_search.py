@@ -297,3 +297,19 @@ def test_corrupt_checkpoint_is_a_clear_error(tmp_path) -> None:
     path.write_bytes(path.read_bytes()[:100])
     with pytest.raises(ValueError, match="corrupt checkpoint"):
         Trainer(config, settings, tmp_path, resume=True)
+
+
+def test_value_ensemble_is_the_mean_of_its_networks() -> None:
+    """An ensemble's outputs are its networks' mean; networks of other shapes are refused."""
+    from complots_solver.solvers.belief.valuenet import ValueEnsemble
+
+    a = ValueNet.create([NUM_FEATURES, 8, NUM_OUTPUTS], seed=1)
+    b = ValueNet.create([NUM_FEATURES, 16, NUM_OUTPUTS], seed=2)
+    x = np.random.default_rng(0).random((5, NUM_FEATURES)).astype(np.float32)
+    both = ValueEnsemble([a, b]).forward(x)
+    np.testing.assert_allclose(both, (a.forward(x) + b.forward(x)) / 2, rtol=1e-6)
+    assert not np.allclose(both, a.forward(x))
+    with pytest.raises(ValueError, match="different"):
+        ValueEnsemble([a, ValueNet.create([NUM_FEATURES, 8, 3], seed=0)])
+    with pytest.raises(ValueError, match="at least one"):
+        ValueEnsemble([])
