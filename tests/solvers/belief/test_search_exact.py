@@ -85,3 +85,15 @@ def test_the_gadget_holds_the_opponent_to_its_promised_values() -> None:
         sub.solve()
         follow = sub.solver.gadget.follow
         assert np.all(follow > 0.99) if follows else np.all(follow < 0.01)
+
+
+def test_written_promises_need_a_written_continuation() -> None:
+    """Best-response promises keep an exact first solve; against an unwritten continuation they mislead."""
+    config, _ = resolve_game("ladder-1-ambassador")
+    settings = SearchSettings(iterations=200, safe=True)
+    kw = {"exact_from": 1, "promise": "written"}
+    whole_first = search_exploitability(config, None, settings, first_depth=0, **kw)
+    # a one-turn first subgame leaves turn 1 unwritten (uniform) when its promises are read
+    one_turn_first = search_exploitability(config, None, settings, **kw)
+    assert whole_first["exploitability"] <= 1e-3
+    assert one_turn_first["exploitability"] > 0.1
