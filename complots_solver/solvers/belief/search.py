@@ -56,7 +56,8 @@ class SearchSettings:
     # 0: to the end of the game (no leaves; a check on a rung, too large for the full game)
     # True: when solve() is given a generator, one CFR iteration drawn uniformly gives the
     # trajectory and the next beliefs (ReBeL), so that value targets cover the beliefs of the
-    # iterates the leaves are queried at; the average stays the solved strategy and the value
+    # iterates the leaves are queried at; the average stays the solved strategy and gives
+    # the value targets
     sample_iteration: bool = False
     # True: after the first subgame each player re-solves alone, its root weighted by its own
     # and chance's reach, with a gadget holding the opponent to the values the earlier solve
