@@ -29,7 +29,7 @@ from complots_solver.solvers.belief.hypotheses import Hypotheses
 from complots_solver.solvers.belief.public_tree import LEAF
 from complots_solver.solvers.belief.search import SearchSettings, Subgame, safe_subgame
 from complots_solver.solvers.belief.valuenet import ValueNet
-from complots_solver.solvers.belief.vector_cfr import forward
+from complots_solver.solvers.belief.vector_cfr import action_owner, reaches
 
 
 class SearchAgent:
@@ -93,21 +93,7 @@ class SearchAgent:
 
     def _next_safe_subgame(self) -> None:
         t = self.sub.tree
-        reach = np.empty((t.num_hyps, 3))
-        own = np.empty((t.num_hyps, 2))
-        forward(
-            t.hyp_player,
-            t.hyp_slot,
-            t.hyp_edge_start,
-            t.edge_child,
-            t.edge_prob,
-            t.slot_action_start,
-            self.strategy,
-            self.prior,
-            2,
-            reach,
-            own,
-        )
+        reach, _ = reaches(t, self.strategy, self.prior)
         h0, h1 = int(t.node_hyp_start[self.node]), int(t.node_hyp_start[self.node + 1])
         pos = np.searchsorted(t.leaf_hyps, np.arange(h0, h1))
         rows = reach[h0:h1]
@@ -123,7 +109,7 @@ class SearchAgent:
         st = subs[0].tree
         if not np.array_equal(st.slot_action_start, subs[1].tree.slot_action_start):
             raise RuntimeError("the two re-solves built different public trees")
-        owner = np.repeat(st.slot_player, np.diff(st.slot_action_start))
+        owner = action_owner(st)
         self.strategy = np.where(owner == 0, subs[0].strategy, subs[1].strategy)
         total = rows.sum(axis=0)
         self.prior = rows / np.where(total > 0.0, total, 1.0)

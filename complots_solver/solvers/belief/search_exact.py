@@ -153,6 +153,23 @@ def search_strategy(
             tree_values = [best_response_hyp_values(whole, strategy, o)[0] for o in range(2)]
         for node in starts[turn]:
             h0, h1 = int(whole.node_hyp_start[node]), int(whole.node_hyp_start[node + 1])
+            exact = exact_from is not None and turn >= exact_from
+            here = to_end if exact else settings
+            if settings.safe:
+                for player in range(2):
+                    base = Hypotheses(
+                        states[h0:h1],
+                        whole.hyp_x[h0:h1],
+                        knows[h0:h1],
+                        reach[h0:h1, 1 - player],
+                    )
+                    promised = None if tree_values is None else tree_values[1 - player][h0:h1]
+                    sub = safe_subgame(cfg, base, joint[h0:h1], net, here, player, promised)
+                    c, m = _copy(sub, whole, node, strategy, only=player)
+                    counts["slots"] += c
+                    counts["missed"] += m
+                counts["subgames"] += 1
+                continue
             weights = joint[h0:h1].copy()
             if weights.sum() <= 0.0:
                 weights[:] = 1.0
@@ -163,23 +180,6 @@ def search_strategy(
                 knows[h0:h1].copy(),
                 weights / weights.sum(),
             )
-            exact = exact_from is not None and turn >= exact_from
-            here = to_end if exact else settings
-            if settings.safe:
-                for player in range(2):
-                    base = Hypotheses(
-                        states[h0:h1].copy(),
-                        whole.hyp_x[h0:h1].copy(),
-                        knows[h0:h1].copy(),
-                        reach[h0:h1, 1 - player].copy(),
-                    )
-                    promised = None if tree_values is None else tree_values[1 - player][h0:h1]
-                    sub = safe_subgame(cfg, base, joint[h0:h1], net, here, player, promised)
-                    c, m = _copy(sub, whole, node, strategy, only=player)
-                    counts["slots"] += c
-                    counts["missed"] += m
-                counts["subgames"] += 1
-                continue
             sub = Subgame(cfg, hyps, net, here)
             sub.solve()
             c, m = _copy(sub, whole, node, strategy)

@@ -263,20 +263,7 @@ class VectorCFR:
         self.gadget = Gadget(opponent, index.astype(np.int64), np.asarray(terminate, float))
 
     def _forward(self, strategy: np.ndarray) -> None:
-        t = self.tree
-        forward(
-            t.hyp_player,
-            t.hyp_slot,
-            t.hyp_edge_start,
-            t.edge_child,
-            t.edge_prob,
-            t.slot_action_start,
-            strategy,
-            self._prior,
-            t.players,
-            self._reach,
-            self._own,
-        )
+        forward_tree(self.tree, strategy, self._prior, self._reach, self._own)
 
     def run(
         self,
@@ -296,13 +283,12 @@ class VectorCFR:
         """
         t = self.tree
         if keep > 0:
-            owner = np.repeat(t.slot_player, np.diff(t.slot_action_start))
+            owner = action_owner(t)
         if leaf_average:
             avg_reach = np.empty_like(self._reach)
             avg_own = np.empty_like(self._own)
-            self._leaf_before: list[np.ndarray | None] = [None] * t.players
-            self._leaf_total = 0.0
-        for _ in range(iterations):
+            leaf_before: list[np.ndarray | None] = [None] * t.players
+        for done in range(iterations):
             self.iteration += 1
             weight = float(self.iteration) if self.plus else 1.0
             for player in range(t.players):
@@ -316,26 +302,13 @@ class VectorCFR:
                 if leaf_values is not None and len(t.leaf_hyps):
                     if leaf_average:
                         avg = self.strategy if self.iteration == 1 else self.average_strategy()
-                        forward(
-                            t.hyp_player,
-                            t.hyp_slot,
-                            t.hyp_edge_start,
-                            t.edge_child,
-                            t.edge_prob,
-                            t.slot_action_start,
-                            avg,
-                            self._prior,
-                            t.players,
-                            avg_reach,
-                            avg_own,
-                        )
+                        forward_tree(t, avg, self._prior, avg_reach, avg_own)
                         now = leaf_values(avg_reach, avg_own, avg, player)
                         # telescoped so that the sum of the leaf values over the iterations,
                         # which the regrets add up, is the count times the average's values
-                        n = self._leaf_total
-                        before = self._leaf_before[player]
-                        leaf = now if before is None else (n + 1.0) * now - n * before
-                        self._leaf_before[player] = now
+                        before = leaf_before[player]
+                        leaf = now if before is None else (done + 1.0) * now - done * before
+                        leaf_before[player] = now
                         self.hyp_value[t.leaf_hyps] = leaf
                     else:
                         self.hyp_value[t.leaf_hyps] = leaf_values(
@@ -362,8 +335,6 @@ class VectorCFR:
                     floor_regrets(self.regrets, t.slot_player, t.slot_action_start, player)
                 if self.gadget is not None and player == self.gadget.opponent:
                     self.gadget.update(t.prior, self._values[: len(t.prior)], self.plus)
-            if leaf_average:
-                self._leaf_total += 1.0
         regret_matching(self.regrets, t.slot_action_start, self.strategy)
 
     def average_strategy(self) -> np.ndarray:
@@ -373,6 +344,34 @@ class VectorCFR:
 
 def _columns(prior: np.ndarray, players: int) -> np.ndarray:
     return np.repeat(prior[:, None], players + 1, axis=1)
+
+
+def action_owner(tree: PublicTree) -> np.ndarray:
+    """The player of each slot action (a strategy array's entries)."""
+    return np.repeat(tree.slot_player, np.diff(tree.slot_action_start))
+
+
+def forward_tree(
+    tree: PublicTree,
+    strategy: np.ndarray,
+    prior: np.ndarray,
+    reach: np.ndarray,
+    own: np.ndarray,
+) -> None:
+    """:func:`forward` on ``tree`` into ``reach`` and ``own``, from root columns ``prior``."""
+    forward(
+        tree.hyp_player,
+        tree.hyp_slot,
+        tree.hyp_edge_start,
+        tree.edge_child,
+        tree.edge_prob,
+        tree.slot_action_start,
+        strategy,
+        prior,
+        tree.players,
+        reach,
+        own,
+    )
 
 
 class Gadget:
@@ -426,23 +425,17 @@ def normalize(weights: np.ndarray, slot_action_start: np.ndarray) -> np.ndarray:
     return out
 
 
-def reaches(tree: PublicTree, strategy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Counterfactual and joint reach (``[H, players + 1]``) and own reach of every hypothesis."""
+def reaches(
+    tree: PublicTree, strategy: np.ndarray, prior: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Counterfactual and joint reach (``[H, players + 1]``) and own reach of every hypothesis.
+
+    ``prior``: the root rows' starting value per column (default: the tree's prior in all).
+    """
     reach = np.empty((tree.num_hyps, tree.players + 1))
     own = np.empty((tree.num_hyps, tree.players))
-    forward(
-        tree.hyp_player,
-        tree.hyp_slot,
-        tree.hyp_edge_start,
-        tree.edge_child,
-        tree.edge_prob,
-        tree.slot_action_start,
-        strategy,
-        _columns(tree.prior, tree.players),
-        tree.players,
-        reach,
-        own,
-    )
+    columns = _columns(tree.prior, tree.players) if prior is None else prior
+    forward_tree(tree, strategy, columns, reach, own)
     return reach, own
 
 
