@@ -49,16 +49,13 @@ def solve_belief(
     settings = run.settings
     if run.needs_initial_net and settings.pretrain_games > 0:
         from complots_solver.play.pretrain import bot_game_examples, pretrain
-        from complots_solver.solvers.belief.features import NUM_FEATURES, NUM_OUTPUTS
-        from complots_solver.solvers.belief.valuenet import ValueNet
 
         console.print(
             f"pretraining the value network on {settings.pretrain_games} games between the bots",
             markup=False,
         )
         examples = bot_game_examples(config, settings.pretrain_games, seed=run.seed)
-        hidden = settings.train_settings(run.seed, workers).hidden
-        initial = ValueNet.create([NUM_FEATURES, *hidden, NUM_OUTPUTS], seed=run.seed)
+        initial = settings.train_settings(run.seed, workers).new_net()
         pretrain(initial, examples, settings.pretrain_steps, seed=run.seed)
         run.start_from(initial)
     st = run.trainer.state

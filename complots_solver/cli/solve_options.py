@@ -37,6 +37,7 @@ BELIEF_HELP = {
     "explore_beliefs": "1: exploration also enters beliefs and value targets (as shipped); 0: the trajectory only",
     "leaf_average": "1: subgame leaf beliefs from the average strategy so far (CFR-AVG), the one played; 0: the current iterate's",
     "sample_iteration": "1: in self-play a random CFR iteration's strategy plays the move and gives the next beliefs (ReBeL); 0: the average's",
+    "zero_sum": "1: the value network's two players' values are shifted to sum to 0 under the belief (DeepStack's zero-sum layer); 0: as shipped",
     "outcome_weight": "blend of the game's result into the held hands' value targets, in [0, 1]",
     "steps": "Adam steps on the replay buffer per round",
     "batch": "examples per Adam step",

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.belief.features import NUM_FEATURES, NUM_OUTPUTS
+from complots_solver.solvers.belief.features import F_HANDS, NUM_FEATURES, NUM_OUTPUTS
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.search import SearchSettings, self_play_game
 from complots_solver.solvers.belief.valuenet import Adam, ValueNet
@@ -47,6 +47,7 @@ class TrainSettings:
     batch: int = 256
     lr: float = 1e-3
     outcome_weight: float = 0.0  # blend of the game's result into the held hands' targets
+    zero_sum: bool = False  # the network's two players' values sum to 0 under the belief
     seed: int = 0
     workers: int = 1
 
@@ -63,6 +64,14 @@ class TrainSettings:
             raise ValueError(f"lr must be positive, got {self.lr}")
         if not self.hidden or any(h < 1 for h in self.hidden):
             raise ValueError(f"hidden must list positive widths, got {self.hidden}")
+
+    def new_net(self) -> ValueNet:
+        """A fresh value network of these settings (layers, seed, zero-sum layer)."""
+        return ValueNet.create(
+            [NUM_FEATURES, *self.hidden, NUM_OUTPUTS],
+            seed=self.seed,
+            zero_sum_from=F_HANDS if self.zero_sum else -1,
+        )
 
     def search(self) -> SearchSettings:
         """The subgame settings of self-play."""
@@ -136,13 +145,16 @@ class Trainer:
         if resume and path.exists():
             self.state = self._load(path)
         else:
-            sizes = [NUM_FEATURES, *settings.hidden, NUM_OUTPUTS]
-            net = ValueNet.create(sizes, seed=settings.seed)
+            net = settings.new_net()
             if initial_net is not None:
-                if initial_net.sizes != sizes:
-                    raise ValueError(f"initial_net: layers {initial_net.sizes}, expected {sizes}")
+                if initial_net.sizes != net.sizes:
+                    raise ValueError(
+                        f"initial_net: layers {initial_net.sizes}, expected {net.sizes}"
+                    )
                 net = ValueNet(
-                    [w.copy() for w in initial_net.weights], [b.copy() for b in initial_net.biases]
+                    [w.copy() for w in initial_net.weights],
+                    [b.copy() for b in initial_net.biases],
+                    zero_sum_from=net.zero_sum_from,
                 )
             self.state = TrainState(
                 net=net,
@@ -281,6 +293,7 @@ class Trainer:
                 [np.asarray(data[f"net_w{i}"]) for i in range(layers)],
                 [np.asarray(data[f"net_b{i}"]) for i in range(layers)],
                 {"game": info["game"], "round": str(info["round"])},
+                F_HANDS if self.settings.zero_sum else -1,
             )
             adam = Adam(net, lr=self.settings.lr)
             adam.t = int(data["adam_t"])

@@ -31,9 +31,14 @@ class ValueNet:
     weights: list[np.ndarray]
     biases: list[np.ndarray]
     meta: dict[str, str] = field(default_factory=dict)
+    # >= 0: the outputs are two players' values per private state, and the inputs from this
+    # column on hold the same players' beliefs over those states; the outputs are then shifted
+    # to be zero-sum under those beliefs (DeepStack's zero-sum layer), so a network's errors do
+    # not add up to a value both players expect, which bootstrapped targets would compound
+    zero_sum_from: int = -1
 
     @classmethod
-    def create(cls, sizes: list[int], seed: int = 0) -> ValueNet:
+    def create(cls, sizes: list[int], seed: int = 0, zero_sum_from: int = -1) -> ValueNet:
         """He-initialised network with layer ``sizes`` (input, hidden..., output)."""
         if len(sizes) < 2 or any(s < 1 for s in sizes):
             raise ValueError(f"sizes must list at least two positive layer widths, got {sizes}")
@@ -44,7 +49,7 @@ class ValueNet:
         ]
         weights[-1] *= 0.1
         biases = [np.zeros(b, dtype=np.float32) for b in sizes[1:]]
-        return cls(weights, biases)
+        return cls(weights, biases, zero_sum_from=zero_sum_from)
 
     @property
     def sizes(self) -> list[int]:
@@ -56,7 +61,16 @@ class ValueNet:
         h = np.asarray(x, dtype=np.float32)
         for w, b in zip(self.weights[:-1], self.biases[:-1], strict=True):
             h = np.maximum(h @ w + b, 0.0)
-        return np.tanh(h @ self.weights[-1] + self.biases[-1])
+        return self.zero_sum(x, np.tanh(h @ self.weights[-1] + self.biases[-1]))
+
+    def zero_sum(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """``out`` shifted by half its belief-weighted total (unchanged without ``zero_sum_from``)."""
+        if self.zero_sum_from < 0:
+            return out
+        beliefs = np.asarray(x, dtype=np.float32)[
+            :, self.zero_sum_from : self.zero_sum_from + out.shape[1]
+        ]
+        return out - 0.5 * (beliefs * out).sum(axis=1, keepdims=True)
 
     def save(self, path: Path) -> None:
         """Write the weights atomically as an ``.npz`` (no pickle)."""
@@ -68,6 +82,8 @@ class ValueNet:
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             arrays[f"w{i}"] = w
             arrays[f"b{i}"] = b
+        if self.zero_sum_from >= 0:
+            arrays["zero_sum_from"] = np.array(self.zero_sum_from)
         for k, v in self.meta.items():
             arrays[f"meta_{k}"] = np.array(str(v))
         atomic_write_npz_streamed(Path(path), arrays)
@@ -91,6 +107,7 @@ class ValueNet:
                 weights = [np.asarray(data[f"w{i}"], dtype=np.float32) for i in range(n)]
                 biases = [np.asarray(data[f"b{i}"], dtype=np.float32) for i in range(n)]
                 meta = {k[5:]: str(data[k]) for k in data.files if k.startswith("meta_")}
+                zero_sum_from = int(data["zero_sum_from"]) if "zero_sum_from" in data.files else -1
         except (OSError, KeyError, EOFError, zipfile.BadZipFile) as exc:
             raise ValueError(f"{path}: unreadable or corrupt network file ({exc})") from None
         except ValueError as exc:
@@ -102,7 +119,9 @@ class ValueNet:
         for a, b in zip(weights[:-1], weights[1:], strict=True):
             if a.shape[1] != b.shape[0]:
                 raise ValueError(f"{path}: layer shapes do not chain")
-        return cls(weights, biases, meta)
+        if zero_sum_from >= 0 and zero_sum_from + weights[-1].shape[1] > weights[0].shape[0]:
+            raise ValueError(f"{path}: zero_sum_from {zero_sum_from} is past the inputs")
+        return cls(weights, biases, meta, zero_sum_from)
 
 
 class ValueEnsemble:
@@ -172,8 +191,12 @@ class Adam:
         """One gradient step on masked squared error of the tanh outputs; returns the batch loss."""
         acts, pre, z = self.outputs(x)
         out = np.tanh(z)
-        diff = (out - y) * mask
+        diff = (self.net.zero_sum(x, out) - y) * mask
         denom = max(float(mask.sum()), 1.0)
         loss = float((diff * diff).sum() / denom)
-        self.update(acts, pre, 2.0 * diff / denom * (1.0 - out * out))
+        grad = 2.0 * diff / denom
+        if self.net.zero_sum_from >= 0:  # through the shift: d/d out_k = g_k - b_k sum(g) / 2
+            beliefs = acts[0][:, self.net.zero_sum_from : self.net.zero_sum_from + out.shape[1]]
+            grad = grad - 0.5 * beliefs * grad.sum(axis=1, keepdims=True)
+        self.update(acts, pre, grad * (1.0 - out * out))
         return loss

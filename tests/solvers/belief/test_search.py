@@ -69,6 +69,66 @@ def test_adam_fits_a_masked_target() -> None:
     assert last < 0.1 * first
 
 
+def _beliefs(rng: np.random.Generator, rows: int) -> np.ndarray:
+    """Random feature rows whose two hand blocks are distributions."""
+    x = rng.random((rows, NUM_FEATURES)).astype(np.float32)
+    half = NUM_OUTPUTS // 2
+    for lo in (F_HANDS, F_HANDS + half):
+        x[:, lo : lo + half] /= x[:, lo : lo + half].sum(axis=1, keepdims=True)
+    return x
+
+
+def test_zero_sum_layer_balances_the_two_players_values(tmp_path) -> None:
+    """With the zero-sum layer the belief-weighted values of the two players cancel, and stay so
+    through a save and load; without it they do not; an older file loads without it."""
+    rng = np.random.default_rng(3)
+    x = _beliefs(rng, 6)
+    plain = ValueNet.create([NUM_FEATURES, 16, NUM_OUTPUTS], seed=2)
+    plain.biases[-1][:] = 0.3  # every value high for both players: far from zero-sum
+    beliefs = x[:, F_HANDS : F_HANDS + NUM_OUTPUTS]
+    assert np.all((beliefs * plain.forward(x)).sum(axis=1) > 0.1)
+    plain.save(tmp_path / "plain.npz")
+    assert ValueNet.load(tmp_path / "plain.npz").zero_sum_from == -1
+    balanced = ValueNet(plain.weights, plain.biases, zero_sum_from=F_HANDS)
+    out = balanced.forward(x)
+    assert np.allclose((beliefs * out).sum(axis=1), 0.0, atol=1e-5)
+    # the shift is the same for every output of a row: each player's ranking of hands is kept
+    assert np.allclose(out - plain.forward(x), (out - plain.forward(x))[:, :1], atol=1e-6)
+    balanced.save(tmp_path / "balanced.npz")
+    back = ValueNet.load(tmp_path / "balanced.npz")
+    assert back.zero_sum_from == F_HANDS
+    assert np.array_equal(back.forward(x), out)
+
+
+def test_adam_gradient_passes_through_the_zero_sum_layer() -> None:
+    """The step's weight gradient equals a finite difference of the masked loss."""
+    rng = np.random.default_rng(4)
+    x = _beliefs(rng, 5)
+    y = rng.uniform(-0.5, 0.5, (5, NUM_OUTPUTS)).astype(np.float32)
+    mask = (rng.random((5, NUM_OUTPUTS)) < 0.7).astype(np.float32)
+    net = ValueNet.create([NUM_FEATURES, 8, NUM_OUTPUTS], seed=5, zero_sum_from=F_HANDS)
+    net.weights = [w.astype(np.float64) * 5.0 for w in net.weights]
+    net.biases = [b.astype(np.float64) + 0.4 for b in net.biases]  # far from zero-sum
+
+    def loss() -> float:
+        d = (net.forward(x).astype(np.float64) - y) * mask
+        return float((d * d).sum() / mask.sum())
+
+    opt = Adam(net, lr=0.0)
+    seen = {}
+    opt.update = lambda acts, pre, grad: seen.setdefault("w1", acts[1].T @ grad)
+    opt.step(x, y, mask)
+    eps = 1e-5
+    for i, j in ((0, 0), (5, 20)):  # hidden units that are active (ReLU) on this batch
+        net.weights[1][i, j] += eps
+        up = loss()
+        net.weights[1][i, j] -= 2 * eps
+        down = loss()
+        net.weights[1][i, j] += eps
+        assert up != down
+        assert seen["w1"][i, j] == pytest.approx((up - down) / (2 * eps), rel=1e-4)
+
+
 def test_policy_trainer_learns_a_fixed_strategy() -> None:
     """Cross-entropy training reproduces target probabilities over the legal actions only."""
     rng = np.random.default_rng(1)
@@ -261,6 +321,19 @@ def test_training_resumes_exactly(tmp_path) -> None:
         assert np.array_equal(w1, w2)
     assert np.array_equal(straight.state.feats, resumed.state.feats)
     assert (tmp_path / "b" / "training.csv").read_text().count("\n") == 3
+
+
+def test_zero_sum_training_keeps_its_layer_across_a_resume(tmp_path) -> None:
+    """A run with ``zero_sum`` trains and exports a zero-sum network, and resumes with it."""
+    config, _ = resolve_game("ladder-1-ambassador")
+    settings = TrainSettings(games=2, iterations=4, steps=5, batch=16, hidden=(16,), zero_sum=True)
+    Trainer(config, settings, tmp_path).run(rounds=1)
+    resumed = Trainer(config, settings, tmp_path, resume=True)
+    assert resumed.state.net.zero_sum_from == F_HANDS
+    assert ValueNet.load(tmp_path / "value-net.npz").zero_sum_from == F_HANDS
+    assert (
+        Trainer(config, TrainSettings(hidden=(16,)), tmp_path / "off").state.net.zero_sum_from == -1
+    )
 
 
 def _trained(config, settings, out, ray_address=None):
