@@ -55,8 +55,15 @@ def solve_belief(
             markup=False,
         )
         examples = bot_game_examples(config, settings.pretrain_games, seed=run.seed)
-        initial = settings.train_settings(run.seed, workers).new_net()
-        pretrain(initial, examples, settings.pretrain_steps, seed=run.seed)
+        train_settings = settings.train_settings(run.seed, workers)
+        initial = train_settings.new_net()
+        pretrain(
+            initial,
+            examples,
+            settings.pretrain_steps,
+            seed=run.seed,
+            through_zero_sum=train_settings.zero_sum == 2,
+        )
         run.start_from(initial)
     st = run.trainer.state
     budget = f"{seconds:.0f} s" if seconds is not None else f"round {rounds}"

@@ -92,10 +92,11 @@ def pretrain(
     batch: int = 256,
     lr: float = 1e-3,
     seed: int = 0,
+    through_zero_sum: bool = True,
 ) -> float:
     """Fit ``net`` to bot-game examples; the mean loss of the last tenth of the steps."""
     feats, targets, masks = examples
-    opt = Adam(net, lr=lr)
+    opt = Adam(net, lr=lr, through_zero_sum=through_zero_sum)
     rng = np.random.default_rng([seed, 13])
     losses = []
     for _ in range(steps):

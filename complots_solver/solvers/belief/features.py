@@ -140,7 +140,8 @@ def spread_values(states, group, outputs, player, values):
 def hand_targets(states, weights, seat_values, out, mask):
     """Targets at a root: each player's expected utility per hand, seen by the player to move.
 
-    ``seat_values[h, p]`` is seat 0's value of hypothesis h in player p's pass.
+    ``seat_values[h, p]`` is seat 0's value of hypothesis h in player p's pass;
+    ``weights[h, p]`` weighs h in player p's per-hand means.
     """
     for f in range(out.shape[0]):
         out[f] = 0.0
@@ -148,13 +149,11 @@ def hand_targets(states, weights, seat_values, out, mask):
     sums = np.zeros(2 * NUM_MULTISETS)
     for h in range(states.shape[0]):
         s = states[h]
-        w = weights[h]
-        if w <= 0.0:
-            continue
         me = s[S_CUR]
         for p in range(2):
+            w = weights[h, p]
             hand = hand_index(s, p)
-            if hand < 0:
+            if w <= 0.0 or hand < 0:
                 continue
             slot = hand if p == me else NUM_MULTISETS + hand
             u = seat_values[h, p] if p == 0 else -seat_values[h, p]

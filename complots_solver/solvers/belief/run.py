@@ -58,7 +58,8 @@ class BeliefRunSettings:
     leaf_average: int = 0  # 1: subgame leaf beliefs from the average strategy (CFR-AVG)
     sample_iteration: int = 0  # 1: a random iteration's strategy carries self-play on (ReBeL)
     outcome_weight: float = 0.5
-    zero_sum: int = 0  # 1: the value network's two players' values sum to 0 under the belief
+    counterfactual: int = 0  # 1: value targets for every hand the counterfactual reach allows
+    zero_sum: int = 0  # 1: value network outputs shifted to be zero-sum where used; 2: fitted so
     steps: int = 200
     batch: int = 256
     lr: float = 1e-3
@@ -91,9 +92,11 @@ class BeliefRunSettings:
             raise ValueError(
                 "--option distill_games, distill_epochs and distill_width must be at least 1"
             )
-        for flag in ("explore_beliefs", "leaf_average", "sample_iteration", "zero_sum"):
+        for flag in ("explore_beliefs", "leaf_average", "sample_iteration", "counterfactual"):
             if getattr(settings, flag) not in (0, 1):
                 raise ValueError(f"--option {flag} must be 0 or 1")
+        if settings.zero_sum not in (0, 1, 2):
+            raise ValueError("--option zero_sum must be 0, 1 or 2")
         if settings.distill_dagger < 0:
             raise ValueError("--option distill_dagger must be at least 0")
         return settings
@@ -108,7 +111,8 @@ class BeliefRunSettings:
             leaf_average=bool(self.leaf_average),
             sample_iteration=bool(self.sample_iteration),
             outcome_weight=self.outcome_weight,
-            zero_sum=bool(self.zero_sum),
+            zero_sum=self.zero_sum,
+            counterfactual=bool(self.counterfactual),
             steps=self.steps,
             batch=self.batch,
             lr=self.lr,

@@ -80,8 +80,17 @@ class Subgame:
     """One turn's public tree over a belief, solved by CFR+ with value-network leaves."""
 
     def __init__(
-        self, cfg: np.ndarray, root: Hypotheses, net: ValueNet | None, settings: SearchSettings
+        self,
+        cfg: np.ndarray,
+        root: Hypotheses,
+        net: ValueNet | None,
+        settings: SearchSettings,
+        columns: np.ndarray | None = None,
     ) -> None:
+        """``columns``: each player's counterfactual reach and the joint reach of the root rows
+        (``[R, 3]``, the last equal to ``root.weights``); by default every column is the joint.
+        With them, hands a player's own play gave no weight stay in the solve and the targets.
+        """
         settings.validate()
         self.cfg = cfg
         self.turn_scale = turn_scale(cfg)
@@ -96,6 +105,11 @@ class Subgame:
         self.leaf_node_ids, self.leaf_group = np.unique(leaf_nodes, return_inverse=True)
         self.leaf_group = self.leaf_group.astype(np.int64)
         self.solver = VectorCFR(t)
+        self.columns = columns
+        if columns is not None:
+            if columns.shape != (len(root), t.players + 1):
+                raise ValueError(f"columns: shape {(len(root), t.players + 1)} needed")
+            self.solver.set_prior(columns)
         self.strategy: np.ndarray | None = None
         self.explore_strategy: np.ndarray | None = None  # what sample_path plays, if not strategy
         self.belief_strategy: np.ndarray | None = None  # what next_root reads, if not strategy
@@ -159,7 +173,7 @@ class Subgame:
         return avg
 
     def _reach(self, strategy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return reaches(self.tree, strategy)
+        return reaches(self.tree, strategy, prior=self.columns)
 
     def seat_values(self) -> np.ndarray:
         """Seat-0 value of every hypothesis in each player's pass under the solved strategy."""
@@ -185,7 +199,11 @@ class Subgame:
         group_features(root.states, root.weights, np.zeros(n, np.int64), 1, feats, self.turn_scale)
         targets = np.empty(NUM_OUTPUTS)
         mask = np.empty(NUM_OUTPUTS)
-        hand_targets(root.states, root.weights, self.seat_values()[:n], targets, mask)
+        if self.columns is None:  # each player's hands weighted by the belief
+            weights = np.column_stack([root.weights, root.weights])
+        else:  # by the player's counterfactual reach: every hand its own play could still hold
+            weights = np.ascontiguousarray(self.columns[:, :2])
+        hand_targets(root.states, weights, self.seat_values()[:n], targets, mask)
         return feats[0], targets.astype(np.float32), mask.astype(np.float32)
 
     def policy_examples(
@@ -221,6 +239,18 @@ class Subgame:
 
     def next_root(self, leaf_hyp: int) -> tuple[Hypotheses, int]:
         """The belief at the leaf node of ``leaf_hyp`` under the solved strategy, and its row there."""
+        root, row, _ = self.next_root_columns(leaf_hyp, counterfactual=False)
+        return root, row
+
+    def next_root_columns(
+        self, leaf_hyp: int, counterfactual: bool = True
+    ) -> tuple[Hypotheses, int, np.ndarray]:
+        """:meth:`next_root`, and its rows' reach columns (see ``columns``), in the belief's scale.
+
+        With ``counterfactual``, rows whose joint reach is pruned stay while a
+        player's counterfactual reach keeps them (a hand that player's own play
+        gives no weight).
+        """
         if self.strategy is None:
             raise RuntimeError("solve() first")
         t = self.tree
@@ -230,22 +260,27 @@ class Subgame:
         reach, _ = self._reach(beliefs)
         node = int(np.searchsorted(t.node_hyp_start, leaf_hyp, side="right") - 1)
         h0, h1 = int(t.node_hyp_start[node]), int(t.node_hyp_start[node + 1])
-        weights = reach[h0:h1, t.players].copy()
+        columns = reach[h0:h1].copy()
+        weights = columns[:, t.players]
         total = weights.sum()
         if total <= 0.0:  # a move the strategy never makes: chance odds alone
-            weights = np.ones(h1 - h0)
+            columns[:] = 1.0
             total = float(h1 - h0)
         keep = weights > self.settings.prune * total
+        if counterfactual:
+            for p in range(t.players):
+                keep |= columns[:, p] > self.settings.prune * columns[:, p].sum()
         keep[leaf_hyp - h0] = True
         rows = np.flatnonzero(keep)
         pos = np.searchsorted(t.leaf_hyps, np.arange(h0, h1)[rows])
+        scale = weights[rows].sum()
         root = Hypotheses(
             t.leaf_states[pos].copy(),
             t.hyp_x[h0:h1][rows].copy(),
             t.leaf_knows[pos].copy(),
-            weights[rows] / weights[rows].sum(),
+            weights[rows] / scale,
         )
-        return root, int(np.flatnonzero(rows == leaf_hyp - h0)[0])
+        return root, int(np.flatnonzero(rows == leaf_hyp - h0)[0]), columns[rows] / scale
 
     def sample_path(self, start: int, rng: np.random.Generator) -> int:
         """Play from root row ``start`` to a leaf or terminal: chance by its odds, players by the strategy.
@@ -324,6 +359,7 @@ def self_play_game(
     policy_actions: int = 0,
     policy_out: list | None = None,
     own_reach: bool = False,
+    counterfactual: bool = False,
 ) -> tuple[list, float, int]:
     """One self-play game by subgame solving: (root examples, seat-0 result, turns).
 
@@ -331,15 +367,20 @@ def self_play_game(
     hands actually held at each root (a Monte Carlo return that carries the
     end of the game back faster than one turn per round of training).
     With ``policy_actions`` > 0, each solved subgame's decision examples are
-    appended to ``policy_out``.
+    appended to ``policy_out``. With ``counterfactual``, each root carries the
+    players' counterfactual reaches, and each player's targets cover every hand
+    the opponent's and chance's reach allows, weighted so (a search asks the
+    network about hands its own current play gives no weight); otherwise only
+    the hands the belief holds, weighted by it.
     """
     root = Hypotheses.initial(cfg)
+    columns = None
     row = 0
     examples = []
     truth = []
     turns = 0
     while True:
-        sub = Subgame(cfg, root, net, settings)
+        sub = Subgame(cfg, root, net, settings, columns)
         sub.solve(rng)
         if policy_actions > 0 and policy_out is not None:
             policy_out.append(sub.policy_examples(policy_actions, own_reach=own_reach))
@@ -363,4 +404,5 @@ def self_play_game(
                     if ho >= 0 and mask[j] > 0:
                         targets[j] = (1.0 - lam) * targets[j] - lam * u_me
             return examples, result, turns
-        root, row = sub.next_root(h)
+        root, row, cols = sub.next_root_columns(h, counterfactual)
+        columns = cols if counterfactual else None

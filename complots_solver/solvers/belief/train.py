@@ -47,7 +47,12 @@ class TrainSettings:
     batch: int = 256
     lr: float = 1e-3
     outcome_weight: float = 0.0  # blend of the game's result into the held hands' targets
-    zero_sum: bool = False  # the network's two players' values sum to 0 under the belief
+    # 0: none; 1: the network's two players' values are shifted to sum to 0 under the belief
+    # where it is used (leaves, promises), its outputs fitted before the shift; 2: fitted
+    # through the shift as well (DeepStack's zero-sum layer)
+    zero_sum: int = 0
+    # True: roots carry counterfactual reaches and every hand they allow gets a target
+    counterfactual: bool = False
     seed: int = 0
     workers: int = 1
 
@@ -60,6 +65,8 @@ class TrainSettings:
             raise ValueError(f"epsilon must be in [0, 1], got {self.epsilon}")
         if not 0.0 <= self.outcome_weight <= 1.0:
             raise ValueError(f"outcome_weight must be in [0, 1], got {self.outcome_weight}")
+        if self.zero_sum not in (0, 1, 2):
+            raise ValueError(f"zero_sum must be 0, 1 or 2, got {self.zero_sum}")
         if self.lr <= 0.0:
             raise ValueError(f"lr must be positive, got {self.lr}")
         if not self.hidden or any(h < 1 for h in self.hidden):
@@ -90,9 +97,14 @@ def _game_seed(seed: int, round_: int, game: int) -> np.random.Generator:
 
 def _play(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, int]:
     """One self-play game in a worker: stacked (features, targets, masks), result, turns."""
-    cfg, net, search, seed, round_, game, outcome_weight = args
+    cfg, net, search, seed, round_, game, outcome_weight, counterfactual = args
     examples, result, turns = self_play_game(
-        cfg, net, search, _game_seed(seed, round_, game), outcome_weight
+        cfg,
+        net,
+        search,
+        _game_seed(seed, round_, game),
+        outcome_weight,
+        counterfactual=counterfactual,
     )
     if examples:
         feats = np.stack([e[0] for e in examples])
@@ -158,7 +170,7 @@ class Trainer:
                 )
             self.state = TrainState(
                 net=net,
-                adam=Adam(net, lr=settings.lr),
+                adam=Adam(net, lr=settings.lr, through_zero_sum=settings.zero_sum == 2),
                 feats=np.empty((0, NUM_FEATURES), np.float32),
                 targets=np.empty((0, NUM_OUTPUTS), np.float32),
                 masks=np.empty((0, NUM_OUTPUTS), np.float32),
@@ -174,7 +186,7 @@ class Trainer:
         # a fresh network's first round values every leaf at 0; a pretrained one is used at once
         net = st.net if st.round > 0 or st.pretrained else None
         jobs = [
-            (self.cfg, net, s.search(), s.seed, st.round, g, s.outcome_weight)
+            (self.cfg, net, s.search(), s.seed, st.round, g, s.outcome_weight, s.counterfactual)
             for g in range(s.games)
         ]
         results = (executor or WorkerPool(1)).map(_play, jobs)
@@ -295,7 +307,7 @@ class Trainer:
                 {"game": info["game"], "round": str(info["round"])},
                 F_HANDS if self.settings.zero_sum else -1,
             )
-            adam = Adam(net, lr=self.settings.lr)
+            adam = Adam(net, lr=self.settings.lr, through_zero_sum=self.settings.zero_sum == 2)
             adam.t = int(data["adam_t"])
             adam.m = [np.asarray(data[f"adam_m{i}"]) for i in range(len(adam.m))]
             adam.v = [np.asarray(data[f"adam_v{i}"]) for i in range(len(adam.v))]

@@ -144,9 +144,16 @@ class Adam:
     """Adam optimiser state for a :class:`ValueNet`."""
 
     def __init__(
-        self, net: ValueNet, lr: float = 1e-3, beta1: float = 0.9, beta2: float = 0.999
+        self,
+        net: ValueNet,
+        lr: float = 1e-3,
+        beta1: float = 0.9,
+        beta2: float = 0.999,
+        through_zero_sum: bool = True,
     ) -> None:
         self.net = net
+        # False: fit the outputs before the zero-sum layer (which then corrects only at use)
+        self.through_zero_sum = through_zero_sum
         self.lr = lr
         self.beta1 = beta1
         self.beta2 = beta2
@@ -191,11 +198,12 @@ class Adam:
         """One gradient step on masked squared error of the tanh outputs; returns the batch loss."""
         acts, pre, z = self.outputs(x)
         out = np.tanh(z)
-        diff = (self.net.zero_sum(x, out) - y) * mask
+        through = self.through_zero_sum and self.net.zero_sum_from >= 0
+        diff = ((self.net.zero_sum(x, out) if through else out) - y) * mask
         denom = max(float(mask.sum()), 1.0)
         loss = float((diff * diff).sum() / denom)
         grad = 2.0 * diff / denom
-        if self.net.zero_sum_from >= 0:  # through the shift: d/d out_k = g_k - b_k sum(g) / 2
+        if through:  # through the shift: d/d out_k = g_k - b_k sum(g) / 2
             beliefs = acts[0][:, self.net.zero_sum_from : self.net.zero_sum_from + out.shape[1]]
             grad = grad - 0.5 * beliefs * grad.sum(axis=1, keepdims=True)
         self.update(acts, pre, grad * (1.0 - out * out))

@@ -262,6 +262,12 @@ class VectorCFR:
             raise ValueError(f"terminate: {len(ids)} values needed, got {len(terminate)}")
         self.gadget = Gadget(opponent, index.astype(np.int64), np.asarray(terminate, float))
 
+    def set_prior(self, columns: np.ndarray) -> None:
+        """Root rows' starting reach per column (each player's counterfactual, then the joint)."""
+        if columns.shape != self._prior.shape:
+            raise ValueError(f"columns: shape {self._prior.shape} needed, got {columns.shape}")
+        self._prior = np.ascontiguousarray(columns, dtype=np.float64)
+
     def _forward(self, strategy: np.ndarray) -> None:
         forward_tree(self.tree, strategy, self._prior, self._reach, self._own)
 

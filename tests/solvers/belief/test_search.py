@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from complots_solver.rules.layout import S_TURN
+from complots_solver.rules.layout import S_CUR, S_TURN
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.features import (
     F_HANDS,
@@ -13,6 +13,7 @@ from complots_solver.solvers.belief.features import (
     NUM_FEATURES,
     NUM_OUTPUTS,
     group_features,
+    hand_index,
     public_features,
     turn_scale,
 )
@@ -127,6 +128,15 @@ def test_adam_gradient_passes_through_the_zero_sum_layer() -> None:
         net.weights[1][i, j] += eps
         assert up != down
         assert seen["w1"][i, j] == pytest.approx((up - down) / (2 * eps), rel=1e-4)
+    # fitted before the layer, the step is the plain network's
+    plain = ValueNet([w.copy() for w in net.weights], [b.copy() for b in net.biases])
+    raw = Adam(net, lr=0.0, through_zero_sum=False)
+    ref = Adam(plain, lr=0.0)
+    for opt_ in (raw, ref):
+        opt_.update = lambda acts, pre, grad, o=opt_: setattr(o, "seen", acts[1].T @ grad)
+    assert raw.step(x, y, mask) == pytest.approx(ref.step(x, y, mask))
+    assert np.allclose(raw.seen, ref.seen)
+    assert not np.allclose(raw.seen, seen["w1"])
 
 
 def test_policy_trainer_learns_a_fixed_strategy() -> None:
@@ -160,6 +170,61 @@ def test_group_features_hold_normalised_hand_marginals() -> None:
     opp = feats[0, F_HANDS + 20 : F_HANDS + 40]
     assert me.sum() == pytest.approx(1.0, abs=1e-5)
     assert opp.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def _leaf_nodes_first_hyps(sub: Subgame) -> list[int]:
+    t = sub.tree
+    nodes = np.searchsorted(t.node_hyp_start, t.leaf_hyps, side="right") - 1
+    return [int(t.leaf_hyps[np.flatnonzero(nodes == n)[0]]) for n in np.unique(nodes)]
+
+
+def test_counterfactual_roots_keep_hands_the_belief_drops_and_give_them_targets() -> None:
+    """A root with reach columns keeps the rows a player's own play left at zero joint weight,
+    and its targets cover their hands, weighted by that player's counterfactual reach; with
+    every column the joint, the example is the plain one."""
+    config, _ = resolve_game("ladder-1-ambassador")
+    cfg = config.to_array()
+    settings = SearchSettings(iterations=32)
+    sub = Subgame(cfg, Hypotheses.initial(cfg), None, settings)
+    sub.solve()
+    grew = 0
+    for leaf in _leaf_nodes_first_hyps(sub):
+        plain, prow = sub.next_root(leaf)
+        wide, wrow, cols = sub.next_root_columns(leaf)
+        assert np.array_equal(wide.states[wrow], plain.states[prow])
+        assert np.allclose(cols[:, 2], wide.weights)  # the joint column is the belief
+        assert np.isclose(wide.weights.sum(), 1.0)
+        if len(wide) == len(plain):
+            continue
+        grew += 1
+        assert np.any(wide.weights <= settings.prune) and np.all(cols[:, :2].max(axis=1) > 0)
+        a = Subgame(cfg, plain, None, settings)
+        a.solve()
+        b = Subgame(cfg, wide, None, settings, cols)
+        b.solve()
+        ea, eb = a.root_example(), b.root_example()
+        assert ea is not None and eb is not None
+        assert np.all(eb[2] >= ea[2])  # every hand the belief holds, and maybe more
+        values = b.seat_values()[: len(wide)]
+        me = int(wide.states[0, S_CUR])
+        for p in range(2):  # each player's hand means weighted by its counterfactual reach
+            sign = 1.0 if p == 0 else -1.0
+            hands = np.array([hand_index(st, p) for st in wide.states])
+            for hand in np.unique(hands):
+                w = cols[hands == hand, p]
+                if w.sum() <= 0.0:
+                    continue
+                want = (w * sign * values[hands == hand, p]).sum() / w.sum()
+                slot = hand if p == me else NUM_OUTPUTS // 2 + hand
+                assert eb[2][slot] == 1.0 and eb[1][slot] == pytest.approx(want, abs=1e-5)
+        same = Subgame(cfg, plain, None, settings, np.repeat(plain.weights[:, None], 3, axis=1))
+        same.solve()
+        es = same.root_example()
+        assert es is not None
+        assert np.array_equal(es[2], ea[2]) and np.allclose(es[1], ea[1])
+    assert grew >= 1
+    with pytest.raises(ValueError, match="columns"):
+        Subgame(cfg, plain, None, settings, np.ones((len(plain), 2)))
 
 
 def test_turn_feature_is_the_share_of_the_turn_cap_played() -> None:
@@ -326,14 +391,31 @@ def test_training_resumes_exactly(tmp_path) -> None:
 def test_zero_sum_training_keeps_its_layer_across_a_resume(tmp_path) -> None:
     """A run with ``zero_sum`` trains and exports a zero-sum network, and resumes with it."""
     config, _ = resolve_game("ladder-1-ambassador")
-    settings = TrainSettings(games=2, iterations=4, steps=5, batch=16, hidden=(16,), zero_sum=True)
+    settings = TrainSettings(games=2, iterations=4, steps=5, batch=16, hidden=(16,), zero_sum=1)
     Trainer(config, settings, tmp_path).run(rounds=1)
     resumed = Trainer(config, settings, tmp_path, resume=True)
     assert resumed.state.net.zero_sum_from == F_HANDS
+    assert not resumed.state.adam.through_zero_sum  # 1 fits the outputs before the shift
     assert ValueNet.load(tmp_path / "value-net.npz").zero_sum_from == F_HANDS
     assert (
         Trainer(config, TrainSettings(hidden=(16,)), tmp_path / "off").state.net.zero_sum_from == -1
     )
+
+
+def test_counterfactual_training_gives_targets_to_hands_the_belief_rules_out(tmp_path) -> None:
+    """Only with ``counterfactual`` do examples hold targets for hands of zero belief."""
+    config, _ = resolve_game("ladder-2-ambassador")
+    base = dict(
+        games=4, iterations=16, steps=1, hidden=(16,), sample_iteration=True, explore_beliefs=False
+    )
+    counts = []
+    for flag in (False, True):
+        trainer = Trainer(config, TrainSettings(**base, counterfactual=flag), tmp_path / str(flag))
+        trainer.run(rounds=1)
+        st = trainer.state
+        beliefs = st.feats[:, F_HANDS : F_HANDS + NUM_OUTPUTS]
+        counts.append(int(((st.masks > 0) & (beliefs <= 0)).sum()))
+    assert counts[0] == 0 and counts[1] > 0
 
 
 def _trained(config, settings, out, ray_address=None):
