@@ -1,6 +1,7 @@
 """The value network of a ladder run against the exact equilibrium values at the equilibrium's beliefs.
 
 Usage: python scripts/belief_value_check.py ladder-3-ambassador RUN_DIR [RUN_DIR ...] [--iterations N]
+[--counterfactual]  (each hand's value weighted by its counterfactual reach: where deviations look)
 """
 
 from __future__ import annotations
@@ -21,9 +22,16 @@ def main() -> None:
     parser.add_argument("preset")
     parser.add_argument("runs", nargs="+", type=Path)
     parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument(
+        "--counterfactual",
+        action="store_true",
+        help="weigh each hand by its counterfactual reach (every hand a deviation reaches)",
+    )
     args = parser.parse_args()
     config, _ = resolve_game(args.preset)
-    feats, targets, masks, weights, turns, expl = turn_start_examples(config, args.iterations)
+    feats, targets, masks, weights, turns, expl = turn_start_examples(
+        config, args.iterations, args.counterfactual
+    )
     print(
         f"{args.preset}: {len(feats)} reached turn starts, CFR+ {args.iterations} iterations "
         f"(exploitability {expl:.2e} on the public tree)"

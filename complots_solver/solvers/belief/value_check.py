@@ -17,11 +17,12 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import Stage
-from complots_solver.rules.layout import S_STAGE, S_TURN
+from complots_solver.rules.layout import S_CUR, S_STAGE, S_TURN
 from complots_solver.solvers.belief.features import (
     NUM_FEATURES,
     NUM_OUTPUTS,
     group_features,
+    hand_index,
     hand_targets,
     turn_scale,
 )
@@ -38,10 +39,17 @@ from complots_solver.solvers.belief.vector_cfr import (
 
 
 def turn_start_examples(
-    config: GameConfig, iterations: int = 300
+    config: GameConfig, iterations: int = 300, counterfactual: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
     """(features, exact per-hand targets, masks, node weights, turns, exploitability) of every
-    reached turn start of the whole game solved by CFR+ (CANONICAL public tree)."""
+    reached turn start of the whole game solved by CFR+ (CANONICAL public tree).
+
+    With ``counterfactual`` each player's hand values are weighted by its
+    counterfactual reach (chance's and the opponent's), so they cover hands
+    its own play gives no weight, and the weights are per output
+    (``[N, outputs]``): each hand's counterfactual reach, the share a best
+    responder's deviations put on that value.
+    """
     if config.players != 2:
         raise ValueError(f"players: the value check is for 2-player games, not {config.players}")
     cfg = config.to_array()
@@ -68,12 +76,18 @@ def turn_start_examples(
         group_features(states[h0:h1], joint[h0:h1], np.zeros(h1 - h0, np.int64), 1, f, scale)
         out = np.empty(NUM_OUTPUTS)
         mask = np.empty(NUM_OUTPUTS)
-        both = np.ascontiguousarray(np.column_stack([joint[h0:h1], joint[h0:h1]]))
+        if counterfactual:
+            both = np.ascontiguousarray(reach[h0:h1, :2])
+        else:
+            both = np.ascontiguousarray(np.column_stack([joint[h0:h1], joint[h0:h1]]))
         hand_targets(states[h0:h1], both, seat_values[h0:h1], out, mask)
         feats.append(f[0])
         targets.append(out)
         masks.append(mask)
-        weights.append(mass)
+        if counterfactual:
+            weights.append(_hand_masses(states[h0:h1], both))
+        else:
+            weights.append(mass)
         turns.append(int(states[h0, S_TURN]))
     return (
         np.array(feats),
@@ -85,14 +99,33 @@ def turn_start_examples(
     )
 
 
+def _hand_masses(states: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Each output's total weight: player p's rows with that hand, weighted by ``weights[:, p]``."""
+    out = np.zeros(NUM_OUTPUTS)
+    half = NUM_OUTPUTS // 2
+    for h in range(len(states)):
+        me = int(states[h, S_CUR])
+        for p in range(2):
+            hand = hand_index(states[h], p)
+            if hand >= 0:
+                out[hand if p == me else half + hand] += weights[h, p]
+    return out
+
+
 def value_errors(
     net: ValueNet, feats: np.ndarray, targets: np.ndarray, masks: np.ndarray, weights: np.ndarray
 ) -> dict[str, float]:
-    """Reach- and belief-weighted mean absolute error of the network, and of predicting 0."""
+    """Reach- and belief-weighted mean absolute error of the network, and of predicting 0.
+
+    ``weights``: per node (times each hand's belief), or per output (``[N, outputs]``).
+    """
     pred = net.forward(feats.astype(np.float32)).astype(np.float64)
     half = NUM_OUTPUTS // 2
-    hand_w = np.concatenate([feats[:, -2 * half : -half], feats[:, -half:]], axis=1)
-    w = weights[:, None] * hand_w * masks
+    if weights.ndim == 2:
+        w = weights * masks
+    else:
+        hand_w = np.concatenate([feats[:, -2 * half : -half], feats[:, -half:]], axis=1)
+        w = weights[:, None] * hand_w * masks
     total = w.sum()
     return {
         "mae": float((w * np.abs(pred - targets)).sum() / total),

@@ -47,3 +47,28 @@ def test_errors_of_a_network_that_always_says_zero(examples: tuple) -> None:
     net.biases[-1][:] = np.float32(np.arctanh(0.5))
     shifted = value_errors(net, feats, targets, masks, weights)
     assert shifted["bias"] == pytest.approx(err["bias"] + 0.5, abs=1e-6)
+
+
+def test_counterfactual_targets_cover_hands_the_belief_rules_out() -> None:
+    """Counterfactual weighting keeps every hand the belief holds, weighs per output, and gives
+    the hands the belief almost rules out the weight a deviation gives them."""
+    config, _ = resolve_game("ladder-2-ambassador")
+    joint = turn_start_examples(config, 200)
+    cf = turn_start_examples(config, 200, counterfactual=True)
+    feats, targets, masks, weights, _, _ = cf
+    assert np.array_equal(feats, joint[0])
+    assert weights.shape == targets.shape and (weights[masks == 0] == 0).all()
+    assert (weights[masks == 1] > 0).all()
+    assert (masks >= joint[2]).all()
+    beliefs = np.concatenate([feats[:, -2 * HALF : -HALF], feats[:, -HALF:]], axis=1)
+    # hands the belief almost rules out weigh next to nothing there, and a quarter here
+    rare = (beliefs < 0.01) & (masks == 1)
+    by_belief = joint[3][:, None] * beliefs * joint[2]
+    assert by_belief[rare].sum() < 1e-3 * by_belief.sum()
+    assert (weights * masks)[rare].sum() > 0.1 * (weights * masks).sum()
+    zero = ValueNet.create([NUM_FEATURES, 8, NUM_OUTPUTS], seed=1)
+    zero.weights[-1][:] = 0.0
+    err = value_errors(zero, feats, targets, masks, weights)
+    assert err["mae"] == pytest.approx(err["mae_zero"])
+    want = (weights * masks * np.abs(targets)).sum() / (weights * masks).sum()
+    assert err["mae_zero"] == pytest.approx(want)
