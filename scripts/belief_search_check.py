@@ -34,7 +34,7 @@ def main() -> None:
         "--safe", action="store_true", help="re-solve each player alone with a gadget"
     )
     parser.add_argument("--first-depth", type=int, default=None, help="turns in the first subgame")
-    parser.add_argument("--promise", choices=("auto", "written", "net"), default="auto")
+    parser.add_argument("--promise", choices=("auto", "written", "net", "average"), default="auto")
     args = parser.parse_args()
     config, _ = resolve_game(args.preset)
     for run in args.runs:

@@ -7,7 +7,9 @@ solved subgames, with the exact public belief under its own strategy
 solving the current turn's subgame from the exact public belief
 (``solvers/belief/agent.py``): stronger in principle, much slower. An
 optional ``DIR/search.json`` sets how: ``iterations``, ``prune``,
-``leaf_average``, and ``safe`` (re-solve each turn safely, once per player).
+``leaf_average``, ``safe`` (re-solve each turn safely, once per player) and
+``average_promise`` (with ``safe``: promise the opponent the earlier solve's
+leaf values averaged over its iterations).
 ``solved`` plays the policy network shipped for the game under
 ``games/strategies/<preset>/``.
 """
@@ -74,6 +76,7 @@ def _load(directory: str) -> tuple[ValueNet, SearchSettings]:
                 prune=float(raw.get("prune", settings.prune)),
                 leaf_average=bool(raw.get("leaf_average", settings.leaf_average)),
                 safe=bool(raw.get("safe", settings.safe)),
+                average_promise=bool(raw.get("average_promise", settings.average_promise)),
             )
         except (ValueError, TypeError, AttributeError) as exc:
             raise ValueError(f"{sfile}: unreadable search settings ({exc})") from None

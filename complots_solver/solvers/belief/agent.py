@@ -54,6 +54,7 @@ class SearchAgent:
         self.seen = 0
         self.sub = Subgame(self.cfg, Hypotheses.initial(self.cfg), self.net, self.settings)
         self.sub.solve()
+        self.subs = [self.sub, self.sub]  # each player's last solve (safe: its own re-solve)
         self.strategy = self.sub.strategy  # both players' (safe: each from its own re-solve)
         self.prior = np.ones((1, 3))  # counterfactual reach of each player, joint reach
         self.node = 0
@@ -105,7 +106,13 @@ class SearchAgent:
                 t.leaf_knows[pos].copy(),
                 rows[:, 1 - player].copy(),
             )
-            subs.append(safe_subgame(self.cfg, hyps, rows[:, 2], self.net, self.settings, player))
+            promised = None
+            if self.settings.average_promise:  # the same node and rows in both players' trees
+                values = self.subs[player].solver.leaf_promise(1 - player)
+                promised = np.nan_to_num(values[pos])
+            subs.append(
+                safe_subgame(self.cfg, hyps, rows[:, 2], self.net, self.settings, player, promised)
+            )
         st = subs[0].tree
         if not np.array_equal(st.slot_action_start, subs[1].tree.slot_action_start):
             raise RuntimeError("the two re-solves built different public trees")
@@ -114,6 +121,7 @@ class SearchAgent:
         total = rows.sum(axis=0)
         self.prior = rows / np.where(total > 0.0, total, 1.0)
         self.sub = subs[self.seat]
+        self.subs = subs
         self.node = 0
         self.subgames += 1
 

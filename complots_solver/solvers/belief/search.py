@@ -63,6 +63,10 @@ class SearchSettings:
     # and chance's reach, with a gadget holding the opponent to the values the earlier solve
     # promised it (Burch et al. 2014; DeepStack's continual re-solving); see safe_subgame
     safe: bool = False
+    # with safe: True promises the opponent its leaf values of the earlier solve averaged over
+    # its CFR iterations (VectorCFR.leaf_promise, DeepStack's constraint); False: the value
+    # network's at the written strategy's belief
+    average_promise: bool = False
 
     def validate(self) -> None:
         """ValueError naming the first bad setting."""

@@ -50,11 +50,17 @@ def _children(tree: PublicTree) -> dict[int, list[tuple[int, int]]]:
 
 
 def _copy(
-    sub: Subgame, whole: PublicTree, start: int, strategy: np.ndarray, only: int | None = None
+    sub: Subgame,
+    whole: PublicTree,
+    start: int,
+    strategy: np.ndarray,
+    only: int | None = None,
+    leaves: list[tuple[int, int]] | None = None,
 ) -> tuple[int, int]:
     """Write the solved subgame's strategy onto ``whole`` from node ``start``: (slots set, missed).
 
-    ``only``: copy that player's slots alone.
+    ``only``: copy that player's slots alone. ``leaves`` collects each depth-limit
+    leaf node of the subgame with its node in ``whole``.
     """
     t = sub.tree
     assert sub.strategy is not None
@@ -64,6 +70,8 @@ def _copy(
     while stack:
         n, w = stack.pop()
         actor = int(t.node_player[n])
+        if actor == LEAF and leaves is not None:
+            leaves.append((n, w))
         if actor in (LEAF, TERMINAL):
             continue
         if actor >= 0 and only in (None, actor):
@@ -99,6 +107,30 @@ def _copy(
     return copied, missed
 
 
+def _promises(
+    sub: Subgame,
+    whole: PublicTree,
+    leaves: list[tuple[int, int]],
+    player: int,
+    out: dict[tuple[int, int], np.ndarray],
+) -> None:
+    """Store, for ``player``'s next re-solve at each leaf, the opponent's averaged leaf values.
+
+    ``out[(whole node, player)]`` holds one seat-0 value per row of that node
+    (NaN for rows the subgame did not hold or never reached).
+    """
+    t = sub.tree
+    values = sub.solver.leaf_promise(1 - player)
+    for n, w in leaves:
+        a0, a1 = int(t.node_hyp_start[n]), int(t.node_hyp_start[n + 1])
+        pos = np.searchsorted(t.leaf_hyps, np.arange(a0, a1))
+        by_x = {tuple(t.hyp_x[h]): values[p] for h, p in zip(range(a0, a1), pos, strict=True)}
+        b0, b1 = int(whole.node_hyp_start[w]), int(whole.node_hyp_start[w + 1])
+        out[(w, player)] = np.array(
+            [by_x.get(tuple(whole.hyp_x[h]), np.nan) for h in range(b0, b1)]
+        )
+
+
 def search_strategy(
     config: GameConfig,
     net: ValueNet | None,
@@ -114,8 +146,11 @@ def search_strategy(
     of the game, with no value network (where the network's leaves cost).
     ``first_depth``: turns in the first subgame, if not ``settings.depth``.
     ``promise`` (safe only): ``written`` promises the opponent its best-response
-    value against the strategy written so far, ``net`` the value network's,
-    ``auto`` the first when the subgames reach the end of the game.
+    value against the strategy written so far, ``net`` the value network's at
+    the written strategy's belief, ``average`` its leaf values in the earlier
+    solve averaged over the CFR iterations (:meth:`.VectorCFR.leaf_promise`;
+    the written values where the earlier solve reached the end), ``auto`` the
+    first when the subgames reach the end of the game, else the network's.
     With ``settings.safe`` each player re-solves alone from turn 1 on
     (:func:`.search.safe_subgame`); when the earlier solve reached the end of
     the game, the opponent is promised its best-response values against the
@@ -131,7 +166,14 @@ def search_strategy(
     first_settings = settings if first_depth is None else replace(settings, depth=first_depth)
     first = Subgame(cfg, root, net, first_settings)
     first.solve()
-    copied, missed = _copy(first, whole, 0, strategy)
+    leaves: list[tuple[int, int]] = []
+    copied, missed = _copy(first, whole, 0, strategy, leaves=leaves)
+    recorded: dict[tuple[int, int], np.ndarray] = {}
+    if promise == "auto" and settings.safe and settings.average_promise and settings.depth:
+        promise = "average"
+    if promise == "average":
+        for player in range(2):
+            _promises(first, whole, leaves, player, recorded)
     counts = {"subgames": 1, "slots": copied, "missed": missed, "unreached_roots": 0}
     starts: dict[int, list[int]] = defaultdict(list)
     for node in range(whole.num_nodes):
@@ -145,6 +187,8 @@ def search_strategy(
         tree_values = None
         if promise == "auto":
             written = settings.depth == 0 and exact_from is None
+        elif promise == "average":  # the earlier solves reached the end: their written values
+            written = settings.depth == 0 or (exact_from is not None and turn - 1 >= exact_from)
         else:
             written = promise == "written"
         if settings.safe and written:
@@ -164,8 +208,13 @@ def search_strategy(
                         reach[h0:h1, 1 - player],
                     )
                     promised = None if tree_values is None else tree_values[1 - player][h0:h1]
+                    if promised is None and (node, player) in recorded:
+                        promised = np.nan_to_num(recorded[(node, player)])
                     sub = safe_subgame(cfg, base, joint[h0:h1], net, here, player, promised)
-                    c, m = _copy(sub, whole, node, strategy, only=player)
+                    sub_leaves: list[tuple[int, int]] = []
+                    c, m = _copy(sub, whole, node, strategy, only=player, leaves=sub_leaves)
+                    if promise == "average":
+                        _promises(sub, whole, sub_leaves, player, recorded)
                     counts["slots"] += c
                     counts["missed"] += m
                 counts["subgames"] += 1

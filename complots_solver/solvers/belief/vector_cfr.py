@@ -246,6 +246,10 @@ class VectorCFR:
         self.kept = np.zeros(slots)  # one iteration's strategy, see run(keep=...)
         self._prior = _columns(tree.prior, tree.players)
         self.gadget: Gadget | None = None
+        # each player's leaf values over the iterations, weighted by its counterfactual reach
+        # and the average's iteration weight (see leaf_promise)
+        self._leaf_num = np.zeros((tree.players, len(tree.leaf_hyps)))
+        self._leaf_weight = np.zeros(tree.players)
         regret_matching(self.regrets, tree.slot_action_start, self.strategy)
 
     def set_gadget(self, opponent: int, opponent_x: np.ndarray, terminate: np.ndarray) -> None:
@@ -320,6 +324,10 @@ class VectorCFR:
                         self.hyp_value[t.leaf_hyps] = leaf_values(
                             self._reach, self._own, self.strategy, player
                         )
+                if leaf_values is not None and len(t.leaf_hyps):
+                    q = weight * self._reach[t.leaf_hyps, player]
+                    self._leaf_num[player] += q * self.hyp_value[t.leaf_hyps]
+                    self._leaf_weight[player] += weight
                 backward(
                     t.hyp_player,
                     t.hyp_slot,
@@ -342,6 +350,28 @@ class VectorCFR:
                 if self.gadget is not None and player == self.gadget.opponent:
                     self.gadget.update(t.prior, self._values[: len(t.prior)], self.plus)
         regret_matching(self.regrets, t.slot_action_start, self.strategy)
+
+    def leaf_promise(self, player: int) -> np.ndarray:
+        """Seat-0 value of each leaf hypothesis for ``player``, as the iterations promised it.
+
+        Scaled so that, weighted by ``player``'s counterfactual reach under the
+        average strategy, it sums to ``player``'s counterfactual values of its
+        passes averaged over the iterations (with the average's iteration
+        weights): what the solve promised each private state at that leaf
+        (DeepStack's re-solving constraint), not the value at the average's
+        belief. For the player updated first it is the reach-weighted mean of
+        its passes' values (the average's reach is the iterations' mean there);
+        alternating updates shift the other's by one iteration. NaN where the
+        average does not reach.
+        """
+        t = self.tree
+        total = self._leaf_weight[player]
+        if total <= 0.0:
+            return np.full(len(t.leaf_hyps), np.nan)
+        avg_reach, _ = reaches(t, self.average_strategy(), prior=self._prior)
+        q = avg_reach[t.leaf_hyps, player]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(q > 0.0, self._leaf_num[player] / total / q, np.nan)
 
     def average_strategy(self) -> np.ndarray:
         """Average strategy per slot action (uniform where a slot was never reached)."""

@@ -227,6 +227,43 @@ def test_counterfactual_roots_keep_hands_the_belief_drops_and_give_them_targets(
         Subgame(cfg, plain, None, settings, np.ones((len(plain), 2)))
 
 
+def test_leaf_promise_holds_the_iterations_counterfactual_values() -> None:
+    """Weighted by the average's counterfactual reach, a leaf's promise sums to the player's
+    counterfactual values over the iterations (weighted by the iteration, CFR+); for the player
+    updated first it is the reach-weighted mean of its passes' values."""
+    config, _ = resolve_game("ladder-1-ambassador")
+    cfg = config.to_array()
+    sub = Subgame(cfg, Hypotheses.initial(cfg), None, SearchSettings(iterations=6))
+    t = sub.tree
+    seen = {0: [], 1: []}
+    rng = np.random.default_rng(0)
+
+    def leaf_values(reach, own, strategy, player):
+        values = rng.uniform(-1, 1, len(t.leaf_hyps))  # a new value each pass
+        seen[player].append((reach[t.leaf_hyps, player].copy(), values))
+        return values
+
+    sub.solver.run(6, leaf_values)
+    avg_reach, _ = reaches(t, sub.solver.average_strategy())
+    w = np.arange(1, 7, dtype=float)[:, None]
+    for p in range(2):
+        q = np.array([r for r, _ in seen[p]])
+        v = np.array([x for _, x in seen[p]])
+        got = sub.solver.leaf_promise(p)
+        live = avg_reach[t.leaf_hyps, p] > 0
+        assert live.any() and np.isnan(got[~live]).all()
+        np.testing.assert_allclose(
+            avg_reach[t.leaf_hyps, p][live] * got[live],
+            (w * q * v).sum(axis=0)[live] / w.sum(),
+            rtol=1e-9,
+            atol=1e-15,
+        )
+        assert not np.allclose(got[live], v[-1][live])  # not the last pass's values
+        if p == 0:
+            want = (w * q * v).sum(axis=0)[live] / (w * q).sum(axis=0)[live]
+            np.testing.assert_allclose(got[live], want, rtol=1e-9)
+
+
 def test_turn_feature_is_the_share_of_the_turn_cap_played() -> None:
     """A 4-turn rung reads turn 2 as half the game; the 200-turn game as turn/200 (shipped nets)."""
     for preset, cap in (("ladder-3-ambassador", 4), ("draft-ambassador", 200)):

@@ -25,15 +25,18 @@ def test_one_turn_search_is_the_whole_game_solve() -> None:
     assert out["subgames"] == 1 and out["missed"] == 0
 
 
-@pytest.mark.parametrize("safe", [False, True])
-def test_written_strategy_matches_the_search_agent_along_random_games(safe: bool) -> None:
-    """Move for move, the search agent plays the strategy written on the whole-game tree."""
+@pytest.mark.parametrize(("safe", "average"), [(False, False), (True, False), (True, True)])
+def test_written_strategy_matches_the_search_agent_along_random_games(
+    safe: bool, average: bool
+) -> None:
+    """Move for move, the search agent plays the strategy written on the whole-game tree
+    (``average``: promises averaged over the earlier solve's iterations, in both)."""
     config, _ = resolve_game("ladder-1-inquisitor")
     cfg = config.to_array()
     net = ValueNet.create([NUM_FEATURES, 32, NUM_OUTPUTS], seed=2)  # values that move with beliefs
     for w in net.weights:
         w *= 3.0
-    settings = SearchSettings(iterations=20, prune=0.0, safe=safe)
+    settings = SearchSettings(iterations=20, prune=0.0, safe=safe, average_promise=average)
     tree, strategy, counts = search_strategy(config, net, settings)
     assert counts["missed"] == 0 and counts["subgames"] > 1
     rng = np.random.default_rng(1)
