@@ -35,6 +35,15 @@ def main() -> None:
     )
     parser.add_argument("--first-depth", type=int, default=None, help="turns in the first subgame")
     parser.add_argument("--promise", choices=("auto", "written", "net", "average"), default="auto")
+    parser.add_argument(
+        "--exact-leaves",
+        type=int,
+        default=0,
+        help="value the first subgame's leaves exactly with N CFR+ iterations (run 'none')",
+    )
+    parser.add_argument(
+        "--per-hypothesis", action="store_true", help="exact leaf values per hypothesis, not hand"
+    )
     args = parser.parse_args()
     config, _ = resolve_game(args.preset)
     for run in args.runs:
@@ -56,6 +65,8 @@ def main() -> None:
             exact_from=args.exact_from,
             first_depth=args.first_depth,
             promise=args.promise,
+            exact_leaves=args.exact_leaves,
+            per_hand=not args.per_hypothesis,
         )
         print(run, out, f"{time.perf_counter() - start:.0f} s", flush=True)
 

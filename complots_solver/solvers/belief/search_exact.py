@@ -27,6 +27,7 @@ from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import Stage
 from complots_solver.rules.layout import S_STAGE, S_TURN
 from complots_solver.solvers.belief.exact_eval import to_tree_strategy
+from complots_solver.solvers.belief.features import hand_index
 from complots_solver.solvers.belief.hypotheses import TERMINAL, Hypotheses, Memory
 from complots_solver.solvers.belief.policy_net import replay_tree
 from complots_solver.solvers.belief.public_tree import LEAF, PublicTree, build_public_tree
@@ -107,6 +108,62 @@ def _copy(
     return copied, missed
 
 
+class ExactLeaves(Subgame):
+    """A subgame whose leaves are valued exactly (a rung-only check of the search without a network).
+
+    At every CFR pass each leaf node's value is the rest of the game solved
+    by CFR+ (``iterations``) from that pass's belief, with its counterfactual
+    reach columns so that every hand gets a value; ``per_hand`` averages each
+    player's values over its private states of one hand (weighted by its
+    counterfactual reach), as the value network's outputs are.
+    """
+
+    def __init__(
+        self,
+        cfg: np.ndarray,
+        root: Hypotheses,
+        settings: SearchSettings,
+        iterations: int,
+        per_hand: bool,
+    ) -> None:
+        super().__init__(cfg, root, None, settings)
+        self.exact_iterations = iterations
+        self.per_hand = per_hand
+
+    def leaf_values(
+        self, reach: np.ndarray, own: np.ndarray, strategy: np.ndarray, player: int
+    ) -> np.ndarray:
+        """Seat-0 values of the leaf hypotheses for ``player``'s pass, solved to the end."""
+        t = self.tree
+        out = np.zeros(len(t.leaf_hyps))
+        to_end = SearchSettings(iterations=self.exact_iterations, depth=0)
+        for g in range(self.num_leaf_nodes):
+            idx = np.flatnonzero(self.leaf_group == g)
+            cols = reach[t.leaf_hyps[idx]].copy()
+            total = cols[:, t.players].sum()
+            if total <= 0.0 or cols[:, player].sum() <= 0.0:
+                continue  # no belief, or no hand of this player: these values weigh nothing
+            cols /= total
+            root = Hypotheses(
+                t.leaf_states[idx].copy(),
+                t.hyp_x[t.leaf_hyps[idx]].copy(),
+                t.leaf_knows[idx].copy(),
+                cols[:, t.players].copy(),
+            )
+            sub = Subgame(self.cfg, root, None, to_end, np.ascontiguousarray(cols))
+            sub.solve()
+            values = sub.seat_values()[: len(idx), player]
+            if self.per_hand:
+                hands = np.array([hand_index(st, player) for st in root.states])
+                for hand in np.unique(hands):
+                    m = hands == hand
+                    w = cols[m, player]
+                    if w.sum() > 0.0:
+                        values[m] = (w * values[m]).sum() / w.sum()
+            out[idx] = values
+        return out
+
+
 def _promises(
     sub: Subgame,
     whole: PublicTree,
@@ -139,6 +196,8 @@ def search_strategy(
     exact_from: int | None = None,
     first_depth: int | None = None,
     promise: str = "auto",
+    exact_leaves: int = 0,
+    per_hand: bool = True,
 ) -> tuple[PublicTree, np.ndarray, dict[str, int]]:
     """The whole-game CANONICAL public tree and the search player's strategy on it (see the note).
 
@@ -151,6 +210,8 @@ def search_strategy(
     solve averaged over the CFR iterations (:meth:`.VectorCFR.leaf_promise`;
     the written values where the earlier solve reached the end), ``auto`` the
     first when the subgames reach the end of the game, else the network's.
+    ``exact_leaves`` > 0: the first subgame's leaves are valued exactly with
+    that many CFR+ iterations (:class:`ExactLeaves`, ``per_hand`` as there).
     With ``settings.safe`` each player re-solves alone from turn 1 on
     (:func:`.search.safe_subgame`); when the earlier solve reached the end of
     the game, the opponent is promised its best-response values against the
@@ -164,7 +225,10 @@ def search_strategy(
     states, knows, _ = replay_tree(whole, root.states, root.knows, cfg)
     strategy = normalize(np.ones(int(whole.slot_action_start[-1])), whole.slot_action_start)
     first_settings = settings if first_depth is None else replace(settings, depth=first_depth)
-    first = Subgame(cfg, root, net, first_settings)
+    if exact_leaves > 0:
+        first: Subgame = ExactLeaves(cfg, root, first_settings, exact_leaves, per_hand)
+    else:
+        first = Subgame(cfg, root, net, first_settings)
     first.solve()
     leaves: list[tuple[int, int]] = []
     copied, missed = _copy(first, whole, 0, strategy, leaves=leaves)
@@ -248,10 +312,12 @@ def search_exploitability(
     exact_from: int | None = None,
     first_depth: int | None = None,
     promise: str = "auto",
+    exact_leaves: int = 0,
+    per_hand: bool = True,
 ) -> dict[str, float]:
     """Exact NashConv/2 of the search player on the compiled history tree, and seat 0's value."""
     whole, strategy, counts = search_strategy(
-        config, net, settings, log, exact_from, first_depth, promise
+        config, net, settings, log, exact_from, first_depth, promise, exact_leaves, per_hand
     )
     tree = compile_complots_tree(config)
     mapped = to_tree_strategy(whole, strategy, tree)

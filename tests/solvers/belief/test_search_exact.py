@@ -100,3 +100,40 @@ def test_written_promises_need_a_written_continuation() -> None:
     one_turn_first = search_exploitability(config, None, settings, **kw)
     assert whole_first["exploitability"] <= 1e-3
     assert one_turn_first["exploitability"] > 0.1
+
+
+def test_exact_leaves_average_each_hand_over_its_private_states() -> None:
+    """Exact leaf values per hand are each hand's counterfactual-reach-weighted mean of the
+    values per hypothesis, so private states of one hand share one value."""
+    from complots_solver.solvers.belief.features import hand_index
+    from complots_solver.solvers.belief.hypotheses import Hypotheses
+    from complots_solver.solvers.belief.search_exact import ExactLeaves
+    from complots_solver.solvers.belief.vector_cfr import normalize, reaches
+
+    config, _ = resolve_game("ladder-2-ambassador")
+    cfg = config.to_array()
+    settings = SearchSettings(iterations=8)
+    kinds = [
+        ExactLeaves(cfg, Hypotheses.initial(cfg), settings, 30, per_hand)
+        for per_hand in (False, True)
+    ]
+    t = kinds[0].tree
+    rng = np.random.default_rng(0)  # a random strategy: private states of one hand weigh apart
+    strategy = normalize(rng.random(len(kinds[0].solver.strategy)), t.slot_action_start)
+    reach, own = reaches(t, strategy)
+    split = 0
+    for player in range(2):
+        each, by_hand = (k.leaf_values(reach, own, strategy, player) for k in kinds)
+        assert np.abs(each).max() > 0.0
+        for g in range(kinds[0].num_leaf_nodes):
+            idx = np.flatnonzero(kinds[0].leaf_group == g)
+            hands = np.array([hand_index(t.leaf_states[i], player) for i in idx])
+            w = reach[t.leaf_hyps[idx], player]
+            for hand in np.unique(hands):
+                m = hands == hand
+                if w[m].sum() <= 0.0:
+                    continue
+                want = (w[m] * each[idx[m]]).sum() / w[m].sum()
+                np.testing.assert_allclose(by_hand[idx[m]], want, atol=1e-12)
+                split += int(np.ptp(each[idx[m]]) > 1e-9)
+    assert split > 0  # some hand's private states were valued apart before the mean
