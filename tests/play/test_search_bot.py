@@ -168,6 +168,11 @@ def test_search_json_turns_on_safe_resolving(net_dir, tmp_path) -> None:
     assert winner in (0, 1, -1)
     agent = bots[0].agents[0]
     assert agent.settings.safe and agent.subgames > 1  # a later turn was re-solved safely
+    assert not agent.settings.average_promise  # off unless asked for
+    averaged = tmp_path / "averaged"
+    shutil.copytree(folder, averaged)
+    (averaged / "search.json").write_text(json.dumps({"safe": True, "average_promise": True}))
+    assert make_bot(f"search:{averaged}", config, np.random.default_rng(0)).settings.average_promise
     bad = tmp_path / "bad"
     shutil.copytree(folder, bad)
     (bad / "search.json").write_text("[1, 2]")
