@@ -62,7 +62,7 @@ def solve_belief(
             examples,
             settings.pretrain_steps,
             seed=run.seed,
-            through_zero_sum=train_settings.zero_sum == 2,
+            through_zero_sum=train_settings.fit_through_zero_sum,
         )
         run.start_from(initial)
     st = run.trainer.state

@@ -141,7 +141,8 @@ def hand_targets(states, weights, seat_values, out, mask):
     """Targets at a root: each player's expected utility per hand, seen by the player to move.
 
     ``seat_values[h, p]`` is seat 0's value of hypothesis h in player p's pass;
-    ``weights[h, p]`` weighs h in player p's per-hand means.
+    ``weights[h, p]`` weighs h in player p's per-hand means; returns each
+    output's total weight.
     """
     for f in range(out.shape[0]):
         out[f] = 0.0
@@ -163,3 +164,4 @@ def hand_targets(states, weights, seat_values, out, mask):
         if sums[f] > 0.0:
             out[f] /= sums[f]
             mask[f] = 1.0
+    return sums

@@ -72,12 +72,22 @@ class TrainSettings:
         if not self.hidden or any(h < 1 for h in self.hidden):
             raise ValueError(f"hidden must list positive widths, got {self.hidden}")
 
+    @property
+    def zero_sum_from(self) -> int:
+        """The network's ``zero_sum_from`` under these settings."""
+        return F_HANDS if self.zero_sum else -1
+
+    @property
+    def fit_through_zero_sum(self) -> bool:
+        """Whether Adam fits the outputs after the zero-sum shift (``zero_sum=2``)."""
+        return self.zero_sum == 2
+
     def new_net(self) -> ValueNet:
         """A fresh value network of these settings (layers, seed, zero-sum layer)."""
         return ValueNet.create(
             [NUM_FEATURES, *self.hidden, NUM_OUTPUTS],
             seed=self.seed,
-            zero_sum_from=F_HANDS if self.zero_sum else -1,
+            zero_sum_from=self.zero_sum_from,
         )
 
     def search(self) -> SearchSettings:
@@ -170,7 +180,7 @@ class Trainer:
                 )
             self.state = TrainState(
                 net=net,
-                adam=Adam(net, lr=settings.lr, through_zero_sum=settings.zero_sum == 2),
+                adam=Adam(net, lr=settings.lr, through_zero_sum=settings.fit_through_zero_sum),
                 feats=np.empty((0, NUM_FEATURES), np.float32),
                 targets=np.empty((0, NUM_OUTPUTS), np.float32),
                 masks=np.empty((0, NUM_OUTPUTS), np.float32),
@@ -305,9 +315,11 @@ class Trainer:
                 [np.asarray(data[f"net_w{i}"]) for i in range(layers)],
                 [np.asarray(data[f"net_b{i}"]) for i in range(layers)],
                 {"game": info["game"], "round": str(info["round"])},
-                F_HANDS if self.settings.zero_sum else -1,
+                self.settings.zero_sum_from,
             )
-            adam = Adam(net, lr=self.settings.lr, through_zero_sum=self.settings.zero_sum == 2)
+            adam = Adam(
+                net, lr=self.settings.lr, through_zero_sum=self.settings.fit_through_zero_sum
+            )
             adam.t = int(data["adam_t"])
             adam.m = [np.asarray(data[f"adam_m{i}"]) for i in range(len(adam.m))]
             adam.v = [np.asarray(data[f"adam_v{i}"]) for i in range(len(adam.v))]

@@ -17,12 +17,11 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import Stage
-from complots_solver.rules.layout import S_CUR, S_STAGE, S_TURN
+from complots_solver.rules.layout import S_STAGE, S_TURN
 from complots_solver.solvers.belief.features import (
     NUM_FEATURES,
     NUM_OUTPUTS,
     group_features,
-    hand_index,
     hand_targets,
     turn_scale,
 )
@@ -80,14 +79,11 @@ def turn_start_examples(
             both = np.ascontiguousarray(reach[h0:h1, :2])
         else:
             both = np.ascontiguousarray(np.column_stack([joint[h0:h1], joint[h0:h1]]))
-        hand_targets(states[h0:h1], both, seat_values[h0:h1], out, mask)
+        sums = hand_targets(states[h0:h1], both, seat_values[h0:h1], out, mask)
         feats.append(f[0])
         targets.append(out)
         masks.append(mask)
-        if counterfactual:
-            weights.append(_hand_masses(states[h0:h1], both))
-        else:
-            weights.append(mass)
+        weights.append(sums if counterfactual else mass)
         turns.append(int(states[h0, S_TURN]))
     return (
         np.array(feats),
@@ -97,19 +93,6 @@ def turn_start_examples(
         np.array(turns),
         exploitability(tree, avg),
     )
-
-
-def _hand_masses(states: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Each output's total weight: player p's rows with that hand, weighted by ``weights[:, p]``."""
-    out = np.zeros(NUM_OUTPUTS)
-    half = NUM_OUTPUTS // 2
-    for h in range(len(states)):
-        me = int(states[h, S_CUR])
-        for p in range(2):
-            hand = hand_index(states[h], p)
-            if hand >= 0:
-                out[hand if p == me else half + hand] += weights[h, p]
-    return out
 
 
 def value_errors(

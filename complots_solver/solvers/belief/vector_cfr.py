@@ -324,17 +324,11 @@ class VectorCFR:
                         self.hyp_value[t.leaf_hyps] = leaf_values(
                             self._reach, self._own, self.strategy, player
                         )
-                if leaf_values is not None and len(t.leaf_hyps):
                     q = weight * self._reach[t.leaf_hyps, player]
                     self._leaf_num[player] += q * self.hyp_value[t.leaf_hyps]
                     self._leaf_weight[player] += weight
                 backward(
-                    t.hyp_player,
-                    t.hyp_slot,
-                    t.hyp_edge_start,
-                    t.edge_child,
-                    t.edge_prob,
-                    t.slot_action_start,
+                    *topology(t),
                     self.strategy,
                     self.hyp_value,
                     self._reach,
@@ -382,6 +376,18 @@ def _columns(prior: np.ndarray, players: int) -> np.ndarray:
     return np.repeat(prior[:, None], players + 1, axis=1)
 
 
+def topology(tree: PublicTree) -> tuple[np.ndarray, ...]:
+    """The tree arrays :func:`forward` and :func:`backward` take first, in their order."""
+    return (
+        tree.hyp_player,
+        tree.hyp_slot,
+        tree.hyp_edge_start,
+        tree.edge_child,
+        tree.edge_prob,
+        tree.slot_action_start,
+    )
+
+
 def action_owner(tree: PublicTree) -> np.ndarray:
     """The player of each slot action (a strategy array's entries)."""
     return np.repeat(tree.slot_player, np.diff(tree.slot_action_start))
@@ -396,12 +402,7 @@ def forward_tree(
 ) -> None:
     """:func:`forward` on ``tree`` into ``reach`` and ``own``, from root columns ``prior``."""
     forward(
-        tree.hyp_player,
-        tree.hyp_slot,
-        tree.hyp_edge_start,
-        tree.edge_child,
-        tree.edge_prob,
-        tree.slot_action_start,
+        *topology(tree),
         strategy,
         prior,
         tree.players,
@@ -486,12 +487,7 @@ def values_under(
     values = np.empty(tree.num_hyps)
     dummy = np.zeros(len(strategy))
     backward(
-        tree.hyp_player,
-        tree.hyp_slot,
-        tree.hyp_edge_start,
-        tree.edge_child,
-        tree.edge_prob,
-        tree.slot_action_start,
+        *topology(tree),
         strategy,
         hyp_value,
         reach,
