@@ -11,7 +11,10 @@ from pathlib import Path
 
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.search import SearchSettings
-from complots_solver.solvers.belief.search_exact import search_exploitability
+from complots_solver.solvers.belief.search_exact import (
+    iterate_mixture_exploitability,
+    search_exploitability,
+)
 from complots_solver.solvers.belief.valuenet import ValueEnsemble, ValueNet
 
 
@@ -44,6 +47,31 @@ def main() -> None:
     parser.add_argument(
         "--per-hypothesis", action="store_true", help="exact leaf values per hypothesis, not hand"
     )
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=0,
+        help="play a drawn CFR iteration per subgame (unsafe); measure the mix of N such players",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the drawn iterations")
+    parser.add_argument(
+        "--cf-roots", action="store_true", help="re-solve roots carry counterfactual reach"
+    )
+    parser.add_argument(
+        "--perspectives",
+        action="store_true",
+        help="with --samples: each player's draws from its own passes' profiles",
+    )
+    parser.add_argument(
+        "--keep-exact",
+        action="store_true",
+        help="with --exact-from: play the solves to the end through, no later re-solves",
+    )
+    parser.add_argument(
+        "--iterate-mixture",
+        action="store_true",
+        help="with --exact-leaves: the player who draws a first-subgame iteration, exactly",
+    )
     args = parser.parse_args()
     config, _ = resolve_game(args.preset)
     for run in args.runs:
@@ -53,6 +81,17 @@ def main() -> None:
             nets = [ValueNet.load(Path(r) / "value-net.npz") for r in run.split("+")]
             net = nets[0] if len(nets) == 1 else ValueEnsemble(nets)
         start = time.perf_counter()
+        if args.iterate_mixture:
+            if net is not None or args.exact_leaves <= 0:
+                parser.error("--iterate-mixture needs 'none' and --exact-leaves N")
+            out = iterate_mixture_exploitability(
+                config,
+                SearchSettings(iterations=args.iterations),
+                args.exact_leaves,
+                per_hand=not args.per_hypothesis,
+            )
+            print(run, out, f"{time.perf_counter() - start:.0f} s", flush=True)
+            continue
         out = search_exploitability(
             config,
             net,
@@ -67,6 +106,11 @@ def main() -> None:
             promise=args.promise,
             exact_leaves=args.exact_leaves,
             per_hand=not args.per_hypothesis,
+            samples=args.samples,
+            seed=args.seed,
+            cf_roots=args.cf_roots,
+            perspectives=args.perspectives,
+            keep_exact=args.keep_exact,
         )
         print(run, out, f"{time.perf_counter() - start:.0f} s", flush=True)
 

@@ -15,9 +15,9 @@ from complots_solver.solvers.belief.locate import locate_hyp
 from complots_solver.solvers.belief.public_tree import PublicTree
 
 
-def to_tree_strategy(ptree: PublicTree, strategy: np.ndarray, tree: object) -> np.ndarray:
-    """The compiled tree's strategy array (one probability per infoset action) playing ``strategy``."""
-    out = np.empty(int(tree.action_offsets[-1]), dtype=np.float64)
+def tree_index(ptree: PublicTree, tree: object) -> np.ndarray:
+    """For each action of the compiled tree, the public tree's strategy index it plays."""
+    out = np.empty(int(tree.action_offsets[-1]), dtype=np.int64)
     keys = tree.keys
     for info in range(tree.num_infosets):
         player = int(tree.infoset_player[info])
@@ -27,7 +27,12 @@ def to_tree_strategy(ptree: PublicTree, strategy: np.ndarray, tree: object) -> n
             raise AssertionError("the located hypothesis is not the infoset player's decision")
         a0, a1 = int(tree.action_offsets[info]), int(tree.action_offsets[info + 1])
         s0, s1 = int(ptree.slot_action_start[slot]), int(ptree.slot_action_start[slot + 1])
-        mine = dict(zip(ptree.slot_actions[s0:s1].tolist(), strategy[s0:s1].tolist(), strict=False))
+        where = {int(a): s0 + k for k, a in enumerate(ptree.slot_actions[s0:s1].tolist())}
         for i in range(a0, a1):
-            out[i] = mine[int(tree.legal_actions[i])]
+            out[i] = where[int(tree.legal_actions[i])]
     return out
+
+
+def to_tree_strategy(ptree: PublicTree, strategy: np.ndarray, tree: object) -> np.ndarray:
+    """The compiled tree's strategy array (one probability per infoset action) playing ``strategy``."""
+    return np.asarray(strategy, dtype=np.float64)[tree_index(ptree, tree)]

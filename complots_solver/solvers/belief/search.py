@@ -176,6 +176,27 @@ class Subgame:
         self.belief_strategy = base if keep else None
         return avg
 
+    def solve_sampled(self, rng: np.random.Generator, perspective: int | None = None) -> int:
+        """Stop CFR+ at an iteration drawn with the average's weight and play its strategy; which one.
+
+        ReBeL's rule for play (Brown et al. 2020, section 6): the iteration's
+        strategy is the one whose beliefs the leaves were valued at, so the next
+        subgame, rooted at its beliefs, continues it as the leaf values assumed;
+        over the draws the subgame is played as the average (CFR+ weighs
+        iteration t by t). Epsilon is not mixed in. ``perspective``: the whole
+        profile of that player's pass at the iteration (the beliefs its leaf
+        values were computed at, under alternating updates), else each
+        player's strategy of its own pass.
+        """
+        st = self.settings
+        weights = np.arange(1, st.iterations + 1, dtype=np.float64)
+        stop = int(rng.choice(st.iterations, p=weights / weights.sum())) + 1
+        self.solver.run(stop, self.leaf_values, st.leaf_average, stop, perspective)
+        self.strategy = self.solver.kept.copy()
+        self.belief_strategy = None
+        self.explore_strategy = None
+        return stop
+
     def _reach(self, strategy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return reaches(self.tree, strategy, prior=self.columns)
 

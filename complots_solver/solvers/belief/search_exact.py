@@ -26,7 +26,7 @@ import numpy as np
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import Stage
 from complots_solver.rules.layout import S_STAGE, S_TURN
-from complots_solver.solvers.belief.exact_eval import to_tree_strategy
+from complots_solver.solvers.belief.exact_eval import to_tree_strategy, tree_index
 from complots_solver.solvers.belief.features import hand_index
 from complots_solver.solvers.belief.hypotheses import TERMINAL, Hypotheses, Memory
 from complots_solver.solvers.belief.policy_net import replay_tree
@@ -39,8 +39,9 @@ from complots_solver.solvers.belief.vector_cfr import (
     reaches,
 )
 from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
-from complots_solver.solvers.exact.best_response import game_value
+from complots_solver.solvers.exact.best_response import exploitability_report, game_value
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.exact.mixture import mix_strategies, own_reach
 
 
 def _children(tree: PublicTree) -> dict[int, list[tuple[int, int]]]:
@@ -129,6 +130,7 @@ class ExactLeaves(Subgame):
         super().__init__(cfg, root, None, settings)
         self.exact_iterations = iterations
         self.per_hand = per_hand
+        self.last_solves: dict[int, Subgame] = {}  # leaf group -> its solve in the last pass
 
     def leaf_values(
         self, reach: np.ndarray, own: np.ndarray, strategy: np.ndarray, player: int
@@ -137,6 +139,7 @@ class ExactLeaves(Subgame):
         t = self.tree
         out = np.zeros(len(t.leaf_hyps))
         to_end = SearchSettings(iterations=self.exact_iterations, depth=0)
+        self.last_solves = {}
         for g in range(self.num_leaf_nodes):
             idx = np.flatnonzero(self.leaf_group == g)
             cols = reach[t.leaf_hyps[idx]].copy()
@@ -152,6 +155,7 @@ class ExactLeaves(Subgame):
             )
             sub = Subgame(self.cfg, root, None, to_end, np.ascontiguousarray(cols))
             sub.solve()
+            self.last_solves[g] = sub
             values = sub.seat_values()[: len(idx), player]
             if self.per_hand:
                 hands = np.array([hand_index(st, player) for st in root.states])
@@ -162,6 +166,104 @@ class ExactLeaves(Subgame):
                         values[m] = (w * values[m]).sum() / w.sum()
             out[idx] = values
         return out
+
+
+class IterateMixture(ExactLeaves):
+    """The first subgame of the search with exact leaves, played as ReBeL plays: an iteration drawn.
+
+    At every pass of its CFR+ the profile of that pass, continued at each leaf
+    by the leaf's solve to the end from that pass's belief (the very
+    continuation its leaf values are the values of), is one whole-game
+    strategy; the player of the pass draws it with the average's weight (the
+    iteration). Each player's such strategies are mixed on the compiled tree
+    as they come (:mod:`..exact.mixture`), so :meth:`mixture` is, exactly, the
+    player who draws an iteration of the first subgame and plays its
+    continuation through (``search_strategy`` with a drawn iteration, its own
+    perspective, ``cf_roots`` and ``keep_exact``), with no sampling error.
+    """
+
+    def __init__(
+        self,
+        cfg: np.ndarray,
+        root: Hypotheses,
+        settings: SearchSettings,
+        iterations: int,
+        per_hand: bool,
+        whole: PublicTree,
+        tree: object,
+    ) -> None:
+        super().__init__(cfg, root, settings, iterations, per_hand)
+        self.whole = whole
+        self.compiled = tree
+        self.index = tree_index(whole, tree)
+        self.seat = tree.infoset_player[tree.slot_infoset]
+        self.num = np.zeros(tree.num_slots)
+        self.den = np.zeros(tree.num_slots)
+        self.strategy = self.solver.strategy.copy()
+        leaves: list[tuple[int, int]] = []
+        _copy(self, whole, 0, np.empty(int(whole.slot_action_start[-1])), leaves=leaves)
+        at = dict(leaves)
+        self.leaf_whole = [at[int(n)] for n in self.leaf_node_ids]
+        self.strategy = None
+        self.uniform = normalize(np.ones(int(whole.slot_action_start[-1])), whole.slot_action_start)
+
+    def leaf_values(
+        self, reach: np.ndarray, own: np.ndarray, strategy: np.ndarray, player: int
+    ) -> np.ndarray:
+        """:meth:`ExactLeaves.leaf_values`, and the pass's whole-game strategy mixed in for ``player``."""
+        out = super().leaf_values(reach, own, strategy, player)
+        written = self.uniform.copy()
+        self.strategy = strategy
+        _copy(self, self.whole, 0, written)
+        self.strategy = None
+        to_end = SearchSettings(iterations=self.exact_iterations, depth=0)
+        t = self.tree
+        for g in range(self.num_leaf_nodes):
+            sub = self.last_solves.get(g)
+            if sub is None:  # no belief there: chance odds alone, as the written search does
+                idx = np.flatnonzero(self.leaf_group == g)
+                weights = np.full(len(idx), 1.0 / len(idx))
+                hyps = Hypotheses(
+                    t.leaf_states[idx].copy(),
+                    t.hyp_x[t.leaf_hyps[idx]].copy(),
+                    t.leaf_knows[idx].copy(),
+                    weights,
+                )
+                sub = Subgame(self.cfg, hyps, None, to_end)
+                sub.solve()
+            _copy(sub, self.whole, self.leaf_whole[g], written)
+        mapped = written[self.index]
+        reach_own = own_reach(self.compiled, mapped)[self.compiled.slot_infoset]
+        mine = self.seat == player
+        w = float(self.solver.iteration)
+        self.num[mine] += w * reach_own[mine] * mapped[mine]
+        self.den[mine] += w * reach_own[mine]
+        return out
+
+    def mixture(self) -> np.ndarray:
+        """The compiled tree's strategy of the player who draws an iteration (see the class)."""
+        if not self.den.any():
+            raise RuntimeError("solve() first")
+        uniform = 1.0 / np.repeat(self.compiled.num_actions, self.compiled.num_actions)
+        return np.where(self.den > 0.0, self.num / np.where(self.den > 0.0, self.den, 1.0), uniform)
+
+
+def iterate_mixture_exploitability(
+    config: GameConfig, settings: SearchSettings, exact_iterations: int, per_hand: bool = False
+) -> dict[str, float]:
+    """Exact NashConv/2 of :class:`IterateMixture`'s player (uniform where it never arrives)."""
+    cfg = config.to_array()
+    root = Hypotheses.initial(cfg)
+    whole = build_public_tree(cfg, root, Memory.CANONICAL)
+    tree = compile_complots_tree(config)
+    first = IterateMixture(cfg, root, settings, exact_iterations, per_hand, whole, tree)
+    first.solve()
+    report = exploitability_report(tree, first.mixture())
+    return {
+        "exploitability": report.exploitability,
+        "value": report.game_value,
+        "best_response_values": report.best_response_values,
+    }
 
 
 def _promises(
@@ -198,6 +300,10 @@ def search_strategy(
     promise: str = "auto",
     exact_leaves: int = 0,
     per_hand: bool = True,
+    sample: np.random.Generator | None = None,
+    cf_roots: bool = False,
+    perspective: int | None = None,
+    keep_exact: bool = False,
 ) -> tuple[PublicTree, np.ndarray, dict[str, int]]:
     """The whole-game CANONICAL public tree and the search player's strategy on it (see the note).
 
@@ -216,8 +322,22 @@ def search_strategy(
     (:func:`.search.safe_subgame`); when the earlier solve reached the end of
     the game, the opponent is promised its best-response values against the
     strategy written so far.
+    ``sample``: every depth-limited subgame is played as one CFR+ iteration's
+    strategy drawn with this generator (:meth:`.search.Subgame.solve_sampled`,
+    ReBeL's rule; not with ``settings.safe``); one draw per subgame, so the
+    strategy written is one sample of the player (see :func:`search_exploitability`);
+    ``perspective``: the drawn iteration's profile of that player's pass
+    (:meth:`.search.Subgame.solve_sampled`), so that the strategy written is
+    that player's own model of the game, and only its slots are its play.
+    ``keep_exact``: turns after ``exact_from`` are not re-solved; the solves
+    to the end at ``exact_from`` are played through (no unsafe re-solving).
+    ``cf_roots``: the re-solves' roots carry each player's counterfactual reach
+    under the strategy written so far beside the joint (``Subgame(columns=...)``),
+    as the exact leaves solve from.
     """
     settings = settings or SearchSettings()
+    if sample is not None and settings.safe:
+        raise ValueError("sample: a drawn iteration is played by the unsafe search only (safe off)")
     to_end = replace(settings, depth=0)
     cfg = config.to_array()
     root = Hypotheses.initial(cfg)
@@ -229,7 +349,7 @@ def search_strategy(
         first: Subgame = ExactLeaves(cfg, root, first_settings, exact_leaves, per_hand)
     else:
         first = Subgame(cfg, root, net, first_settings)
-    first.solve()
+    _solve(first, sample, perspective)
     leaves: list[tuple[int, int]] = []
     copied, missed = _copy(first, whole, 0, strategy, leaves=leaves)
     recorded: dict[tuple[int, int], np.ndarray] = {}
@@ -245,6 +365,8 @@ def search_strategy(
         if int(whole.node_player[node]) >= 0 and int(states[h0, S_STAGE]) == Stage.ACTION:
             starts[int(states[h0, S_TURN])].append(node)
     for turn in sorted(k for k in starts if k >= 1):
+        if keep_exact and exact_from is not None and turn > exact_from:
+            break
         began = time.perf_counter()
         reach, _ = reaches(whole, strategy)
         joint = reach[:, whole.players]
@@ -284,17 +406,20 @@ def search_strategy(
                 counts["subgames"] += 1
                 continue
             weights = joint[h0:h1].copy()
+            columns = None
             if weights.sum() <= 0.0:
                 weights[:] = 1.0
                 counts["unreached_roots"] += 1
+            elif cf_roots:
+                columns = np.ascontiguousarray(reach[h0:h1] / weights.sum())
             hyps = Hypotheses(
                 states[h0:h1].copy(),
                 whole.hyp_x[h0:h1].copy(),
                 knows[h0:h1].copy(),
                 weights / weights.sum(),
             )
-            sub = Subgame(cfg, hyps, net, here)
-            sub.solve()
+            sub = Subgame(cfg, hyps, net, here, columns)
+            _solve(sub, sample, perspective)
             c, m = _copy(sub, whole, node, strategy)
             counts["subgames"] += 1
             counts["slots"] += c
@@ -302,6 +427,13 @@ def search_strategy(
         if log is not None:
             log({"turn": turn, "roots": len(starts[turn]), "seconds": time.perf_counter() - began})
     return whole, strategy, counts
+
+
+def _solve(sub: Subgame, sample: np.random.Generator | None, perspective: int | None) -> None:
+    if sample is not None and sub.settings.depth > 0:
+        sub.solve_sampled(sample, perspective)
+    else:  # a subgame to the end: its average is the continuation its values are of
+        sub.solve()
 
 
 def search_exploitability(
@@ -314,15 +446,61 @@ def search_exploitability(
     promise: str = "auto",
     exact_leaves: int = 0,
     per_hand: bool = True,
+    samples: int = 0,
+    seed: int = 0,
+    cf_roots: bool = False,
+    perspectives: bool = False,
+    keep_exact: bool = False,
 ) -> dict[str, float]:
-    """Exact NashConv/2 of the search player on the compiled history tree, and seat 0's value."""
-    whole, strategy, counts = search_strategy(
-        config, net, settings, log, exact_from, first_depth, promise, exact_leaves, per_hand
-    )
+    """Exact NashConv/2 of the search player on the compiled history tree, and seat 0's value.
+
+    ``samples`` > 0: the player draws an iteration per subgame (``sample`` of
+    :func:`search_strategy`); that many written samples (generators seeded
+    ``[seed, k]``) are mixed on the compiled tree (:func:`.mixture.mix_strategies`,
+    the player who draws its iterations as it goes) and the mixture measured,
+    beside each sample alone (``sample_exploitability``). ``perspectives``:
+    each player's samples are written from its own passes' profiles
+    (``perspective`` of :func:`search_strategy`, generators ``[seed, k, p]``).
+    ``keep_exact`` as in :func:`search_strategy`.
+    """
+    if samples < 0:
+        raise ValueError(f"samples must be at least 0, got {samples}")
+    args = (config, net, settings, log, exact_from, first_depth, promise, exact_leaves, per_hand)
     tree = compile_complots_tree(config)
-    mapped = to_tree_strategy(whole, strategy, tree)
+    if samples == 0:
+        whole, strategy, counts = search_strategy(*args, cf_roots=cf_roots, keep_exact=keep_exact)
+        mapped = to_tree_strategy(whole, strategy, tree)
+        return {
+            "exploitability": float(tree_exploitability(tree, mapped)),
+            "value": float(game_value(tree, mapped)),
+            **counts,
+        }
+    written = []
+    alone = []
+    seat_of = tree.infoset_player[tree.slot_infoset]
+    for k in range(samples):
+        if perspectives:
+            mapped = np.empty(tree.num_slots)
+            for p in range(2):
+                rng = np.random.default_rng([seed, k, p])
+                whole, strategy, counts = search_strategy(
+                    *args, sample=rng, cf_roots=cf_roots, perspective=p, keep_exact=keep_exact
+                )
+                mine = seat_of == p
+                mapped[mine] = to_tree_strategy(whole, strategy, tree)[mine]
+        else:
+            rng = np.random.default_rng([seed, k])
+            whole, strategy, counts = search_strategy(
+                *args, sample=rng, cf_roots=cf_roots, keep_exact=keep_exact
+            )
+            mapped = to_tree_strategy(whole, strategy, tree)
+        written.append(mapped)
+        alone.append(round(float(tree_exploitability(tree, mapped)), 5))
+    report = exploitability_report(tree, mix_strategies(tree, written))
     return {
-        "exploitability": float(tree_exploitability(tree, mapped)),
-        "value": float(game_value(tree, mapped)),
+        "exploitability": report.exploitability,
+        "value": report.game_value,
+        "best_response_values": report.best_response_values,
+        "sample_exploitability": alone,
         **counts,
     }

@@ -281,6 +281,7 @@ class VectorCFR:
         leaf_values: object | None = None,
         leaf_average: bool = False,
         keep: int = 0,
+        keep_pass: int | None = None,
     ) -> None:
         """Run ``iterations`` alternating iterations.
 
@@ -289,7 +290,10 @@ class VectorCFR:
         ``leaf_average`` the reaches it is given are those of the average
         strategy so far (CFR-AVG, Brown et al. 2020, appendix), so that the
         leaf beliefs are those of the strategy that is played. ``keep`` > 0
-        stores the strategy each player used at that iteration in ``kept``.
+        stores the strategy each player used at that iteration in ``kept``;
+        with ``keep_pass`` the whole profile of that player's pass instead
+        (under alternating updates the passes' profiles differ: the later
+        player's pass sees the earlier one's next strategy).
         """
         t = self.tree
         if keep > 0:
@@ -305,9 +309,11 @@ class VectorCFR:
                 regret_matching(self.regrets, t.slot_action_start, self.strategy)
                 if self.gadget is not None:
                     self.gadget.enter(t.prior, self._prior)
-                if self.iteration == keep:
+                if self.iteration == keep and keep_pass is None:
                     mine = owner == player
                     self.kept[mine] = self.strategy[mine]
+                elif self.iteration == keep and keep_pass == player:
+                    self.kept[:] = self.strategy
                 self._forward(self.strategy)
                 if leaf_values is not None and len(t.leaf_hyps):
                     if leaf_average:

@@ -137,3 +137,92 @@ def test_exact_leaves_average_each_hand_over_its_private_states() -> None:
                 np.testing.assert_allclose(by_hand[idx[m]], want, atol=1e-12)
                 split += int(np.ptp(each[idx[m]]) > 1e-9)
     assert split > 0  # some hand's private states were valued apart before the mean
+
+
+def test_sampled_iterations_mix_into_the_cfr_average() -> None:
+    """Iteration t is drawn with probability proportional to t, and the iterations' strategies
+    so weighted, mixed on the compiled tree, are CFR+'s average wherever it reaches (one turn:
+    later, the public tree merges private states an exchange makes the real game tell apart,
+    and its average per slot is no longer the real game's mixture of iterates)."""
+    from complots_solver.solvers.belief.exact_eval import to_tree_strategy
+    from complots_solver.solvers.belief.hypotheses import Hypotheses
+    from complots_solver.solvers.belief.search import Subgame
+    from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+    from complots_solver.solvers.exact.mixture import mix_strategies, own_reach
+
+    config, _ = resolve_game("ladder-1-ambassador(max_turns=1)")
+    cfg = config.to_array()
+    settings = SearchSettings(iterations=6, depth=0)
+    root = Hypotheses.initial(cfg)
+    rng = np.random.default_rng(0)
+    four = replace(settings, iterations=4)
+    draws = [Subgame(cfg, root, None, four).solve_sampled(rng) for _ in range(400)]
+    freq = np.bincount(draws, minlength=5)[1:] / len(draws)
+    np.testing.assert_allclose(freq, np.arange(1, 5) / 10.0, atol=0.05)
+    tree = compile_complots_tree(config)
+    full = Subgame(cfg, root, None, settings)
+    average = to_tree_strategy(full.tree, full.solve(), tree)
+    kept = []
+    for stop in range(1, 7):
+        sub = Subgame(cfg, root, None, settings)
+        assert sub.solve_sampled(_Fixed(stop)) == stop
+        kept.append(to_tree_strategy(sub.tree, sub.strategy, tree))
+    mixed = mix_strategies(tree, kept, list(range(1, 7)))
+    reached = own_reach(tree, average)[tree.slot_infoset] > 1e-9
+    assert reached.sum() > 100
+    np.testing.assert_allclose(mixed[reached], average[reached], atol=1e-9)
+    assert np.abs(kept[0] - average)[reached].max() > 0.05  # an iteration alone is not it
+
+
+class _Fixed:
+    """A generator whose draw is fixed (solve_sampled's ``rng.choice``)."""
+
+    def __init__(self, stop: int) -> None:
+        self.stop = stop
+
+    def choice(self, n: int, p: np.ndarray) -> int:
+        """The fixed iteration, 0-based."""
+        return self.stop - 1
+
+
+def test_the_iterate_mixture_is_the_player_who_draws_an_iteration() -> None:
+    """IterateMixture's strategy is the written players of every drawn first-subgame iteration
+    (each from its own pass, its continuations solved to the end and played through), mixed
+    with the iteration as weight: the one-run check equals the sampled player's expectation."""
+    from complots_solver.solvers.belief.exact_eval import to_tree_strategy
+    from complots_solver.solvers.belief.hypotheses import Hypotheses, Memory
+    from complots_solver.solvers.belief.public_tree import build_public_tree
+    from complots_solver.solvers.belief.search_exact import IterateMixture
+    from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+    from complots_solver.solvers.exact.mixture import mix_strategies
+
+    config, _ = resolve_game("ladder-1-ambassador")
+    cfg = config.to_array()
+    settings = SearchSettings(iterations=3)  # the solves to the end take as many
+    root = Hypotheses.initial(cfg)
+    whole = build_public_tree(cfg, root, Memory.CANONICAL)
+    tree = compile_complots_tree(config)
+    first = IterateMixture(cfg, root, settings, 3, False, whole, tree)
+    first.solve()
+    got = first.mixture()
+    seat = tree.infoset_player[tree.slot_infoset]
+    want = np.empty(tree.num_slots)
+    for p in range(2):
+        parts = []
+        for stop in range(1, 4):
+            w, s, _ = search_strategy(
+                config,
+                None,
+                settings,
+                exact_from=1,
+                exact_leaves=3,
+                per_hand=False,
+                sample=_Fixed(stop),
+                cf_roots=True,
+                perspective=p,
+                keep_exact=True,
+            )
+            parts.append(to_tree_strategy(w, s, tree))
+        want[seat == p] = mix_strategies(tree, parts, [1.0, 2.0, 3.0])[seat == p]
+    np.testing.assert_allclose(got, want, atol=1e-9)
+    assert np.abs(parts[0] - parts[2]).max() > 0.05  # the draws differ
