@@ -72,6 +72,7 @@ def main() -> None:
         action="store_true",
         help="with --exact-leaves: the player who draws a first-subgame iteration, exactly",
     )
+    parser.add_argument("--cfr", default="cfr+", help="regret rule: cfr+, pcfr+ or dcfr")
     args = parser.parse_args()
     config, _ = resolve_game(args.preset)
     for run in args.runs:
@@ -86,7 +87,7 @@ def main() -> None:
                 parser.error("--iterate-mixture needs 'none' and --exact-leaves N")
             out = iterate_mixture_exploitability(
                 config,
-                SearchSettings(iterations=args.iterations),
+                SearchSettings(iterations=args.iterations, cfr=args.cfr),
                 args.exact_leaves,
                 per_hand=not args.per_hypothesis,
             )
@@ -100,6 +101,7 @@ def main() -> None:
                 leaf_average=args.leaf_average,
                 depth=args.depth,
                 safe=args.safe,
+                cfr=args.cfr,
             ),
             exact_from=args.exact_from,
             first_depth=args.first_depth,

@@ -31,6 +31,7 @@ from complots_solver.solvers.belief.hypotheses import CHANCE, TERMINAL, Hypothes
 from complots_solver.solvers.belief.public_tree import LEAF, PublicTree, build_public_tree
 from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.belief.vector_cfr import (
+    CFR_RULES,
     VectorCFR,
     normalize,
     reaches,
@@ -67,6 +68,7 @@ class SearchSettings:
     # its CFR iterations (VectorCFR.leaf_promise, DeepStack's constraint); False: the value
     # network's at the written strategy's belief
     average_promise: bool = False
+    cfr: str = "cfr+"  # the regret rule of the subgame solves (vector_cfr.CFR_RULES)
 
     def validate(self) -> None:
         """ValueError naming the first bad setting."""
@@ -78,6 +80,8 @@ class SearchSettings:
             raise ValueError(f"prune must be in [0, 1), got {self.prune}")
         if not 0.0 <= self.epsilon <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {self.epsilon}")
+        if self.cfr not in CFR_RULES:
+            raise ValueError(f"cfr must be one of {', '.join(CFR_RULES)}, got {self.cfr!r}")
 
 
 class Subgame:
@@ -108,7 +112,7 @@ class Subgame:
         leaf_nodes = np.searchsorted(t.node_hyp_start, t.leaf_hyps, side="right") - 1
         self.leaf_node_ids, self.leaf_group = np.unique(leaf_nodes, return_inverse=True)
         self.leaf_group = self.leaf_group.astype(np.int64)
-        self.solver = VectorCFR(t)
+        self.solver = VectorCFR(t, rule=settings.cfr)
         self.columns = columns
         if columns is not None:
             if columns.shape != (len(root), t.players + 1):
@@ -182,14 +186,14 @@ class Subgame:
         ReBeL's rule for play (Brown et al. 2020, section 6): the iteration's
         strategy is the one whose beliefs the leaves were valued at, so the next
         subgame, rooted at its beliefs, continues it as the leaf values assumed;
-        over the draws the subgame is played as the average (CFR+ weighs
-        iteration t by t). Epsilon is not mixed in. ``perspective``: the whole
+        over the draws the subgame is played as the average (each iteration
+        drawn with its weight in it, :meth:`.VectorCFR.average_weight`). Epsilon is not mixed in. ``perspective``: the whole
         profile of that player's pass at the iteration (the beliefs its leaf
         values were computed at, under alternating updates), else each
         player's strategy of its own pass.
         """
         st = self.settings
-        weights = np.arange(1, st.iterations + 1, dtype=np.float64)
+        weights = np.array([self.solver.average_weight(k) for k in range(1, st.iterations + 1)])
         stop = int(rng.choice(st.iterations, p=weights / weights.sum())) + 1
         self.solver.run(stop, self.leaf_values, st.leaf_average, stop, perspective)
         self.strategy = self.solver.kept.copy()

@@ -138,14 +138,18 @@ class ExactLeaves(Subgame):
         """Seat-0 values of the leaf hypotheses for ``player``'s pass, solved to the end."""
         t = self.tree
         out = np.zeros(len(t.leaf_hyps))
-        to_end = SearchSettings(iterations=self.exact_iterations, depth=0)
+        to_end = SearchSettings(iterations=self.exact_iterations, depth=0, cfr=self.settings.cfr)
         self.last_solves = {}
         for g in range(self.num_leaf_nodes):
             idx = np.flatnonzero(self.leaf_group == g)
             cols = reach[t.leaf_hyps[idx]].copy()
             total = cols[:, t.players].sum()
-            if total <= 0.0 or cols[:, player].sum() <= 0.0:
-                continue  # no belief, or no hand of this player: these values weigh nothing
+            if cols[:, player].sum() <= 0.0:
+                continue  # no hand of this player comes here: these values weigh nothing
+            if total <= 0.0:
+                # its own play never comes here, yet its regrets ask what it would get: as in
+                # whole-game CFR, against the opponent's strategy there, which nothing updates
+                total = cols[:, player].sum()
             cols /= total
             root = Hypotheses(
                 t.leaf_states[idx].copy(),
@@ -216,7 +220,7 @@ class IterateMixture(ExactLeaves):
         self.strategy = strategy
         _copy(self, self.whole, 0, written)
         self.strategy = None
-        to_end = SearchSettings(iterations=self.exact_iterations, depth=0)
+        to_end = SearchSettings(iterations=self.exact_iterations, depth=0, cfr=self.settings.cfr)
         t = self.tree
         for g in range(self.num_leaf_nodes):
             sub = self.last_solves.get(g)
@@ -235,7 +239,7 @@ class IterateMixture(ExactLeaves):
         mapped = written[self.index]
         reach_own = own_reach(self.compiled, mapped)[self.compiled.slot_infoset]
         mine = self.seat == player
-        w = float(self.solver.iteration)
+        w = self.solver.average_weight(self.solver.iteration)
         self.num[mine] += w * reach_own[mine] * mapped[mine]
         self.den[mine] += w * reach_own[mine]
         return out

@@ -11,7 +11,11 @@ hypotheses instead of independent private hands, since Court cards and
 picks tie the players' private states together).
 
 Regret matching+ with alternating updates and linear averaging (CFR+) by
-default; ``plus=False`` gives vanilla regret matching with uniform averaging.
+default; ``plus=False`` gives vanilla regret matching with uniform averaging;
+``rule`` picks another: predictive CFR+ (Farina, Kroer and Sandholm 2021:
+each strategy from the regrets plus the last iteration's, quadratic
+averaging) or discounted CFR (Brown and Sandholm 2019, alpha 1.5, beta 0,
+gamma 2).
 """
 
 from __future__ import annotations
@@ -228,12 +232,20 @@ def best_response_values(
             values[h] = values[edge_child[edge_start[h] + best - slot_action_start[s]]]
 
 
+CFR_RULES = ("cfr+", "pcfr+", "dcfr")
+
+
 class VectorCFR:
     """CFR+ (or vanilla CFR) over a public tree, with optional leaf values per iteration."""
 
-    def __init__(self, tree: PublicTree, plus: bool = True) -> None:
+    def __init__(self, tree: PublicTree, plus: bool = True, rule: str = "cfr+") -> None:
+        if rule not in CFR_RULES:
+            raise ValueError(f"rule must be one of {', '.join(CFR_RULES)}, got {rule!r}")
+        if rule != "cfr+" and not plus:
+            raise ValueError("rule: plus=False is vanilla CFR; pick one or the other")
         self.tree = tree
         self.plus = plus
+        self.rule = rule
         slots = int(tree.slot_action_start[-1])
         self.regrets = np.zeros(slots)
         self.strat_sum = np.zeros(slots)
@@ -244,6 +256,7 @@ class VectorCFR:
         self._values = np.empty(tree.num_hyps)
         self.hyp_value = tree.hyp_value.copy()
         self.kept = np.zeros(slots)  # one iteration's strategy, see run(keep=...)
+        self._last = np.zeros(slots)  # pcfr+'s prediction: the last iteration's regrets
         self._prior = _columns(tree.prior, tree.players)
         self.gadget: Gadget | None = None
         # each player's leaf values over the iterations, weighted by its counterfactual reach
@@ -296,8 +309,8 @@ class VectorCFR:
         player's pass sees the earlier one's next strategy).
         """
         t = self.tree
-        if keep > 0:
-            owner = action_owner(t)
+        owner = action_owner(t)
+        predictive = self.rule == "pcfr+"
         if leaf_average:
             avg_reach = np.empty_like(self._reach)
             avg_own = np.empty_like(self._own)
@@ -305,8 +318,12 @@ class VectorCFR:
         for done in range(iterations):
             self.iteration += 1
             weight = float(self.iteration) if self.plus else 1.0
+            if predictive:
+                weight = float(self.iteration) ** 2
+            elif self.rule == "dcfr":
+                weight = 1.0
             for player in range(t.players):
-                regret_matching(self.regrets, t.slot_action_start, self.strategy)
+                self._match()
                 if self.gadget is not None:
                     self.gadget.enter(t.prior, self._prior)
                 if self.iteration == keep and keep_pass is None:
@@ -330,9 +347,12 @@ class VectorCFR:
                         self.hyp_value[t.leaf_hyps] = leaf_values(
                             self._reach, self._own, self.strategy, player
                         )
-                    q = weight * self._reach[t.leaf_hyps, player]
+                    drawn = self.average_weight(self.iteration)
+                    q = drawn * self._reach[t.leaf_hyps, player]
                     self._leaf_num[player] += q * self.hyp_value[t.leaf_hyps]
-                    self._leaf_weight[player] += weight
+                    self._leaf_weight[player] += drawn
+                if predictive:
+                    start = self.regrets.copy()
                 backward(
                     *topology(t),
                     self.strategy,
@@ -345,11 +365,31 @@ class VectorCFR:
                     weight,
                     self._values,
                 )
-                if self.plus:
+                if predictive:
+                    mine = owner == player
+                    self._last[mine] = self.regrets[mine] - start[mine]
+                if self.rule == "dcfr":
+                    mine = owner == player
+                    k = float(self.iteration)
+                    r = self.regrets[mine]
+                    self.regrets[mine] = np.where(r > 0.0, r * k**1.5 / (k**1.5 + 1.0), r * 0.5)
+                    self.strat_sum[mine] *= (k / (k + 1.0)) ** 2
+                elif self.plus:
                     floor_regrets(self.regrets, t.slot_player, t.slot_action_start, player)
                 if self.gadget is not None and player == self.gadget.opponent:
                     self.gadget.update(t.prior, self._values[: len(t.prior)], self.plus)
-        regret_matching(self.regrets, t.slot_action_start, self.strategy)
+        self._match()
+
+    def average_weight(self, iteration: int) -> float:
+        """The weight of ``iteration`` (from 1) in the average strategy, up to a common factor."""
+        if not self.plus:
+            return 1.0
+        # discounted CFR's (t / (t + 1))^2 discounts telescope to t^2 / (T + 1)^2
+        return float(iteration) if self.rule == "cfr+" else float(iteration) ** 2
+
+    def _match(self) -> None:
+        regrets = self.regrets + self._last if self.rule == "pcfr+" else self.regrets
+        regret_matching(regrets, self.tree.slot_action_start, self.strategy)
 
     def leaf_promise(self, player: int) -> np.ndarray:
         """Seat-0 value of each leaf hypothesis for ``player``, as the iterations promised it.

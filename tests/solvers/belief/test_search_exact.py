@@ -139,9 +139,11 @@ def test_exact_leaves_average_each_hand_over_its_private_states() -> None:
     assert split > 0  # some hand's private states were valued apart before the mean
 
 
-def test_sampled_iterations_mix_into_the_cfr_average() -> None:
-    """Iteration t is drawn with probability proportional to t, and the iterations' strategies
-    so weighted, mixed on the compiled tree, are CFR+'s average wherever it reaches (one turn:
+@pytest.mark.parametrize(("rule", "power"), [("cfr+", 1), ("pcfr+", 2), ("dcfr", 2)])
+def test_sampled_iterations_mix_into_the_cfr_average(rule: str, power: int) -> None:
+    """Iteration t is drawn with probability proportional to its weight in the average (t for
+    CFR+, t^2 for the predictive and discounted rules), and the iterations' strategies so
+    weighted, mixed on the compiled tree, are the average wherever it reaches (one turn:
     later, the public tree merges private states an exchange makes the real game tell apart,
     and its average per slot is no longer the real game's mixture of iterates)."""
     from complots_solver.solvers.belief.exact_eval import to_tree_strategy
@@ -152,13 +154,14 @@ def test_sampled_iterations_mix_into_the_cfr_average() -> None:
 
     config, _ = resolve_game("ladder-1-ambassador(max_turns=1)")
     cfg = config.to_array()
-    settings = SearchSettings(iterations=6, depth=0)
+    settings = SearchSettings(iterations=6, depth=0, cfr=rule)
     root = Hypotheses.initial(cfg)
     rng = np.random.default_rng(0)
     four = replace(settings, iterations=4)
     draws = [Subgame(cfg, root, None, four).solve_sampled(rng) for _ in range(400)]
     freq = np.bincount(draws, minlength=5)[1:] / len(draws)
-    np.testing.assert_allclose(freq, np.arange(1, 5) / 10.0, atol=0.05)
+    weights = np.arange(1, 5) ** power
+    np.testing.assert_allclose(freq, weights / weights.sum(), atol=0.05)
     tree = compile_complots_tree(config)
     full = Subgame(cfg, root, None, settings)
     average = to_tree_strategy(full.tree, full.solve(), tree)
@@ -167,7 +170,7 @@ def test_sampled_iterations_mix_into_the_cfr_average() -> None:
         sub = Subgame(cfg, root, None, settings)
         assert sub.solve_sampled(_Fixed(stop)) == stop
         kept.append(to_tree_strategy(sub.tree, sub.strategy, tree))
-    mixed = mix_strategies(tree, kept, list(range(1, 7)))
+    mixed = mix_strategies(tree, kept, [k**power for k in range(1, 7)])
     reached = own_reach(tree, average)[tree.slot_infoset] > 1e-9
     assert reached.sum() > 100
     np.testing.assert_allclose(mixed[reached], average[reached], atol=1e-9)
