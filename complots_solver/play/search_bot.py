@@ -9,7 +9,8 @@ solving the current turn's subgame from the exact public belief
 optional ``DIR/search.json`` sets how: ``iterations``, ``prune``,
 ``leaf_average``, ``safe`` (re-solve each turn safely, once per player) and
 ``average_promise`` (with ``safe``: promise the opponent the earlier solve's
-leaf values averaged over its iterations).
+leaf values averaged over its iterations) and ``cfr`` (the regret rule:
+``cfr+``, ``pcfr+`` or ``dcfr``).
 ``solved`` plays the policy network shipped for the game under
 ``games/strategies/<preset>/``.
 """
@@ -77,6 +78,7 @@ def _load(directory: str) -> tuple[ValueNet, SearchSettings]:
                 leaf_average=bool(raw.get("leaf_average", settings.leaf_average)),
                 safe=bool(raw.get("safe", settings.safe)),
                 average_promise=bool(raw.get("average_promise", settings.average_promise)),
+                cfr=str(raw.get("cfr", settings.cfr)),
             )
         except (ValueError, TypeError, AttributeError) as exc:
             raise ValueError(f"{sfile}: unreadable search settings ({exc})") from None

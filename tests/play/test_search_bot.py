@@ -173,6 +173,17 @@ def test_search_json_turns_on_safe_resolving(net_dir, tmp_path) -> None:
     shutil.copytree(folder, averaged)
     (averaged / "search.json").write_text(json.dumps({"safe": True, "average_promise": True}))
     assert make_bot(f"search:{averaged}", config, np.random.default_rng(0)).settings.average_promise
+    for rule, folder_name in (("dcfr", "discounted"), ("cfr++", "misspelt")):
+        other = tmp_path / folder_name
+        shutil.copytree(folder, other)
+        (other / "search.json").write_text(json.dumps({"cfr": rule}))
+        if rule == "dcfr":
+            assert (
+                make_bot(f"search:{other}", config, np.random.default_rng(0)).settings.cfr == rule
+            )
+        else:
+            with pytest.raises(ValueError, match="cfr must be one of"):
+                make_bot(f"search:{other}", config, np.random.default_rng(0))
     bad = tmp_path / "bad"
     shutil.copytree(folder, bad)
     (bad / "search.json").write_text("[1, 2]")

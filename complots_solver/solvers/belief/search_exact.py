@@ -203,7 +203,7 @@ class IterateMixture(ExactLeaves):
         self.seat = tree.infoset_player[tree.slot_infoset]
         self.num = np.zeros(tree.num_slots)
         self.den = np.zeros(tree.num_slots)
-        self.strategy = self.solver.strategy.copy()
+        self.strategy = self.solver.strategy.copy()  # _copy walks a solved subgame; any will do
         leaves: list[tuple[int, int]] = []
         _copy(self, whole, 0, np.empty(int(whole.slot_action_start[-1])), leaves=leaves)
         at = dict(leaves)
@@ -326,7 +326,7 @@ def search_strategy(
     (:func:`.search.safe_subgame`); when the earlier solve reached the end of
     the game, the opponent is promised its best-response values against the
     strategy written so far.
-    ``sample``: every depth-limited subgame is played as one CFR+ iteration's
+    ``sample``: every depth-limited subgame is played as one CFR iteration's
     strategy drawn with this generator (:meth:`.search.Subgame.solve_sampled`,
     ReBeL's rule; not with ``settings.safe``); one draw per subgame, so the
     strategy written is one sample of the player (see :func:`search_exploitability`);
@@ -335,7 +335,7 @@ def search_strategy(
     that player's own model of the game, and only its slots are its play.
     ``keep_exact``: turns after ``exact_from`` are not re-solved; the solves
     to the end at ``exact_from`` are played through (no unsafe re-solving).
-    ``cf_roots``: the re-solves' roots carry each player's counterfactual reach
+    ``cf_roots``: the (unsafe) re-solves' roots carry each player's counterfactual reach
     under the strategy written so far beside the joint (``Subgame(columns=...)``),
     as the exact leaves solve from.
     """
@@ -469,6 +469,8 @@ def search_exploitability(
     """
     if samples < 0:
         raise ValueError(f"samples must be at least 0, got {samples}")
+    if perspectives and not samples:
+        raise ValueError("perspectives: only with samples > 0 (the drawn players)")
     args = (config, net, settings, log, exact_from, first_depth, promise, exact_leaves, per_hand)
     tree = compile_complots_tree(config)
     if samples == 0:
