@@ -181,16 +181,17 @@ class Subgame:
         return avg
 
     def solve_sampled(self, rng: np.random.Generator, perspective: int | None = None) -> int:
-        """Stop CFR+ at an iteration drawn with the average's weight and play its strategy; which one.
+        """Stop CFR at an iteration drawn with the average's weight and play its strategy; which one.
 
         ReBeL's rule for play (Brown et al. 2020, section 6): the iteration's
         strategy is the one whose beliefs the leaves were valued at, so the next
         subgame, rooted at its beliefs, continues it as the leaf values assumed;
         over the draws the subgame is played as the average (each iteration
-        drawn with its weight in it, :meth:`.VectorCFR.average_weight`). Epsilon is not mixed in. ``perspective``: the whole
-        profile of that player's pass at the iteration (the beliefs its leaf
-        values were computed at, under alternating updates), else each
-        player's strategy of its own pass.
+        drawn with its weight in it, :meth:`.VectorCFR.average_weight`).
+        Epsilon is not mixed in. ``perspective``: the whole profile of that
+        player's pass at the iteration (the beliefs its leaf values were
+        computed at, under alternating updates), else each player's strategy
+        of its own pass.
         """
         st = self.settings
         weights = np.array([self.solver.average_weight(k) for k in range(1, st.iterations + 1)])

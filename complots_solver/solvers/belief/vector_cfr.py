@@ -236,7 +236,7 @@ CFR_RULES = ("cfr+", "pcfr+", "dcfr")
 
 
 class VectorCFR:
-    """CFR+ (or vanilla CFR) over a public tree, with optional leaf values per iteration."""
+    """CFR+ (vanilla CFR, or another regret rule) over a public tree, with optional leaf values."""
 
     def __init__(self, tree: PublicTree, plus: bool = True, rule: str = "cfr+") -> None:
         if rule not in CFR_RULES:
