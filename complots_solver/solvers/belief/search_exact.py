@@ -41,7 +41,7 @@ from complots_solver.solvers.belief.vector_cfr import (
 from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
 from complots_solver.solvers.exact.best_response import exploitability_report, game_value
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
-from complots_solver.solvers.exact.mixture import mix_strategies, own_reach
+from complots_solver.solvers.exact.mixture import Mixture, mix_strategies
 
 
 def _children(tree: PublicTree) -> dict[int, list[tuple[int, int]]]:
@@ -58,14 +58,17 @@ def _copy(
     strategy: np.ndarray,
     only: int | None = None,
     leaves: list[tuple[int, int]] | None = None,
+    source: np.ndarray | None = None,
 ) -> tuple[int, int]:
     """Write the solved subgame's strategy onto ``whole`` from node ``start``: (slots set, missed).
 
     ``only``: copy that player's slots alone. ``leaves`` collects each depth-limit
-    leaf node of the subgame with its node in ``whole``.
+    leaf node of the subgame with its node in ``whole``. ``source``: a strategy
+    of the subgame's tree to copy instead of its solution.
     """
     t = sub.tree
-    assert sub.strategy is not None
+    source = sub.strategy if source is None else source
+    assert source is not None
     kids = _children(t)
     copied = missed = 0
     stack = [(0, start)]
@@ -99,7 +102,7 @@ def _copy(
                     int(whole.slot_action_start[target + 1]),
                 )
                 probs = dict(
-                    zip(t.slot_actions[a0:a1].tolist(), sub.strategy[a0:a1].tolist(), strict=True)
+                    zip(t.slot_actions[a0:a1].tolist(), source[a0:a1].tolist(), strict=True)
                 )
                 for i in range(b0, b1):
                     strategy[i] = probs[int(whole.slot_actions[i])]
@@ -128,9 +131,19 @@ class ExactLeaves(Subgame):
         per_hand: bool,
     ) -> None:
         super().__init__(cfg, root, None, settings)
-        self.exact_iterations = iterations
         self.per_hand = per_hand
+        self.to_end = SearchSettings(iterations=iterations, depth=0, cfr=settings.cfr)
         self.last_solves: dict[int, Subgame] = {}  # leaf group -> its solve in the last pass
+
+    def leaf_root(self, idx: np.ndarray, weights: np.ndarray) -> Hypotheses:
+        """The leaf rows ``idx`` (one leaf node's) as the root of a solve, weighted ``weights``."""
+        t = self.tree
+        return Hypotheses(
+            t.leaf_states[idx].copy(),
+            t.hyp_x[t.leaf_hyps[idx]].copy(),
+            t.leaf_knows[idx].copy(),
+            weights,
+        )
 
     def leaf_values(
         self, reach: np.ndarray, own: np.ndarray, strategy: np.ndarray, player: int
@@ -138,7 +151,6 @@ class ExactLeaves(Subgame):
         """Seat-0 values of the leaf hypotheses for ``player``'s pass, solved to the end."""
         t = self.tree
         out = np.zeros(len(t.leaf_hyps))
-        to_end = SearchSettings(iterations=self.exact_iterations, depth=0, cfr=self.settings.cfr)
         self.last_solves = {}
         for g in range(self.num_leaf_nodes):
             idx = np.flatnonzero(self.leaf_group == g)
@@ -151,13 +163,8 @@ class ExactLeaves(Subgame):
                 # whole-game CFR, against the opponent's strategy there, which nothing updates
                 total = cols[:, player].sum()
             cols /= total
-            root = Hypotheses(
-                t.leaf_states[idx].copy(),
-                t.hyp_x[t.leaf_hyps[idx]].copy(),
-                t.leaf_knows[idx].copy(),
-                cols[:, t.players].copy(),
-            )
-            sub = Subgame(self.cfg, root, None, to_end, np.ascontiguousarray(cols))
+            root = self.leaf_root(idx, cols[:, t.players].copy())
+            sub = Subgame(self.cfg, root, None, self.to_end, np.ascontiguousarray(cols))
             sub.solve()
             self.last_solves[g] = sub
             values = sub.seat_values()[: len(idx), player]
@@ -201,14 +208,12 @@ class IterateMixture(ExactLeaves):
         self.compiled = tree
         self.index = tree_index(whole, tree)
         self.seat = tree.infoset_player[tree.slot_infoset]
-        self.num = np.zeros(tree.num_slots)
-        self.den = np.zeros(tree.num_slots)
-        self.strategy = self.solver.strategy.copy()  # _copy walks a solved subgame; any will do
+        self.mixed = Mixture(tree)
         leaves: list[tuple[int, int]] = []
-        _copy(self, whole, 0, np.empty(int(whole.slot_action_start[-1])), leaves=leaves)
+        slots = int(whole.slot_action_start[-1])
+        _copy(self, whole, 0, np.empty(slots), leaves=leaves, source=self.solver.strategy)
         at = dict(leaves)
         self.leaf_whole = [at[int(n)] for n in self.leaf_node_ids]
-        self.strategy = None
         self.uniform = normalize(np.ones(int(whole.slot_action_start[-1])), whole.slot_action_start)
 
     def leaf_values(
@@ -217,39 +222,28 @@ class IterateMixture(ExactLeaves):
         """:meth:`ExactLeaves.leaf_values`, and the pass's whole-game strategy mixed in for ``player``."""
         out = super().leaf_values(reach, own, strategy, player)
         written = self.uniform.copy()
-        self.strategy = strategy
-        _copy(self, self.whole, 0, written)
-        self.strategy = None
-        to_end = SearchSettings(iterations=self.exact_iterations, depth=0, cfr=self.settings.cfr)
-        t = self.tree
+        _copy(self, self.whole, 0, written, source=strategy)
         for g in range(self.num_leaf_nodes):
             sub = self.last_solves.get(g)
             if sub is None:  # no belief there: chance odds alone, as the written search does
                 idx = np.flatnonzero(self.leaf_group == g)
-                weights = np.full(len(idx), 1.0 / len(idx))
-                hyps = Hypotheses(
-                    t.leaf_states[idx].copy(),
-                    t.hyp_x[t.leaf_hyps[idx]].copy(),
-                    t.leaf_knows[idx].copy(),
-                    weights,
+                sub = Subgame(
+                    self.cfg,
+                    self.leaf_root(idx, np.full(len(idx), 1.0 / len(idx))),
+                    None,
+                    self.to_end,
                 )
-                sub = Subgame(self.cfg, hyps, None, to_end)
                 sub.solve()
             _copy(sub, self.whole, self.leaf_whole[g], written)
-        mapped = written[self.index]
-        reach_own = own_reach(self.compiled, mapped)[self.compiled.slot_infoset]
-        mine = self.seat == player
-        w = self.solver.average_weight(self.solver.iteration)
-        self.num[mine] += w * reach_own[mine] * mapped[mine]
-        self.den[mine] += w * reach_own[mine]
+        weight = self.solver.average_weight(self.solver.iteration)
+        self.mixed.add(written[self.index], weight, where=self.seat == player)
         return out
 
     def mixture(self) -> np.ndarray:
         """The compiled tree's strategy of the player who draws an iteration (see the class)."""
-        if not self.den.any():
+        if not self.mixed.den.any():
             raise RuntimeError("solve() first")
-        uniform = 1.0 / np.repeat(self.compiled.num_actions, self.compiled.num_actions)
-        return np.where(self.den > 0.0, self.num / np.where(self.den > 0.0, self.den, 1.0), uniform)
+        return self.mixed.strategy()
 
 
 def iterate_mixture_exploitability(
@@ -484,6 +478,7 @@ def search_exploitability(
     written = []
     alone = []
     seat_of = tree.infoset_player[tree.slot_infoset]
+    index = None  # every written strategy is on the same whole-game tree
     for k in range(samples):
         if perspectives:
             mapped = np.empty(tree.num_slots)
@@ -492,14 +487,16 @@ def search_exploitability(
                 whole, strategy, counts = search_strategy(
                     *args, sample=rng, cf_roots=cf_roots, perspective=p, keep_exact=keep_exact
                 )
+                index = tree_index(whole, tree) if index is None else index
                 mine = seat_of == p
-                mapped[mine] = to_tree_strategy(whole, strategy, tree)[mine]
+                mapped[mine] = strategy[index][mine]
         else:
             rng = np.random.default_rng([seed, k])
             whole, strategy, counts = search_strategy(
                 *args, sample=rng, cf_roots=cf_roots, keep_exact=keep_exact
             )
-            mapped = to_tree_strategy(whole, strategy, tree)
+            index = tree_index(whole, tree) if index is None else index
+            mapped = strategy[index]
         written.append(mapped)
         alone.append(round(float(tree_exploitability(tree, mapped)), 5))
     report = exploitability_report(tree, mix_strategies(tree, written))

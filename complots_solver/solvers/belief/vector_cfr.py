@@ -317,11 +317,8 @@ class VectorCFR:
             leaf_before: list[np.ndarray | None] = [None] * t.players
         for done in range(iterations):
             self.iteration += 1
-            weight = float(self.iteration) if self.plus else 1.0
-            if predictive:
-                weight = float(self.iteration) ** 2
-            elif self.rule == "dcfr":
-                weight = 1.0
+            # discounted CFR weighs the average by discounting its sum instead (below)
+            weight = 1.0 if self.rule == "dcfr" else self.average_weight(self.iteration)
             for player in range(t.players):
                 self._match()
                 if self.gadget is not None:

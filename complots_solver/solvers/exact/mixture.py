@@ -64,6 +64,41 @@ def own_reach(tree: Tree, strategy: np.ndarray) -> np.ndarray:
     return out
 
 
+class Mixture:
+    """Strategies added one by one with their draw weights, mixed as :func:`mix_strategies` does.
+
+    ``add(..., where=mask)`` adds a strategy for some slots only (one
+    player's, say); each slot mixes what was added for it.
+    """
+
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self.num = np.zeros(tree.num_slots)  # draw weight x own reach x probability
+        self.den = np.zeros(tree.num_slots)  # draw weight x own reach
+        self.mean = np.zeros(tree.num_slots)  # draw weight x probability
+        self.drawn = np.zeros(tree.num_slots)  # draw weight
+
+    def add(self, strategy: np.ndarray, weight: float, where: np.ndarray | None = None) -> None:
+        """Mix in ``strategy`` drawn with ``weight`` (on the slots ``where`` holds, or all)."""
+        values = _check_strategy(self.tree, strategy)
+        reach = own_reach(self.tree, values)[self.tree.slot_infoset]
+        keep = weight if where is None else weight * where
+        self.num += keep * reach * values
+        self.den += keep * reach
+        self.mean += keep * values
+        self.drawn += keep
+
+    def strategy(self) -> np.ndarray:
+        """The mixed behaviour strategy: the draw-weighted mean where no strategy reaches,
+        uniform where nothing was added."""
+        mean = np.where(
+            self.drawn > 0.0,
+            self.mean / np.where(self.drawn > 0.0, self.drawn, 1.0),
+            self.tree.uniform_strategy(),
+        )
+        return np.where(self.den > 0.0, self.num / np.where(self.den > 0.0, self.den, 1.0), mean)
+
+
 def mix_strategies(
     tree: Tree, strategies: Sequence[np.ndarray], weights: Sequence[float] | None = None
 ) -> np.ndarray:
@@ -76,15 +111,7 @@ def mix_strategies(
     drawn = np.ones(len(strategies)) if weights is None else np.asarray(weights, np.float64)
     if drawn.shape != (len(strategies),) or drawn.min() < 0.0 or drawn.sum() <= 0.0:
         raise ValueError("weights: one non-negative weight per strategy, not all zero")
-    slot_info = tree.slot_infoset
-    num = np.zeros(tree.num_slots)
-    den = np.zeros(tree.num_slots)
-    mean = np.zeros(tree.num_slots)
+    mixture = Mixture(tree)
     for strategy, w in zip(strategies, drawn, strict=True):
-        values = _check_strategy(tree, strategy)
-        reach = own_reach(tree, values)[slot_info]
-        num += w * reach * values
-        den += w * reach
-        mean += w * values
-    mean /= drawn.sum()
-    return np.where(den > 0.0, num / np.where(den > 0.0, den, 1.0), mean)
+        mixture.add(strategy, float(w))
+    return mixture.strategy()
