@@ -12,6 +12,7 @@ the belief at any leaf under the solved strategy is the next turn's root.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -347,6 +348,7 @@ def safe_subgame(
     settings: SearchSettings,
     player: int,
     promised: np.ndarray | None = None,
+    make: Callable[[Hypotheses], Subgame] | None = None,
 ) -> Subgame:
     """``player``'s safe re-solve at a turn start, solved.
 
@@ -356,7 +358,9 @@ def safe_subgame(
     private state is its counterfactual value: from ``promised`` (seat-0 value
     of each row for the opponent, e.g. its best response to a written
     continuation) if given, else from the value network at the joint belief,
-    as the earlier subgame's leaf valued it.
+    as the earlier subgame's leaf valued it. ``make``: builds the subgame from
+    its root (with leaves of its own, e.g. a :class:`.continuation.ChoiceSubgame`)
+    instead of a network's.
     """
     opp = 1 - player
     base = np.asarray(hyps.weights, dtype=np.float64)
@@ -374,7 +378,7 @@ def safe_subgame(
     _, index = np.unique(hyps.xs[:, opp], return_inverse=True)
     terminate = np.bincount(index, weights=base * sign * promised)
     root = Hypotheses(hyps.states, hyps.xs, hyps.knows, base)
-    sub = Subgame(cfg, root, net, settings)
+    sub = Subgame(cfg, root, net, settings) if make is None else make(root)
     sub.set_gadget(opp, terminate)
     sub.solve()
     return sub

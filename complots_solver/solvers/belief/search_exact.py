@@ -26,6 +26,7 @@ import numpy as np
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import Stage
 from complots_solver.rules.layout import S_STAGE, S_TURN
+from complots_solver.solvers.belief.continuation import Bias, ChoiceSubgame, biased
 from complots_solver.solvers.belief.exact_eval import to_tree_strategy, tree_index
 from complots_solver.solvers.belief.features import hand_index
 from complots_solver.solvers.belief.hypotheses import TERMINAL, Hypotheses, Memory
@@ -34,8 +35,10 @@ from complots_solver.solvers.belief.public_tree import LEAF, PublicTree, build_p
 from complots_solver.solvers.belief.search import SearchSettings, Subgame, safe_subgame
 from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.belief.vector_cfr import (
+    VectorCFR,
     best_response_hyp_values,
     normalize,
+    profile_values,
     reaches,
 )
 from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
@@ -505,5 +508,172 @@ def search_exploitability(
         "value": report.game_value,
         "best_response_values": report.best_response_values,
         "sample_exploitability": alone,
+        **counts,
+    }
+
+
+def blueprint_strategy(config: GameConfig, iterations: int, rule: str = "cfr+") -> np.ndarray:
+    """Average strategy of ``iterations`` of whole-game CFR on the CANONICAL public tree."""
+    if iterations < 1:
+        raise ValueError(f"iterations must be at least 1, got {iterations}")
+    cfg = config.to_array()
+    whole = build_public_tree(cfg, Hypotheses.initial(cfg), Memory.CANONICAL)
+    solver = VectorCFR(whole, rule=rule)
+    solver.run(iterations)
+    return solver.average_strategy()
+
+
+def continuation_values(
+    whole: PublicTree,
+    blueprint: np.ndarray,
+    player: int,
+    biases: tuple[Bias, ...] = tuple(Bias),
+    factor: float = 5.0,
+    best_response: bool = False,
+    own_choice: bool = False,
+) -> np.ndarray:
+    """Seat-0 value of every hypothesis of ``whole`` per pair of continuations, ``[K0, K1, H]``.
+
+    ``player``'s opponent continues with the blueprint, or the blueprint
+    biased towards each of ``biases`` (:func:`.continuation.biased`), or
+    (``best_response``) its best response to ``player``'s continuation;
+    ``player`` with the blueprint alone, or (``own_choice``) with any of its
+    own biased blueprints as well.
+    """
+    opp = 1 - player
+    own = [blueprint] + (
+        [biased(whole, blueprint, player, b, factor) for b in biases] if own_choice else []
+    )
+    table = []
+    for mine in own:
+        row = [profile_values(whole, biased(whole, mine, opp, b, factor)) for b in biases]
+        row.insert(0, profile_values(whole, mine))
+        if best_response:
+            row.append(best_response_hyp_values(whole, mine, opp)[0])
+        table.append(row)
+    values = np.array(table)  # [own, opponent's, H]
+    return values if player == 0 else values.transpose(1, 0, 2)
+
+
+def _leaf_rows(sub: Subgame, whole: PublicTree, start: int) -> np.ndarray:
+    """The hypothesis of ``whole`` of each leaf hypothesis of ``sub`` rooted at ``start``."""
+    t = sub.tree
+    leaves: list[tuple[int, int]] = []
+    scratch = np.empty(int(whole.slot_action_start[-1]))
+    _copy(sub, whole, start, scratch, leaves=leaves, source=sub.solver.strategy)
+    out = np.full(len(t.leaf_hyps), -1, dtype=np.int64)
+    for n, w in leaves:
+        a0, a1 = int(t.node_hyp_start[n]), int(t.node_hyp_start[n + 1])
+        b0, b1 = int(whole.node_hyp_start[w]), int(whole.node_hyp_start[w + 1])
+        by_x = {tuple(whole.hyp_x[h]): h for h in range(b0, b1)}
+        pos = np.searchsorted(t.leaf_hyps, np.arange(a0, a1))
+        out[pos] = [by_x[tuple(t.hyp_x[h])] for h in range(a0, a1)]
+    return out
+
+
+def continuation_search_strategy(
+    config: GameConfig,
+    settings: SearchSettings,
+    blueprint: np.ndarray,
+    biases: tuple[Bias, ...] = tuple(Bias),
+    factor: float = 5.0,
+    best_response: bool = False,
+    log: Callable[[dict], None] | None = None,
+    own_choice: bool = False,
+) -> tuple[PublicTree, np.ndarray, dict[str, int]]:
+    """The search player with continuation leaves, written out on the whole public tree.
+
+    Each player solves the first subgame alone, then re-solves every later
+    turn safely (gadget, promised its opponent's leaf values of the earlier
+    solve averaged over the iterations); every subgame's leaves are the
+    opponent's choice among its continuations (:func:`continuation_values`,
+    the player continuing with ``blueprint``, a strategy of the CANONICAL
+    whole-game public tree).
+    """
+    if settings.depth < 1:
+        raise ValueError("settings: continuation leaves need depth-limited subgames (depth >= 1)")
+    cfg = config.to_array()
+    root = Hypotheses.initial(cfg)
+    whole = build_public_tree(cfg, root, Memory.CANONICAL)
+    if blueprint.shape != (int(whole.slot_action_start[-1]),):
+        raise ValueError("blueprint: one probability per action of the whole public tree needed")
+    states, knows, _ = replay_tree(whole, root.states, root.knows, cfg)
+    values = [
+        continuation_values(whole, blueprint, p, biases, factor, best_response, own_choice)
+        for p in range(2)
+    ]
+    strategy = normalize(np.ones(int(whole.slot_action_start[-1])), whole.slot_action_start)
+
+    def make(player: int, start: int) -> Callable[[Hypotheses], Subgame]:
+        def build(hyps: Hypotheses) -> Subgame:
+            sub = ChoiceSubgame(cfg, hyps, None, settings)
+            rows = _leaf_rows(sub, whole, start)
+            sub.set_values(values[player][:, :, rows])
+            return sub
+
+        return build
+
+    recorded: dict[tuple[int, int], np.ndarray] = {}
+    counts = {"subgames": 0, "slots": 0, "missed": 0}
+    for player in range(2):
+        first = make(player, 0)(root)
+        first.solve()
+        leaves: list[tuple[int, int]] = []
+        c, m = _copy(first, whole, 0, strategy, only=player, leaves=leaves)
+        _promises(first, whole, leaves, player, recorded)
+        counts["subgames"] += 1
+        counts["slots"] += c
+        counts["missed"] += m
+    starts: dict[int, list[int]] = defaultdict(list)
+    for node in range(whole.num_nodes):
+        h0 = int(whole.node_hyp_start[node])
+        if int(whole.node_player[node]) >= 0 and int(states[h0, S_STAGE]) == Stage.ACTION:
+            starts[int(states[h0, S_TURN])].append(node)
+    for turn in sorted(k for k in starts if k >= 1):
+        began = time.perf_counter()
+        reach, _ = reaches(whole, strategy)
+        joint = reach[:, whole.players]
+        for node in starts[turn]:
+            h0, h1 = int(whole.node_hyp_start[node]), int(whole.node_hyp_start[node + 1])
+            for player in range(2):
+                base = Hypotheses(
+                    states[h0:h1], whole.hyp_x[h0:h1], knows[h0:h1], reach[h0:h1, 1 - player]
+                )
+                promised = np.nan_to_num(recorded.get((node, player), np.zeros(h1 - h0)))
+                sub = safe_subgame(
+                    cfg, base, joint[h0:h1], None, settings, player, promised, make(player, node)
+                )
+                sub_leaves: list[tuple[int, int]] = []
+                c, m = _copy(sub, whole, node, strategy, only=player, leaves=sub_leaves)
+                _promises(sub, whole, sub_leaves, player, recorded)
+                counts["slots"] += c
+                counts["missed"] += m
+            counts["subgames"] += 1
+        if log is not None:
+            log({"turn": turn, "roots": len(starts[turn]), "seconds": time.perf_counter() - began})
+    return whole, strategy, counts
+
+
+def continuation_exploitability(
+    config: GameConfig,
+    settings: SearchSettings,
+    blueprint_iterations: int,
+    biases: tuple[Bias, ...] = tuple(Bias),
+    factor: float = 5.0,
+    best_response: bool = False,
+    log: Callable[[dict], None] | None = None,
+    own_choice: bool = False,
+) -> dict[str, object]:
+    """Exact NashConv/2 of the continuation-leaf search over a short CFR+ blueprint, and the blueprint's."""
+    blueprint = blueprint_strategy(config, blueprint_iterations)
+    whole, strategy, counts = continuation_search_strategy(
+        config, settings, blueprint, biases, factor, best_response, log, own_choice
+    )
+    tree = compile_complots_tree(config)
+    index = tree_index(whole, tree)
+    return {
+        "exploitability": float(tree_exploitability(tree, strategy[index])),
+        "value": float(game_value(tree, strategy[index])),
+        "blueprint_exploitability": float(tree_exploitability(tree, blueprint[index])),
         **counts,
     }
