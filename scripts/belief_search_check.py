@@ -10,8 +10,10 @@ import time
 from pathlib import Path
 
 from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.belief.continuation import Bias
 from complots_solver.solvers.belief.search import SearchSettings
 from complots_solver.solvers.belief.search_exact import (
+    continuation_exploitability,
     iterate_mixture_exploitability,
     search_exploitability,
 )
@@ -73,6 +75,22 @@ def main() -> None:
         help="with --exact-leaves: the player who draws a first-subgame iteration, exactly",
     )
     parser.add_argument("--cfr", default="cfr+", help="regret rule: cfr+, pcfr+ or dcfr")
+    parser.add_argument(
+        "--continuations",
+        type=int,
+        default=0,
+        help="continuation leaves over a blueprint of N whole-game CFR+ iterations (run 'none')",
+    )
+    parser.add_argument("--no-bias", action="store_true", help="continuations: the blueprint only")
+    parser.add_argument(
+        "--best-response",
+        action="store_true",
+        help="continuations: the opponent's best response too",
+    )
+    parser.add_argument(
+        "--own-choice", action="store_true", help="continuations: the re-solver chooses too"
+    )
+    parser.add_argument("--factor", type=float, default=5.0, help="continuations: bias factor")
     args = parser.parse_args()
     config, _ = resolve_game(args.preset)
     for run in args.runs:
@@ -82,6 +100,20 @@ def main() -> None:
             nets = [ValueNet.load(Path(r) / "value-net.npz") for r in run.split("+")]
             net = nets[0] if len(nets) == 1 else ValueEnsemble(nets)
         start = time.perf_counter()
+        if args.continuations:
+            if net is not None:
+                parser.error("--continuations needs 'none'")
+            out = continuation_exploitability(
+                config,
+                SearchSettings(iterations=args.iterations, safe=True, cfr=args.cfr),
+                args.continuations,
+                () if args.no_bias else tuple(Bias),
+                args.factor,
+                args.best_response,
+                own_choice=args.own_choice,
+            )
+            print(run, out, f"{time.perf_counter() - start:.0f} s", flush=True)
+            continue
         if args.iterate_mixture:
             if net is not None or args.exact_leaves <= 0:
                 parser.error("--iterate-mixture needs 'none' and --exact-leaves N")
