@@ -12,6 +12,7 @@ from pathlib import Path
 import complots_solver  # noqa: F401  (configures numba and BLAS before numpy loads)
 from complots_solver.play.bots import make_bot
 from complots_solver.solvers.compare.strength import (
+    ALL_METHODS,
     METHODS,
     ladder_curves,
     plot_curves,
@@ -27,7 +28,13 @@ def main() -> None:
     parser.add_argument(
         "--games", nargs="+", default=["ladder-3-ambassador", "ladder-3-inquisitor"]
     )
-    parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
+    parser.add_argument(
+        "--methods",
+        nargs="+",
+        default=list(METHODS),
+        choices=ALL_METHODS,
+        help="deep-cfr (OpenSpiel's PyTorch Deep CFR) needs the deepcfr extra",
+    )
     parser.add_argument("--seconds", type=float, default=120.0, help="solving budget per method")
     parser.add_argument("--targets", nargs="+", type=float, default=[0.05, 0.01, 0.001])
     parser.add_argument("--seed", type=int, default=0)

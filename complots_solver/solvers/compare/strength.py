@@ -34,10 +34,13 @@ BELIEF = "belief"
 CFR_PLUS = "cfr+"
 OS_MCCFR = "os-mccfr"
 SELFPLAY = "selfplay"
+DEEP_CFR = "deep-cfr"  # OpenSpiel's PyTorch Deep CFR; optional (the deepcfr extra), not by default
 METHODS = (BELIEF, CFR_PLUS, OS_MCCFR, SELFPLAY)
+ALL_METHODS = (*METHODS, DEEP_CFR)
 REFERENCE = OS_MCCFR
 OS_FIRST_CHUNK = 2_000
 EXACT_FIRST_CHUNK = 4
+DEEP_CFR_FIRST_CHUNK = 2
 SELFPLAY_FIRST_CHUNK = 4  # iterations of 256 games
 MakeBot = Callable[[str, GameConfig, np.random.Generator], object]
 
@@ -101,8 +104,13 @@ class _Stepper:
             MCCFRSolver(config, "os", key="perfect", seed=seed).run(10)
             self.solver = MCCFRSolver(config, "os", key="perfect", seed=seed)
             self.first = OS_FIRST_CHUNK
+        elif method == DEEP_CFR:
+            from complots_solver.solvers.compare.deep_cfr import DeepCFRRun
+
+            self.solver = DeepCFRRun(config, ctree, seed)
+            self.first = DEEP_CFR_FIRST_CHUNK
         else:
-            raise ValueError(f"method: one of {', '.join(METHODS)}; got {method!r}")
+            raise ValueError(f"method: one of {', '.join(ALL_METHODS)}; got {method!r}")
         self.method = method
         self.ctree = ctree
         self.iterations = 0
@@ -192,8 +200,8 @@ def ladder_curves(
     from complots_solver.rules.presets import resolve_game
 
     for m in methods:
-        if m not in METHODS:
-            raise ValueError(f"methods: each one of {', '.join(METHODS)}; got {m!r}")
+        if m not in ALL_METHODS:
+            raise ValueError(f"methods: each one of {', '.join(ALL_METHODS)}; got {m!r}")
     points: list[CurvePoint] = []
     for name in games:
         config, _ = resolve_game(name)
