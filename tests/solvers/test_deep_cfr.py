@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.compare.strength import DEEP_CFR, method_curve
+from complots_solver.solvers.compare.strength import DEEP_CFR, ESCHER, method_curve
 from complots_solver.solvers.exact.best_response import exploitability
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 
@@ -64,3 +64,16 @@ def test_deep_cfr_without_the_extra_says_what_to_install(monkeypatch) -> None:
     tree = compile_complots_tree(config)
     with pytest.raises(RuntimeError, match=r"deepcfr extra"):
         method_curve("ladder-1-ambassador", config, DEEP_CFR, 1.0, 0.5, tree)
+
+
+@needs_extra
+@pytest.mark.slow
+@pytest.mark.parametrize("method", [DEEP_CFR, ESCHER])
+def test_network_cfr_curves_are_measured_exactly(method: str) -> None:
+    """Through the strength comparison, each network-CFR method runs one chunk (two
+    iterations) and its policy is measured on the history tree: a point with a real value."""
+    config, _ = resolve_game("ladder-1-ambassador")
+    tree = compile_complots_tree(config)
+    points = method_curve("ladder-1-ambassador", config, method, 1.0, 0.001, tree)
+    assert len(points) == 1 and points[0].iterations == 2 and points[0].method == method
+    assert 0.0 < points[0].exploitability < 1.0

@@ -89,3 +89,63 @@ class DeepCFRRun:
         if self._states is None:
             self._states = [self.tree.keys.state(i) for i in range(self.tree.num_infosets)]
         return openspiel_strategy(self.tree, self.solver, self._states)
+
+
+class _ArrayPolicy:
+    """ESCHER's agent answers with an array over all actions; the tree reader wants a dict."""
+
+    def __init__(self, agent: object) -> None:
+        self.agent = agent
+
+    def action_probabilities(self, state: object) -> dict[int, float]:
+        """Probability of each legal action of ``state``."""
+        probs = self.agent.action_probabilities(state)
+        return {int(a): float(probs[a]) for a in state.legal_actions()}
+
+
+class EscherRun:
+    """OpenSpiel's PyTorch ESCHER (McAleer et al. 2023) in chunks, with its Kuhn-poker settings.
+
+    ESCHER drops importance weights altogether: the traverser samples its own
+    actions uniformly and its regrets come from a learned history value
+    function. OpenSpiel's module draws from numpy's global generator, seeded
+    here.
+    """
+
+    def __init__(self, config: GameConfig, tree: Tree, seed: int = 0) -> None:
+        if config.players != 2:
+            raise ValueError(f"config: ESCHER here is for 2 players, got {config.players}")
+        torch, _ = _modules()
+        import pyspiel
+        from open_spiel.python.pytorch import escher
+
+        import complots_solver.openspiel  # noqa: F401  (registers "complots")
+
+        torch.manual_seed(seed)
+        torch.set_num_threads(1)
+        np.random.seed(seed)
+        self._escher = escher
+        game = pyspiel.load_game(config.game_string())
+        self.agent = escher.Agent(game, escher.Config())
+        self.train = escher.TrainConfig(game)
+        self.tree = tree
+        self._states: list | None = None
+        self.iterations = 0
+
+    def run(self, n: int) -> None:
+        """``n`` more iterations, then the average policy network refitted."""
+        if n < 1:
+            raise ValueError(f"n must be at least 1, got {n}")
+        for _ in range(n):
+            self._escher._train_regret(self.train, self.agent)
+            self.agent.t += 1
+        self._escher._train_avg_policy(self.agent)
+        self.iterations += n
+
+    def tree_strategy(self) -> np.ndarray:
+        """The average policy network's strategy on the tree's slots."""
+        from complots_solver.solvers.mccfr.quality import openspiel_strategy
+
+        if self._states is None:
+            self._states = [self.tree.keys.state(i) for i in range(self.tree.num_infosets)]
+        return openspiel_strategy(self.tree, _ArrayPolicy(self.agent), self._states)

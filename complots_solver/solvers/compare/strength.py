@@ -34,9 +34,11 @@ BELIEF = "belief"
 CFR_PLUS = "cfr+"
 OS_MCCFR = "os-mccfr"
 SELFPLAY = "selfplay"
-DEEP_CFR = "deep-cfr"  # OpenSpiel's PyTorch Deep CFR; optional (the deepcfr extra), not by default
+# OpenSpiel's PyTorch Deep CFR and ESCHER; optional (the deepcfr extra), not run by default
+DEEP_CFR = "deep-cfr"
+ESCHER = "escher"
 METHODS = (BELIEF, CFR_PLUS, OS_MCCFR, SELFPLAY)
-ALL_METHODS = (*METHODS, DEEP_CFR)
+ALL_METHODS = (*METHODS, DEEP_CFR, ESCHER)
 REFERENCE = OS_MCCFR
 OS_FIRST_CHUNK = 2_000
 EXACT_FIRST_CHUNK = 4
@@ -109,6 +111,11 @@ class _Stepper:
 
             self.solver = DeepCFRRun(config, ctree, seed)
             self.first = DEEP_CFR_FIRST_CHUNK
+        elif method == ESCHER:
+            from complots_solver.solvers.compare.deep_cfr import EscherRun
+
+            self.solver = EscherRun(config, ctree, seed)
+            self.first = DEEP_CFR_FIRST_CHUNK
         else:
             raise ValueError(f"method: one of {', '.join(ALL_METHODS)}; got {method!r}")
         self.method = method
@@ -129,6 +136,8 @@ class _Stepper:
             return table_tree_strategy(self.config, self.solver.policy(), self.ctree)
         if self.method == BELIEF:
             return to_tree_strategy(self.ptree, self.solver.average_strategy(), self.ctree)
+        if self.method in (DEEP_CFR, ESCHER):  # the policy network, fitted to the average
+            return self.solver.tree_strategy()
         if self.method == CFR_PLUS:
             return self.solver.average_strategy()
         return self.solver.tree_strategy(self.ctree)[0]
