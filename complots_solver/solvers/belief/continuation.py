@@ -41,7 +41,7 @@ from complots_solver.rules.layout import (
 )
 from complots_solver.solvers.belief.public_tree import PublicTree
 from complots_solver.solvers.belief.search import Subgame
-from complots_solver.solvers.belief.vector_cfr import normalize
+from complots_solver.solvers.belief.vector_cfr import action_owner, normalize
 
 
 class Bias(IntEnum):
@@ -83,7 +83,7 @@ def biased(
     """
     if factor <= 0.0:
         raise ValueError(f"factor must be positive, got {factor}")
-    owner = np.repeat(tree.slot_player, np.diff(tree.slot_action_start))
+    owner = action_owner(tree)
     mask = bias_mask(tree.slot_actions, tree.players, bias) & (owner == player)
     weights = np.where(mask, strategy * factor, strategy)
     out = normalize(weights, tree.slot_action_start)
@@ -133,8 +133,9 @@ class LeafChoice:
         self, reach: np.ndarray, own: np.ndarray, strategy: np.ndarray, player: int
     ) -> np.ndarray:
         """Seat-0 leaf values under the current choices; ``player``'s regrets in its pass."""
-        q0 = self.choice(0)[self.keys[0]]  # [L, K0]
-        q1 = self.choice(1)[self.keys[1]]  # [L, K1]
+        choices = [self.choice(0), self.choice(1)]
+        q0 = choices[0][self.keys[0]]  # [L, K0]
+        q1 = choices[1][self.keys[1]]  # [L, K1]
         if self.values.shape[player] > 1:
             # the value of each of the player's options against the other's current choice
             if player == 0:
@@ -152,7 +153,7 @@ class LeafChoice:
                 ],
                 axis=1,
             )
-            q = self.choice(player)
+            q = choices[player]
             mean = (q * cfv).sum(axis=1, keepdims=True)
             self.regrets[player] = np.maximum(self.regrets[player] + cfv - mean, 0.0)
         return np.einsum("la,abl,lb->l", q0, self.values, q1)

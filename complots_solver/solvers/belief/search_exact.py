@@ -291,6 +291,49 @@ def _promises(
         )
 
 
+def _turn_starts(whole: PublicTree, states: np.ndarray) -> dict[int, list[int]]:
+    """The turn-start nodes of ``whole`` by turn (``states``: every hypothesis's state)."""
+    starts: dict[int, list[int]] = defaultdict(list)
+    for node in range(whole.num_nodes):
+        h0 = int(whole.node_hyp_start[node])
+        if int(whole.node_player[node]) >= 0 and int(states[h0, S_STAGE]) == Stage.ACTION:
+            starts[int(states[h0, S_TURN])].append(node)
+    return starts
+
+
+def _safe_resolve(
+    cfg: np.ndarray,
+    whole: PublicTree,
+    states: np.ndarray,
+    knows: np.ndarray,
+    reach: np.ndarray,
+    node: int,
+    player: int,
+    promised: np.ndarray | None,
+    net: ValueNet | None,
+    settings: SearchSettings,
+    strategy: np.ndarray,
+    counts: dict[str, int],
+    recorded: dict[tuple[int, int], np.ndarray] | None,
+    make: Callable[[Hypotheses], Subgame] | None = None,
+) -> None:
+    """``player``'s safe re-solve at turn-start ``node`` of ``whole``, written onto ``strategy``.
+
+    ``reach``: the whole tree's reach under the strategy written so far; with
+    ``recorded``, the re-solve's averaged promises for the next turn are kept there.
+    """
+    h0, h1 = int(whole.node_hyp_start[node]), int(whole.node_hyp_start[node + 1])
+    base = Hypotheses(states[h0:h1], whole.hyp_x[h0:h1], knows[h0:h1], reach[h0:h1, 1 - player])
+    joint = reach[h0:h1, whole.players]
+    sub = safe_subgame(cfg, base, joint, net, settings, player, promised, make)
+    leaves: list[tuple[int, int]] = []
+    c, m = _copy(sub, whole, node, strategy, only=player, leaves=leaves)
+    if recorded is not None:
+        _promises(sub, whole, leaves, player, recorded)
+    counts["slots"] += c
+    counts["missed"] += m
+
+
 def search_strategy(
     config: GameConfig,
     net: ValueNet | None,
@@ -360,11 +403,7 @@ def search_strategy(
         for player in range(2):
             _promises(first, whole, leaves, player, recorded)
     counts = {"subgames": 1, "slots": copied, "missed": missed, "unreached_roots": 0}
-    starts: dict[int, list[int]] = defaultdict(list)
-    for node in range(whole.num_nodes):
-        h0 = int(whole.node_hyp_start[node])
-        if int(whole.node_player[node]) >= 0 and int(states[h0, S_STAGE]) == Stage.ACTION:
-            starts[int(states[h0, S_TURN])].append(node)
+    starts = _turn_starts(whole, states)
     for turn in sorted(k for k in starts if k >= 1):
         if keep_exact and exact_from is not None and turn > exact_from:
             break
@@ -388,22 +427,13 @@ def search_strategy(
             here = to_end if exact else settings
             if settings.safe:
                 for player in range(2):
-                    base = Hypotheses(
-                        states[h0:h1],
-                        whole.hyp_x[h0:h1],
-                        knows[h0:h1],
-                        reach[h0:h1, 1 - player],
-                    )
                     promised = None if tree_values is None else tree_values[1 - player][h0:h1]
                     if promised is None and (node, player) in recorded:
                         promised = np.nan_to_num(recorded[(node, player)])
-                    sub = safe_subgame(cfg, base, joint[h0:h1], net, here, player, promised)
-                    sub_leaves: list[tuple[int, int]] = []
-                    c, m = _copy(sub, whole, node, strategy, only=player, leaves=sub_leaves)
-                    if promise == "average":
-                        _promises(sub, whole, sub_leaves, player, recorded)
-                    counts["slots"] += c
-                    counts["missed"] += m
+                    _safe_resolve(
+                        cfg, whole, states, knows, reach, node, player, promised, net, here,
+                        strategy, counts, recorded if promise == "average" else None,
+                    )  # fmt: skip
                 counts["subgames"] += 1
                 continue
             weights = joint[h0:h1].copy()
@@ -624,30 +654,18 @@ def continuation_search_strategy(
         counts["subgames"] += 1
         counts["slots"] += c
         counts["missed"] += m
-    starts: dict[int, list[int]] = defaultdict(list)
-    for node in range(whole.num_nodes):
-        h0 = int(whole.node_hyp_start[node])
-        if int(whole.node_player[node]) >= 0 and int(states[h0, S_STAGE]) == Stage.ACTION:
-            starts[int(states[h0, S_TURN])].append(node)
+    starts = _turn_starts(whole, states)
     for turn in sorted(k for k in starts if k >= 1):
         began = time.perf_counter()
         reach, _ = reaches(whole, strategy)
-        joint = reach[:, whole.players]
         for node in starts[turn]:
             h0, h1 = int(whole.node_hyp_start[node]), int(whole.node_hyp_start[node + 1])
             for player in range(2):
-                base = Hypotheses(
-                    states[h0:h1], whole.hyp_x[h0:h1], knows[h0:h1], reach[h0:h1, 1 - player]
-                )
                 promised = np.nan_to_num(recorded.get((node, player), np.zeros(h1 - h0)))
-                sub = safe_subgame(
-                    cfg, base, joint[h0:h1], None, settings, player, promised, make(player, node)
-                )
-                sub_leaves: list[tuple[int, int]] = []
-                c, m = _copy(sub, whole, node, strategy, only=player, leaves=sub_leaves)
-                _promises(sub, whole, sub_leaves, player, recorded)
-                counts["slots"] += c
-                counts["missed"] += m
+                _safe_resolve(
+                    cfg, whole, states, knows, reach, node, player, promised, None, settings,
+                    strategy, counts, recorded, make(player, node),
+                )  # fmt: skip
             counts["subgames"] += 1
         if log is not None:
             log({"turn": turn, "roots": len(starts[turn]), "seconds": time.perf_counter() - began})

@@ -49,26 +49,50 @@ def _modules() -> tuple[object, object]:
     return torch, DeepCFRSolver
 
 
-class DeepCFRRun:
-    """A Deep CFR solve in chunks of iterations, its policy read on a compiled tree."""
+class _OpenSpielRun:
+    """What both network solvers share: the game loaded and seeded, the policy read on the tree."""
 
-    def __init__(
-        self, config: GameConfig, tree: Tree, seed: int = 0, settings: DeepCFRSettings | None = None
-    ) -> None:
+    name = ""
+
+    def __init__(self, config: GameConfig, tree: Tree, seed: int) -> None:
         if config.players != 2:
-            raise ValueError(f"config: Deep CFR here is for 2 players, got {config.players}")
-        torch, solver_class = _modules()
+            raise ValueError(f"config: {self.name} here is for 2 players, got {config.players}")
+        torch, self._solver_class = _modules()
         import pyspiel
 
         import complots_solver.openspiel  # noqa: F401  (registers "complots")
 
         torch.manual_seed(seed)
         torch.set_num_threads(1)  # one core, as every method of the comparison
-        self.settings = settings or DeepCFRSettings()
-        game = pyspiel.load_game(config.game_string())
-        self.solver = solver_class(game, num_iterations=1, seed=seed, **asdict(self.settings))
+        self.game = pyspiel.load_game(config.game_string())
         self.tree = tree
         self._states: list | None = None
+
+    def _policy(self) -> object:
+        raise NotImplementedError
+
+    def tree_strategy(self) -> np.ndarray:
+        """The policy network's strategy on the tree's slots (read at representative states)."""
+        from complots_solver.solvers.mccfr.quality import openspiel_strategy
+
+        if self._states is None:
+            self._states = [self.tree.keys.state(i) for i in range(self.tree.num_infosets)]
+        return openspiel_strategy(self.tree, self._policy(), self._states)
+
+
+class DeepCFRRun(_OpenSpielRun):
+    """A Deep CFR solve in chunks of iterations, its policy read on a compiled tree."""
+
+    name = "Deep CFR"
+
+    def __init__(
+        self, config: GameConfig, tree: Tree, seed: int = 0, settings: DeepCFRSettings | None = None
+    ) -> None:
+        super().__init__(config, tree, seed)
+        self.settings = settings or DeepCFRSettings()
+        self.solver = self._solver_class(
+            self.game, num_iterations=1, seed=seed, **asdict(self.settings)
+        )
 
     @property
     def iterations(self) -> int:
@@ -82,13 +106,8 @@ class DeepCFRRun:
         self.solver._num_iterations = n
         self.solver.solve()
 
-    def tree_strategy(self) -> np.ndarray:
-        """The policy network's strategy on the tree's slots (read at representative states)."""
-        from complots_solver.solvers.mccfr.quality import openspiel_strategy
-
-        if self._states is None:
-            self._states = [self.tree.keys.state(i) for i in range(self.tree.num_infosets)]
-        return openspiel_strategy(self.tree, self.solver, self._states)
+    def _policy(self) -> object:
+        return self.solver
 
 
 class _ArrayPolicy:
@@ -103,7 +122,7 @@ class _ArrayPolicy:
         return {int(a): float(probs[a]) for a in state.legal_actions()}
 
 
-class EscherRun:
+class EscherRun(_OpenSpielRun):
     """OpenSpiel's PyTorch ESCHER (McAleer et al. 2023) in chunks, with its Kuhn-poker settings.
 
     ESCHER drops importance weights altogether: the traverser samples its own
@@ -112,24 +131,16 @@ class EscherRun:
     here.
     """
 
+    name = "ESCHER"
+
     def __init__(self, config: GameConfig, tree: Tree, seed: int = 0) -> None:
-        if config.players != 2:
-            raise ValueError(f"config: ESCHER here is for 2 players, got {config.players}")
-        torch, _ = _modules()
-        import pyspiel
+        super().__init__(config, tree, seed)
         from open_spiel.python.pytorch import escher
 
-        import complots_solver.openspiel  # noqa: F401  (registers "complots")
-
-        torch.manual_seed(seed)
-        torch.set_num_threads(1)
         np.random.seed(seed)
         self._escher = escher
-        game = pyspiel.load_game(config.game_string())
-        self.agent = escher.Agent(game, escher.Config())
-        self.train = escher.TrainConfig(game)
-        self.tree = tree
-        self._states: list | None = None
+        self.agent = escher.Agent(self.game, escher.Config())
+        self.train = escher.TrainConfig(self.game)
         self.iterations = 0
 
     def run(self, n: int) -> None:
@@ -142,10 +153,5 @@ class EscherRun:
         self._escher._train_avg_policy(self.agent)
         self.iterations += n
 
-    def tree_strategy(self) -> np.ndarray:
-        """The average policy network's strategy on the tree's slots."""
-        from complots_solver.solvers.mccfr.quality import openspiel_strategy
-
-        if self._states is None:
-            self._states = [self.tree.keys.state(i) for i in range(self.tree.num_infosets)]
-        return openspiel_strategy(self.tree, _ArrayPolicy(self.agent), self._states)
+    def _policy(self) -> object:
+        return _ArrayPolicy(self.agent)
