@@ -171,11 +171,15 @@ def ppo_loss(
     advantage: np.ndarray,
     target: np.ndarray,
     cfg: PPOSettings,
+    magnet_logp: np.ndarray | None = None,
 ) -> tuple[float, np.ndarray, dict[str, float]]:
     """The PPO loss of a minibatch, its gradient at the raw outputs, and its terms.
 
     Loss = -mean(min(r A, clip(r) A)) - entropy * mean(H) + value * mean((v - R)^2),
-    r the probability ratio of the taken action to when it was sampled.
+    r the probability ratio of the taken action to when it was sampled. With
+    ``magnet_logp`` (each row's log-probabilities under a magnet policy) the
+    entropy term becomes ``entropy * mean(KL(pi || magnet))``: the same up to a
+    constant for a uniform magnet, and magnetic mirror descent's pull otherwise.
     """
     rows = np.arange(len(out))
     p = masked_softmax(out[:, :-1], legal)
@@ -197,8 +201,15 @@ def ppo_loss(
     coef = np.where(active, -advantage * ratio, 0.0) / b
     g_logits = -coef[:, None] * p
     g_logits[rows, action] += coef
-    # d(-c H)/dz_j = c p_j (log p_j + H)
-    g_logits += cfg.entropy / b * p * (logp_all + entropy[:, None])
+    if magnet_logp is None:
+        # d(-c H)/dz_j = c p_j (log p_j + H)
+        g_logits += cfg.entropy / b * p * (logp_all + entropy[:, None])
+    else:
+        # d(c KL)/dz_j = c p_j (d_j - KL), d = log p - log magnet
+        d = np.where(legal > 0, logp_all - magnet_logp, 0.0)
+        kl = (p * d).sum(axis=1)
+        loss += cfg.entropy * (float(kl.mean()) + float(entropy.mean()))
+        g_logits += cfg.entropy / b * p * (d - kl[:, None])
     grad[:, :-1] = g_logits * (legal > 0)
     grad[:, -1] = cfg.value * 2.0 * (value - target) / b
     terms = {
@@ -207,6 +218,8 @@ def ppo_loss(
         "entropy": float(entropy.mean()),
         "clip_frac": float((np.abs(ratio - 1) > cfg.clip).mean()),
     }
+    if magnet_logp is not None:
+        terms["magnet_kl"] = float(kl.mean())
     return loss, grad, terms
 
 
@@ -226,10 +239,13 @@ class PPO(Adam):
         old_logp: np.ndarray,
         advantage: np.ndarray,
         target: np.ndarray,
+        magnet_logp: np.ndarray | None = None,
     ) -> dict[str, float]:
         """One gradient step on a minibatch; the loss terms."""
         acts, pre, out = self.outputs(x)
-        _, grad, terms = ppo_loss(out, legal, action, old_logp, advantage, target, self.settings)
+        _, grad, terms = ppo_loss(
+            out, legal, action, old_logp, advantage, target, self.settings, magnet_logp
+        )
         self.update(acts, pre, grad.astype(np.float32))
         return terms
 
@@ -251,6 +267,7 @@ class PPO(Adam):
                     batch["logp"][idx],
                     adv[idx],
                     batch["target"][idx],
+                    batch["magnet_logp"][idx] if "magnet_logp" in batch else None,
                 )
                 for k, v in terms.items():
                     out.setdefault(k, []).append(v)

@@ -22,6 +22,14 @@ learner seats' decisions. A game's chairs are seated one of three ways:
 With ``average`` set, the learner's decisions also feed the average-strategy
 network of :mod:`.average`, which is then the strategy the run writes.
 
+With ``magnet_every`` set, the ``entropy`` term pulls towards a **magnet**
+instead of towards uniform play: the reverse KL to a copy of the network,
+replaced by the current network every ``magnet_every`` iterations. A fixed
+magnet makes the last iterate converge to the equilibrium of the game
+regularised towards it; moving the magnet to that point, again and again,
+walks the regularised equilibria towards a Nash equilibrium (magnetic mirror
+descent, Sokota et al. 2023; the outer step of R-NaD, Perolat et al. 2021).
+
 With ``frozen`` set, the trainer is a **best responder** instead: one chair
 learns against that fixed network in every other chair (no bots, no past
 selves; a list of networks is a mixture, each other chair playing one
@@ -86,6 +94,9 @@ class SelfPlaySettings:
     # reservoir rows of the average-strategy network (0: none, the strategy is the last network)
     average: int = 0
     average_steps: int = 32  # Adam steps an iteration fitting the average network
+    # 0: the entropy bonus (pull towards uniform); k: pull towards a magnet, the network as it
+    # was at the last multiple of k iterations
+    magnet_every: int = 0
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> SelfPlaySettings:
@@ -126,6 +137,8 @@ class SelfPlaySettings:
                 raise ValueError(f"--option {name} must be at least 1, got {getattr(self, name)}")
         if self.average < 0:
             raise ValueError(f"--option average must be at least 0, got {self.average}")
+        if self.magnet_every < 0:
+            raise ValueError(f"--option magnet_every must be at least 0, got {self.magnet_every}")
         if self.snapshots < 0:
             raise ValueError(f"--option snapshots must be at least 0, got {self.snapshots}")
         for name in ("self_share", "bot_share", "exploiter_share"):
@@ -292,6 +305,9 @@ class SelfPlayTrainer:
             self.average = AveragePolicy(
                 self.net.copy(), settings.average, settings.average_steps, settings.minibatch
             )
+        self.magnet: TableNet | None = None
+        if frozen is None and settings.magnet_every > 0:
+            self.magnet = self.net.copy()
         self.iteration = 0
         self.games = 0
         self.last: dict[str, float] = {}
@@ -381,6 +397,8 @@ class SelfPlayTrainer:
             exploiter_share = self._train_exploiter(
                 np.random.default_rng([self.seed, self.iteration, 31])
             )
+        if self.magnet is not None and self.iteration % s.magnet_every == 0:
+            self.magnet.assign(self.net)
         # one stream: the games, then the update, draw from one generator (as the first runs)
         rng = np.random.default_rng(
             [self.seed, self.iteration, 29, *([] if s.jobs == 1 else [s.jobs])]
@@ -392,6 +410,11 @@ class SelfPlayTrainer:
             avg_rng = np.random.default_rng([self.seed, self.iteration, 37])
             probs, _ = self.net.policy_value(batch["x"], batch["legal"])
             self.average.add(batch["x"], batch["legal"], probs, avg_rng)
+        if self.magnet is not None and len(batch["x"]):
+            mp, _ = self.magnet.policy_value(batch["x"], batch["legal"])
+            batch["magnet_logp"] = np.where(
+                batch["legal"] > 0, np.log(np.maximum(mp, 1e-30)), 0.0
+            ).astype(np.float32)
         terms = self.ppo.train(batch, rng) if len(batch["x"]) else {}
         if self.average is not None:
             average_loss = self.average.train(avg_rng)
@@ -444,6 +467,9 @@ class SelfPlayTrainer:
             out.update(optimiser_arrays(self.exploiter, self.exploiter_ppo, "x_"))
         if self.average is not None:
             out.update(self.average.get_state())
+        if self.magnet is not None:
+            for i, p in enumerate(self.magnet.params()):
+                out[f"magnet_{i}"] = p
         return out
 
     def set_state(self, state: dict[str, np.ndarray]) -> None:
@@ -457,6 +483,13 @@ class SelfPlayTrainer:
             restore_optimiser(self.exploiter, self.exploiter_ppo, state, "x_")
         if self.average is not None:
             self.average.set_state(state)
+        if self.magnet is not None:
+            if "magnet_0" not in state:
+                raise ValueError(
+                    "--resume: the checkpoint has no magnet (a run without magnet_every)"
+                )
+            for i, target in enumerate(self.magnet.params()):
+                target[...] = state[f"magnet_{i}"]
         self.past = []
         for k in range(int(state["past"])):
             past = self.net.copy()

@@ -309,3 +309,68 @@ def test_a_run_stopped_at_any_moment_leaves_the_strategy_of_its_checkpoint(
         np.testing.assert_array_equal(a, b)
     again = SelfPlayRun(tmp_path, config, s, seed=1, resume=True)
     assert again.trainer.iteration == 1
+
+
+def _magnet_settings(**kw):
+    base = dict(games=24, parallel=12, width=16, self_share=1.0, bot_share=0.0, snapshots=0)
+    base.update(kw)
+    return SelfPlaySettings(**base)
+
+
+def test_a_magnet_run_resumes_exactly_with_its_magnet(config):
+    """Four iterations in one go equal three, a checkpoint round trip, then one: the magnet
+    (the network at iteration 2, not the fresh one) is restored from the checkpoint."""
+    s = _magnet_settings(magnet_every=2, entropy=0.5, lr=1e-2)
+    whole = SelfPlayTrainer(config, s, seed=3)
+    whole.step(4)
+    first = SelfPlayTrainer(config, s, seed=3)
+    first.step(3)
+    state = {k: np.array(v) for k, v in first.get_state().items()}
+    fresh = SelfPlayTrainer(config, s, seed=3)
+    assert any(
+        not np.array_equal(a, b)
+        for a, b in zip(first.magnet.params(), fresh.magnet.params(), strict=True)
+    )
+    fresh.set_state(state)
+    fresh.step(1)
+    for a, b in zip(whole.net.params(), fresh.net.params(), strict=True):
+        np.testing.assert_array_equal(a, b)
+    plain = SelfPlayTrainer(config, _magnet_settings(entropy=0.5, lr=1e-2), seed=3)
+    with pytest.raises(ValueError, match="magnet"):
+        SelfPlayTrainer(config, s, seed=3).set_state(plain.get_state())
+    with pytest.raises(ValueError, match="magnet_every"):
+        SelfPlaySettings.from_options({"magnet_every": "-1"})
+
+
+def _kl_to(net, magnet, batch):
+    p, _ = net.policy_value(batch["x"], batch["legal"])
+    m, _ = magnet.policy_value(batch["x"], batch["legal"])
+    legal = batch["legal"] > 0
+    d = np.where(legal, np.log(np.maximum(p, 1e-30)) - np.log(np.maximum(m, 1e-30)), 0.0)
+    return float((p * d).sum(axis=1).mean())
+
+
+def test_the_magnet_pulls_the_network_towards_it(config):
+    """With a strong pull and a peaked magnet the network moves towards the magnet; with the
+    entropy bonus (the uniform magnet) it moves away from it."""
+    peaked = SelfPlayTrainer(config, _magnet_settings(), seed=9).net
+    peaked.net.weights[-1] *= 40.0  # a far-from-uniform policy
+    probe = TableRunner(config, parallel=12).play(
+        48,
+        lambda rng: [Seat(net=peaked, learner=True, label="self") for _ in range(3)],
+        np.random.default_rng(0),
+    )[0]
+    kls = {}
+    for every in (0, 1000):
+        tr = SelfPlayTrainer(
+            config, _magnet_settings(magnet_every=every, entropy=3.0, lr=3e-3), seed=9
+        )
+        if tr.magnet is not None:
+            tr.magnet = peaked
+            tr.settings = replace(tr.settings, magnet_every=1000)
+            tr.iteration = 1  # past the reset at 0
+        before = _kl_to(tr.net, peaked, probe)
+        tr.step(6)
+        kls[every] = (before, _kl_to(tr.net, peaked, probe))
+    assert kls[1000][1] < 0.5 * kls[1000][0]
+    assert kls[0][1] > kls[0][0]
