@@ -1,0 +1,220 @@
+"""The best any strategy reading the table features can do on a small 2-player game.
+
+A table network sees an information set only through its features (the
+public record summary, own cards and knowledge; :mod:`.features`), so two
+information sets with equal features and equal legal actions get the same
+distribution whatever the weights. On a ladder rung this merging is an
+imperfect-recall **abstraction** of the exact game, and its cost can be
+measured directly: CFR+ over the abstract information sets (regrets and
+averages pooled over each group of merged sets) on the exact history tree,
+the result expanded back onto the tree and measured by the exact best
+response. That number is a floor, within CFR's convergence, for every
+network trained on these features, however long and however it learns
+(docs/solving-the-full-game.md section 18).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from complots_solver.rules.config import GameConfig
+from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, MAX_CHANCE_OUTCOMES
+from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
+from complots_solver.solvers.exact.cfr import slot_base
+from complots_solver.solvers.exact.tree import NO_PLAYER, NUM_PLAYERS, Tree, with_terminals_last
+from complots_solver.solvers.selfplay.exact import CHUNK, _chunk_rows
+from complots_solver.solvers.selfplay.features import config_features, relative_action
+
+
+@dataclass(frozen=True)
+class FeatureAbstraction:
+    """Which abstract slot each tree slot pools into."""
+
+    slot_map: np.ndarray  # tree slot -> abstract slot
+    offsets: np.ndarray  # abstract information set -> its first slot (and the end)
+    group: np.ndarray  # tree information set -> abstract information set
+
+    @property
+    def num_groups(self) -> int:
+        """Abstract information sets."""
+        return int(self.offsets.shape[0] - 1)
+
+    def expand(self, abstract: np.ndarray) -> np.ndarray:
+        """An abstract strategy as a strategy on the tree's slots."""
+        return abstract[self.slot_map]
+
+
+@njit(cache=True)
+def _slot_map(action_offsets, legal_actions, infoset_player, group, rank, group_offsets, n, ext):
+    out = np.empty(legal_actions.shape[0], dtype=np.int64)
+    for i in range(action_offsets.shape[0] - 1):
+        p = infoset_player[i]
+        g = group[i]
+        for k in range(action_offsets[i], action_offsets[i + 1]):
+            r = relative_action(legal_actions[k], p, n, ext)
+            out[k] = group_offsets[g] + rank[g, r]
+    return out
+
+
+def feature_abstraction(config: GameConfig, tree: Tree) -> FeatureAbstraction:
+    """Group ``tree``'s information sets by (seat to move, features, legal actions)."""
+    cfg = np.ascontiguousarray(config.to_array(), dtype=np.int32)
+    if int(cfg[C_PLAYERS]) != 2:
+        raise ValueError(f"config: a 2-player game, got {int(cfg[C_PLAYERS])} players")
+    features = config_features(cfg)
+    actions = config.num_distinct_actions()
+    infosets = int(tree.action_offsets.shape[0] - 1)
+    keys = tree.keys
+    representative = np.ascontiguousarray(keys.representative, dtype=np.int64)
+    width = max(actions, MAX_CHANCE_OUTCOMES)
+    index: dict[bytes, int] = {}
+    group = np.empty(infosets, dtype=np.int64)
+    masks: list[np.ndarray] = []
+    for start in range(0, infosets, CHUNK):
+        stop = min(start + CHUNK, infosets)
+        feats = np.empty((stop - start, features), dtype=np.float32)
+        legal = np.empty((stop - start, actions), dtype=np.float32)
+        me = np.empty(stop - start, dtype=np.int32)
+        _chunk_rows(
+            cfg, keys._child_offsets, keys._children, representative, start, stop, width,
+            config.max_game_length(), feats, legal, me,
+        )  # fmt: skip
+        for j in range(stop - start):
+            # a 128-bit digest, not the row: millions of rows would not fit as keys
+            key = hashlib.blake2b(
+                me[j].tobytes() + feats[j].tobytes() + legal[j].tobytes(), digest_size=16
+            ).digest()
+            g = index.get(key)
+            if g is None:
+                g = index[key] = len(masks)
+                masks.append(legal[j] > 0)
+            group[start + j] = g
+    mask = np.array(masks, dtype=bool)
+    rank = np.cumsum(mask, axis=1) - 1
+    offsets = np.zeros(len(masks) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum(mask.sum(axis=1))
+    slot_map = _slot_map(
+        tree.action_offsets, tree.legal_actions, tree.infoset_player, group, rank, offsets,
+        2, bool(cfg[C_EXTENDED]),
+    )  # fmt: skip
+    return FeatureAbstraction(slot_map, offsets, group)
+
+
+@njit(cache=True)
+def _traverse(
+    num_internal, player, base, child_offsets, children, chance_prob, slot_map,
+    sigma, regret, cumulative, own, opp, value, traverser, weight,
+):  # fmt: skip
+    """One CFR pass of ``traverser`` with every tree slot read and written through ``slot_map``."""
+    own[0] = 1.0
+    opp[0] = 1.0
+    for n in range(num_internal):
+        actor = player[n]
+        e0 = child_offsets[n]
+        e1 = child_offsets[n + 1]
+        for e in range(e0, e1):
+            c = children[e]
+            if actor == NO_PLAYER:
+                own[c] = own[n]
+                opp[c] = opp[n] * chance_prob[e]
+            elif actor == traverser:
+                own[c] = own[n] * sigma[slot_map[base[n] + e]]
+                opp[c] = opp[n]
+            else:
+                own[c] = own[n]
+                opp[c] = opp[n] * sigma[slot_map[base[n] + e]]
+    sign = 1.0 if traverser == 0 else -1.0
+    for n in range(num_internal - 1, -1, -1):
+        actor = player[n]
+        e0 = child_offsets[n]
+        e1 = child_offsets[n + 1]
+        if actor == traverser and own[n] != 0.0:
+            for e in range(e0, e1):
+                s = slot_map[base[n] + e]
+                cumulative[s] += weight * own[n] * sigma[s]
+        if opp[n] == 0.0:
+            value[n] = 0.0
+            continue
+        v = 0.0
+        if actor == NO_PLAYER:
+            for e in range(e0, e1):
+                v += chance_prob[e] * value[children[e]]
+        else:
+            for e in range(e0, e1):
+                v += sigma[slot_map[base[n] + e]] * value[children[e]]
+            if actor == traverser:
+                for e in range(e0, e1):
+                    regret[slot_map[base[n] + e]] += sign * opp[n] * (value[children[e]] - v)
+        value[n] = v
+
+
+@njit(cache=True)
+def _match(offsets, owner, who, regret, sigma):
+    """Regret matching+ on ``who``'s abstract information sets."""
+    for g in range(offsets.shape[0] - 1):
+        if owner[g] != who:
+            continue
+        total = 0.0
+        for a in range(offsets[g], offsets[g + 1]):
+            if regret[a] < 0.0:
+                regret[a] = 0.0
+            total += regret[a]
+        for a in range(offsets[g], offsets[g + 1]):
+            if total > 0.0:
+                sigma[a] = regret[a] / total
+            else:
+                sigma[a] = 1.0 / (offsets[g + 1] - offsets[g])
+
+
+class AbstractCFR:
+    """CFR+ (alternating, linear averaging) over a feature abstraction of a compiled tree."""
+
+    def __init__(self, tree: Tree, abstraction: FeatureAbstraction) -> None:
+        """Ready to run on ``tree`` with information sets pooled as ``abstraction`` says."""
+        self.tree = tree
+        self.abstraction = abstraction
+        self._layout = with_terminals_last(tree)
+        self._base = slot_base(self._layout)
+        slots = int(abstraction.offsets[-1])
+        self._owner = np.full(abstraction.num_groups, -1, dtype=np.int64)
+        self._owner[abstraction.group] = tree.infoset_player
+        self._regret = np.zeros(slots)
+        self._cumulative = np.zeros(slots)
+        self._sigma = np.zeros(slots)
+        for who in range(NUM_PLAYERS):
+            _match(abstraction.offsets, self._owner, who, self._regret, self._sigma)
+        self._buffers = [np.zeros(tree.num_nodes) for _ in range(2)]
+        self._value = self._layout.utility.copy()
+        self.iteration = 0
+
+    def run(self, iterations: int) -> None:
+        """``iterations`` more iterations."""
+        t = self._layout
+        own, opp = self._buffers
+        for _ in range(iterations):
+            self.iteration += 1
+            for who in range(NUM_PLAYERS):
+                _traverse(
+                    t.num_internal, t.player, self._base, t.child_offsets, t.children,
+                    t.chance_prob, self.abstraction.slot_map, self._sigma, self._regret,
+                    self._cumulative, own, opp, self._value, who, float(self.iteration),
+                )  # fmt: skip
+                _match(self.abstraction.offsets, self._owner, who, self._regret, self._sigma)
+
+    def average_strategy(self) -> np.ndarray:
+        """The abstract average strategy expanded onto the tree's slots."""
+        avg = self._cumulative.copy()
+        offsets = self.abstraction.offsets
+        for g in range(self.abstraction.num_groups):
+            a0, a1 = offsets[g], offsets[g + 1]
+            total = avg[a0:a1].sum()
+            avg[a0:a1] = avg[a0:a1] / total if total > 0 else 1.0 / (a1 - a0)
+        return self.abstraction.expand(avg)
+
+    def exploitability(self) -> float:
+        """Exact exploitability of the average strategy on the tree."""
+        return float(tree_exploitability(self.tree, self.average_strategy()))
