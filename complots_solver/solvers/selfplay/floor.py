@@ -23,11 +23,14 @@ from numba import njit
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, MAX_CHANCE_OUTCOMES
+from complots_solver.solvers.belief.valuenet import Adam
 from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
 from complots_solver.solvers.exact.cfr import slot_base
 from complots_solver.solvers.exact.tree import NO_PLAYER, NUM_PLAYERS, Tree, with_terminals_last
+from complots_solver.solvers.selfplay.average import average_loss
 from complots_solver.solvers.selfplay.exact import CHUNK, _chunk_rows
 from complots_solver.solvers.selfplay.features import config_features, relative_action
+from complots_solver.solvers.selfplay.net import TableNet
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ class FeatureAbstraction:
     slot_map: np.ndarray  # tree slot -> abstract slot
     offsets: np.ndarray  # abstract information set -> its first slot (and the end)
     group: np.ndarray  # tree information set -> abstract information set
+    features: np.ndarray | None = None  # per abstract information set, when kept
+    legal: np.ndarray | None = None  # its seat-relative legal mask, when kept
 
     @property
     def num_groups(self) -> int:
@@ -60,8 +65,11 @@ def _slot_map(action_offsets, legal_actions, infoset_player, group, rank, group_
     return out
 
 
-def feature_abstraction(config: GameConfig, tree: Tree) -> FeatureAbstraction:
-    """Group ``tree``'s information sets by (seat to move, features, legal actions)."""
+def feature_abstraction(
+    config: GameConfig, tree: Tree, keep_rows: bool = False
+) -> FeatureAbstraction:
+    """Group ``tree``'s information sets by (seat to move, features, legal actions);
+    ``keep_rows`` keeps each group's features and legal mask (to fit a network to them)."""
     cfg = np.ascontiguousarray(config.to_array(), dtype=np.int32)
     if int(cfg[C_PLAYERS]) != 2:
         raise ValueError(f"config: a 2-player game, got {int(cfg[C_PLAYERS])} players")
@@ -74,6 +82,7 @@ def feature_abstraction(config: GameConfig, tree: Tree) -> FeatureAbstraction:
     index: dict[bytes, int] = {}
     group = np.empty(infosets, dtype=np.int64)
     masks: list[np.ndarray] = []
+    rows: list[np.ndarray] = []
     for start in range(0, infosets, CHUNK):
         stop = min(start + CHUNK, infosets)
         feats = np.empty((stop - start, features), dtype=np.float32)
@@ -92,6 +101,8 @@ def feature_abstraction(config: GameConfig, tree: Tree) -> FeatureAbstraction:
             if g is None:
                 g = index[key] = len(masks)
                 masks.append(legal[j] > 0)
+                if keep_rows:
+                    rows.append(feats[j].copy())
             group[start + j] = g
     mask = np.array(masks, dtype=bool)
     rank = np.cumsum(mask, axis=1) - 1
@@ -101,7 +112,11 @@ def feature_abstraction(config: GameConfig, tree: Tree) -> FeatureAbstraction:
         tree.action_offsets, tree.legal_actions, tree.infoset_player, group, rank, offsets,
         2, bool(cfg[C_EXTENDED]),
     )  # fmt: skip
-    return FeatureAbstraction(slot_map, offsets, group)
+    if not keep_rows:
+        return FeatureAbstraction(slot_map, offsets, group)
+    return FeatureAbstraction(
+        slot_map, offsets, group, np.array(rows, dtype=np.float32), mask.astype(np.float32)
+    )
 
 
 @njit(cache=True)
@@ -218,3 +233,91 @@ class AbstractCFR:
     def exploitability(self) -> float:
         """Exact exploitability of the average strategy on the tree."""
         return float(tree_exploitability(self.tree, self.average_strategy()))
+
+
+@njit(cache=True)
+def _own_reach(num_internal, player, infoset, base, child_offsets, children, chance_prob,
+               sigma, reach, weight):  # fmt: skip
+    """Each information set's summed reach by chance and its own player's moves only."""
+    reach[0, 0] = 1.0
+    reach[0, 1] = 1.0
+    for n in range(num_internal):
+        actor = player[n]
+        if actor != NO_PLAYER:
+            weight[infoset[n]] += reach[n, actor]
+        for e in range(child_offsets[n], child_offsets[n + 1]):
+            c = children[e]
+            for p in range(2):
+                r = reach[n, p]
+                if actor == NO_PLAYER:
+                    r *= chance_prob[e]
+                elif actor == p:
+                    r *= sigma[base[n] + e]
+                reach[c, p] = r
+
+
+def own_reach_weights(tree: Tree, strategy: np.ndarray) -> np.ndarray:
+    """Per information set of ``tree``, chance's and its own player's reach under ``strategy``
+    (the weight a best responder, free to steer its own moves, gives the set)."""
+    t = with_terminals_last(tree)
+    reach = np.zeros((t.num_nodes, 2))
+    weight = np.zeros(tree.num_infosets)
+    _own_reach(
+        t.num_internal, t.player, t.infoset, slot_base(t), t.child_offsets, t.children,
+        t.chance_prob, strategy, reach, weight,
+    )  # fmt: skip
+    return weight
+
+
+def group_targets(
+    tree: Tree, abstraction: FeatureAbstraction, strategy: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per abstract set: its probabilities over seat-relative actions under ``strategy`` (a tree
+    strategy constant on groups) and its own-reach weight."""
+    if abstraction.legal is None:
+        raise ValueError("abstraction: built without keep_rows")
+    weight = np.zeros(abstraction.num_groups)
+    np.add.at(weight, abstraction.group, own_reach_weights(tree, strategy))
+    target = np.zeros_like(abstraction.legal)
+    first = np.full(abstraction.num_groups, -1, dtype=np.int64)
+    order = np.arange(abstraction.group.shape[0])[::-1]
+    first[abstraction.group[order]] = order  # one member of each group
+    for g, i in enumerate(first):
+        a0, a1 = int(tree.action_offsets[i]), int(tree.action_offsets[i + 1])
+        k = np.flatnonzero(abstraction.legal[g])
+        slots = abstraction.slot_map[a0:a1] - abstraction.offsets[g]
+        target[g, k[slots]] = strategy[a0:a1]
+    return target, weight
+
+
+def fit_table_net(
+    abstraction: FeatureAbstraction,
+    target: np.ndarray,
+    weight: np.ndarray,
+    actions: int,
+    steps: int,
+    width: int = 256,
+    uniform_share: float = 0.1,
+    minibatch: int = 2048,
+    lr: float = 1e-3,
+    seed: int = 0,
+    net: TableNet | None = None,
+) -> TableNet:
+    """A table network fitted by cross-entropy to ``target`` on the abstraction's groups, drawn
+    with probability ``(1 - uniform_share) * weight / sum(weight) + uniform_share / groups``."""
+    if abstraction.features is None or abstraction.legal is None:
+        raise ValueError("abstraction: built without keep_rows")
+    if steps < 0 or not 0.0 <= uniform_share <= 1.0:
+        raise ValueError("steps must be at least 0 and uniform_share in [0, 1]")
+    p = weight / weight.sum()
+    p = (1.0 - uniform_share) * p + uniform_share / len(p)
+    if net is None:
+        net = TableNet.create(abstraction.features.shape[1], actions, (width, width), seed=seed)
+    opt = Adam(net.net, lr=lr)
+    rng = np.random.default_rng([seed, steps])
+    for _ in range(steps):
+        idx = rng.choice(len(p), size=minibatch, p=p)
+        acts, pre, out = opt.outputs(abstraction.features[idx])
+        _, grad = average_loss(out, abstraction.legal[idx], target[idx])
+        opt.update(acts, pre, grad.astype(np.float32))
+    return net
