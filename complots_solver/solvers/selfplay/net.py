@@ -254,6 +254,8 @@ class PPO(Adam):
         n = len(batch["x"])
         adv = batch["advantage"]
         adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+        if "weight" in batch:  # per-decision weights of the policy term (mean 1)
+            adv = adv * batch["weight"]
         out: dict[str, list[float]] = {}
         for _ in range(self.settings.epochs):
             out = {}

@@ -223,8 +223,10 @@ class TableRunner:
         for seat, traj in t.traj.items():
             values = np.array([row[4] for row in traj], dtype=np.float32)
             adv, target = _gae(values, float(returns[seat]), self.lam)
+            # the seat's own log-reach before each decision (its earlier moves' log-probabilities)
+            before = np.cumsum([0.0] + [row[3] for row in traj[:-1]])
             for i, row in enumerate(traj):
-                out.append((row[0], row[1], row[2], row[3], adv[i], target[i]))
+                out.append((row[0], row[1], row[2], row[3], adv[i], target[i], before[i]))
         return out
 
     def _stack(self, rows: Sequence[tuple], n_feat: int | None) -> dict[str, np.ndarray]:
@@ -236,6 +238,7 @@ class TableRunner:
                 "logp": np.zeros(0, dtype=np.float32),
                 "advantage": np.zeros(0, dtype=np.float32),
                 "target": np.zeros(0, dtype=np.float32),
+                "reach_logp": np.zeros(0, dtype=np.float32),
             }
         return {
             "x": np.stack([r[0] for r in rows]),
@@ -244,4 +247,5 @@ class TableRunner:
             "logp": np.array([r[3] for r in rows], dtype=np.float32),
             "advantage": np.array([r[4] for r in rows], dtype=np.float32),
             "target": np.array([r[5] for r in rows], dtype=np.float32),
+            "reach_logp": np.array([r[6] for r in rows], dtype=np.float32),
         }

@@ -97,6 +97,10 @@ class SelfPlaySettings:
     # 0: the entropy bonus (pull towards uniform); k: pull towards a magnet, the network as it
     # was at the last multiple of k iterations
     magnet_every: int = 0
+    # 0: decisions weigh as play reaches them; W > 0: each learner decision's policy term is
+    # weighted by 1 / (its seat's own reach so far), at most W, then scaled to mean 1 (the
+    # counterfactual weighting of CFR, by importance sampling on the seat's own moves)
+    counterfactual: float = 0.0
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> SelfPlaySettings:
@@ -137,6 +141,10 @@ class SelfPlaySettings:
                 raise ValueError(f"--option {name} must be at least 1, got {getattr(self, name)}")
         if self.average < 0:
             raise ValueError(f"--option average must be at least 0, got {self.average}")
+        if self.counterfactual < 0:
+            raise ValueError(
+                f"--option counterfactual must be at least 0, got {self.counterfactual}"
+            )
         if self.magnet_every < 0:
             raise ValueError(f"--option magnet_every must be at least 0, got {self.magnet_every}")
         if self.snapshots < 0:
@@ -246,6 +254,12 @@ def play_job(job: tuple) -> tuple[dict[str, np.ndarray], list[GameResult]]:
 def merge_batches(batches: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """The examples of several streams, in stream order."""
     return {k: np.concatenate([b[k] for b in batches]) for k in batches[0]}
+
+
+def counterfactual_weights(reach_logp: np.ndarray, cap: float) -> np.ndarray:
+    """``min(1 / own reach, cap)`` per decision, scaled to mean 1 (``reach_logp``: log own reach)."""
+    w = np.minimum(np.exp(-reach_logp.astype(np.float64)), cap)
+    return (w / w.mean()).astype(np.float32)
 
 
 class SelfPlayTrainer:
@@ -415,6 +429,8 @@ class SelfPlayTrainer:
             batch["magnet_logp"] = np.where(
                 batch["legal"] > 0, np.log(np.maximum(mp, 1e-30)), 0.0
             ).astype(np.float32)
+        if s.counterfactual > 0 and len(batch["x"]):
+            batch["weight"] = counterfactual_weights(batch["reach_logp"], s.counterfactual)
         terms = self.ppo.train(batch, rng) if len(batch["x"]) else {}
         if self.average is not None:
             average_loss = self.average.train(avg_rng)

@@ -374,3 +374,29 @@ def test_the_magnet_pulls_the_network_towards_it(config):
         kls[every] = (before, _kl_to(tr.net, peaked, probe))
     assert kls[1000][1] < 0.5 * kls[1000][0]
     assert kls[0][1] > kls[0][0]
+
+
+def test_the_batch_keeps_each_seats_own_reach_and_the_weights_follow_it(config):
+    """Each learner decision's reach_logp is the sum of its seat's earlier log-probabilities in
+    the game; the counterfactual weights are 1 / reach capped, scaled to mean 1."""
+    from complots_solver.solvers.selfplay.train import counterfactual_weights
+
+    tr = SelfPlayTrainer(config, _magnet_settings(), seed=2)
+    batch, results = tr.runner.play(
+        8,
+        lambda rng: [Seat(net=tr.net, learner=True, label="self") for _ in range(3)],
+        np.random.default_rng(1),
+    )
+    reach, logp = batch["reach_logp"], batch["logp"]
+    starts = np.flatnonzero(reach == 0)
+    assert len(starts) == 3 * len(results) and starts[0] == 0
+    later = np.setdiff1d(np.arange(len(reach)), starts)
+    np.testing.assert_allclose(reach[later], reach[later - 1] + logp[later - 1], atol=1e-4)
+    assert reach.min() < -3  # deep decisions have a small own reach
+    w = counterfactual_weights(reach, 20.0)
+    assert w.mean() == pytest.approx(1.0)
+    raw = np.minimum(np.exp(-reach.astype(np.float64)), 20.0)
+    np.testing.assert_allclose(w, raw / raw.mean(), rtol=1e-5)
+    assert w[starts].max() < w.max()
+    with pytest.raises(ValueError, match="counterfactual"):
+        SelfPlaySettings.from_options({"counterfactual": "-2"})
