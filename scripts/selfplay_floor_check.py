@@ -31,14 +31,19 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=100)
     parser.add_argument("--fit-steps", type=int, nargs="*", default=[], metavar="S")
     parser.add_argument("--width", type=int, default=256)
+    parser.add_argument(
+        "--memory", type=int, default=0, help="also tell sets apart by the last M observations"
+    )
     parser.add_argument("--uniform-share", type=float, default=0.1)
     args = parser.parse_args()
     start = time.perf_counter()
     config, _ = resolve_game(args.game)
     tree = compile_complots_tree(config)
-    abstraction = feature_abstraction(config, tree, keep_rows=bool(args.fit_steps))
+    abstraction = feature_abstraction(
+        config, tree, keep_rows=bool(args.fit_steps), memory=args.memory
+    )
     print(json.dumps({
-        "game": args.game, "infosets": int(tree.num_infosets),
+        "game": args.game, "memory": args.memory, "infosets": int(tree.num_infosets),
         "groups": abstraction.num_groups, "seconds": round(time.perf_counter() - start, 1),
     }), flush=True)  # fmt: skip
     solver = AbstractCFR(tree, abstraction)

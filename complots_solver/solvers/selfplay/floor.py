@@ -21,11 +21,13 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
-from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, MAX_CHANCE_OUTCOMES
+from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, MAX_CHANCE_OUTCOMES, S_CUR
 from complots_solver.solvers.belief.valuenet import Adam
 from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
 from complots_solver.solvers.exact.cfr import slot_base
+from complots_solver.solvers.exact.complots_tree import _path_to
 from complots_solver.solvers.exact.tree import NO_PLAYER, NUM_PLAYERS, Tree, with_terminals_last
 from complots_solver.solvers.selfplay.average import average_loss
 from complots_solver.solvers.selfplay.exact import CHUNK, _chunk_rows
@@ -65,11 +67,40 @@ def _slot_map(action_offsets, legal_actions, infoset_player, group, rank, group_
     return out
 
 
+@njit(cache=True)
+def _token_suffix(cfg, child_offsets, children, representative, viewer, start, stop, width,
+                  max_depth, out):  # fmt: skip
+    """The last ``out.shape[1]`` observation tokens of the seat to move (-1 before the first)."""
+    k = out.shape[1]
+    ranks = np.empty(max_depth + 1, dtype=np.int64)
+    moves = np.empty(width, dtype=np.int32)
+    probs = np.empty(width, dtype=np.float64)
+    ring = np.empty(max(max_depth, 1), dtype=np.int64)
+    for i in range(start, stop):
+        depth = _path_to(child_offsets, children, representative[i], ranks)
+        s = core.initial_state(cfg)
+        for d in range(depth):
+            if s[S_CUR] == -1:
+                core.chance_outcomes_into(s, cfg, moves, probs)
+            else:
+                core.legal_actions_into(s, cfg, moves)
+            a = moves[ranks[d]]
+            ring[d] = core.observation_token(s, a, viewer[i])
+            core.apply_action(s, cfg, a)
+        for j in range(k):
+            d = depth - k + j
+            out[i - start, j] = ring[d] if d >= 0 else -1
+
+
 def feature_abstraction(
-    config: GameConfig, tree: Tree, keep_rows: bool = False
+    config: GameConfig, tree: Tree, keep_rows: bool = False, memory: int = 0
 ) -> FeatureAbstraction:
     """Group ``tree``'s information sets by (seat to move, features, legal actions);
-    ``keep_rows`` keeps each group's features and legal mask (to fit a network to them)."""
+    ``keep_rows`` keeps each group's features and legal mask (to fit a network to them);
+    ``memory`` > 0 adds the seat's last ``memory`` observations to what tells sets apart (the
+    features with a bounded memory of the moves, in order; not what the networks read)."""
+    if memory < 0:
+        raise ValueError(f"memory: at least 0, got {memory}")
     cfg = np.ascontiguousarray(config.to_array(), dtype=np.int32)
     if int(cfg[C_PLAYERS]) != 2:
         raise ValueError(f"config: a 2-player game, got {int(cfg[C_PLAYERS])} players")
@@ -92,10 +123,18 @@ def feature_abstraction(
             cfg, keys._child_offsets, keys._children, representative, start, stop, width,
             config.max_game_length(), feats, legal, me,
         )  # fmt: skip
+        suffix = np.empty((stop - start, memory), dtype=np.int64)
+        if memory:
+            _token_suffix(
+                cfg, keys._child_offsets, keys._children, representative,
+                np.ascontiguousarray(tree.infoset_player, dtype=np.int64), start, stop, width,
+                config.max_game_length(), suffix,
+            )  # fmt: skip
         for j in range(stop - start):
             # a 128-bit digest, not the row: millions of rows would not fit as keys
             key = hashlib.blake2b(
-                me[j].tobytes() + feats[j].tobytes() + legal[j].tobytes(), digest_size=16
+                me[j].tobytes() + feats[j].tobytes() + legal[j].tobytes() + suffix[j].tobytes(),
+                digest_size=16,
             ).digest()
             g = index.get(key)
             if g is None:

@@ -153,3 +153,15 @@ def test_a_fitted_network_plays_near_its_target(game):
     after = exploitability(tree, table_tree_strategy(config, fitted, tree))
     assert before > 0.3
     assert after < 0.1
+
+
+def test_a_memory_as_long_as_the_game_is_perfect_recall(game):
+    """The seat's own observations in order are its information state: with a memory as long
+    as the game nothing merges; a short memory merges less than the features alone."""
+    config, tree, ab = game
+    full = feature_abstraction(config, tree, memory=config.max_game_length())
+    assert full.num_groups == tree.num_infosets
+    some = feature_abstraction(config, tree, memory=4)
+    assert ab.num_groups < some.num_groups < tree.num_infosets
+    with pytest.raises(ValueError, match="memory"):
+        feature_abstraction(config, tree, memory=-1)
