@@ -35,15 +35,19 @@ def main() -> None:
         "--memory", type=int, default=0, help="also tell sets apart by the last M observations"
     )
     parser.add_argument("--uniform-share", type=float, default=0.1)
+    parser.add_argument(
+        "--public-memory", action="store_true", help="the memory holds the public view of moves"
+    )
     args = parser.parse_args()
     start = time.perf_counter()
     config, _ = resolve_game(args.game)
     tree = compile_complots_tree(config)
     abstraction = feature_abstraction(
-        config, tree, keep_rows=bool(args.fit_steps), memory=args.memory
-    )
+        config, tree, keep_rows=bool(args.fit_steps), memory=args.memory,
+        public_memory=args.public_memory,
+    )  # fmt: skip
     print(json.dumps({
-        "game": args.game, "memory": args.memory, "infosets": int(tree.num_infosets),
+        "game": args.game, "memory": args.memory, "public": args.public_memory, "infosets": int(tree.num_infosets),
         "groups": abstraction.num_groups, "seconds": round(time.perf_counter() - start, 1),
     }), flush=True)  # fmt: skip
     solver = AbstractCFR(tree, abstraction)

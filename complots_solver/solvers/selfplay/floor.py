@@ -70,7 +70,8 @@ def _slot_map(action_offsets, legal_actions, infoset_player, group, rank, group_
 @njit(cache=True)
 def _token_suffix(cfg, child_offsets, children, representative, viewer, start, stop, width,
                   max_depth, out):  # fmt: skip
-    """The last ``out.shape[1]`` observation tokens of the seat to move (-1 before the first)."""
+    """The last ``out.shape[1]`` observation tokens of ``viewer[i]`` (-1 before the first; a
+    viewer of ``core.PUBLIC_VIEWER`` sees the public view of each move)."""
     k = out.shape[1]
     ranks = np.empty(max_depth + 1, dtype=np.int64)
     moves = np.empty(width, dtype=np.int32)
@@ -93,12 +94,17 @@ def _token_suffix(cfg, child_offsets, children, representative, viewer, start, s
 
 
 def feature_abstraction(
-    config: GameConfig, tree: Tree, keep_rows: bool = False, memory: int = 0
+    config: GameConfig,
+    tree: Tree,
+    keep_rows: bool = False,
+    memory: int = 0,
+    public_memory: bool = False,
 ) -> FeatureAbstraction:
     """Group ``tree``'s information sets by (seat to move, features, legal actions);
     ``keep_rows`` keeps each group's features and legal mask (to fit a network to them);
     ``memory`` > 0 adds the seat's last ``memory`` observations to what tells sets apart (the
-    features with a bounded memory of the moves, in order; not what the networks read)."""
+    features with a bounded memory of the moves, in order; not what the networks read);
+    ``public_memory``: the public view of those moves instead of the seat's own."""
     if memory < 0:
         raise ValueError(f"memory: at least 0, got {memory}")
     cfg = np.ascontiguousarray(config.to_array(), dtype=np.int32)
@@ -111,6 +117,9 @@ def feature_abstraction(
     representative = np.ascontiguousarray(keys.representative, dtype=np.int64)
     width = max(actions, MAX_CHANCE_OUTCOMES)
     index: dict[bytes, int] = {}
+    viewers = np.ascontiguousarray(tree.infoset_player, dtype=np.int64)
+    if public_memory:
+        viewers = np.full_like(viewers, core.PUBLIC_VIEWER)
     group = np.empty(infosets, dtype=np.int64)
     masks: list[np.ndarray] = []
     rows: list[np.ndarray] = []
@@ -127,7 +136,7 @@ def feature_abstraction(
         if memory:
             _token_suffix(
                 cfg, keys._child_offsets, keys._children, representative,
-                np.ascontiguousarray(tree.infoset_player, dtype=np.int64), start, stop, width,
+                viewers, start, stop, width,
                 config.max_game_length(), suffix,
             )  # fmt: skip
         for j in range(stop - start):

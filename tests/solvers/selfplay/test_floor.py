@@ -163,5 +163,10 @@ def test_a_memory_as_long_as_the_game_is_perfect_recall(game):
     assert full.num_groups == tree.num_infosets
     some = feature_abstraction(config, tree, memory=4)
     assert ab.num_groups < some.num_groups < tree.num_infosets
+    public = feature_abstraction(config, tree, memory=4, public_memory=True)
+    # the seat's own view of a move is the public view or more, never less
+    assert ab.num_groups <= public.num_groups < some.num_groups
+    pairs = np.unique(np.column_stack([some.group, public.group]), axis=0)
+    assert len(pairs) == some.num_groups  # each own-view group lies inside one public-view group
     with pytest.raises(ValueError, match="memory"):
         feature_abstraction(config, tree, memory=-1)
