@@ -31,6 +31,7 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=100)
     parser.add_argument("--fit-steps", type=int, nargs="*", default=[], metavar="S")
     parser.add_argument("--width", type=int, default=256)
+    parser.add_argument("--fit-lr", type=float, default=1e-3)
     parser.add_argument(
         "--memory", type=int, default=0, help="also tell sets apart by the last M observations"
     )
@@ -65,6 +66,7 @@ def main() -> None:
         net = fit_table_net(
             abstraction, target, weight, config.num_distinct_actions(), steps - done,
             width=args.width, uniform_share=args.uniform_share, seed=done, net=net,
+            lr=args.fit_lr,
         )  # fmt: skip
         done = steps
         value = exploitability(tree, table_tree_strategy(config, net, tree))

@@ -8,9 +8,12 @@ imperfect-recall **abstraction** of the exact game, and its cost can be
 measured directly: CFR+ over the abstract information sets (regrets and
 averages pooled over each group of merged sets) on the exact history tree,
 the result expanded back onto the tree and measured by the exact best
-response. That number is a floor, within CFR's convergence, for every
-network trained on these features, however long and however it learns
-(docs/solving-the-full-game.md section 18).
+response. CFR over an imperfect-recall abstraction need not converge, so
+the figure says that a strategy reading only the features is that good
+(the best one may be better), the floor CFR finds for every network on
+these features. ``memory`` measures what a memory of the seat's last moves
+would add; ``fit_table_net`` how close a network fitted to the result
+comes to it (docs/solving-the-full-game.md section 18).
 """
 
 from __future__ import annotations
