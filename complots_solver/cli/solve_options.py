@@ -56,7 +56,8 @@ SELFPLAY_HELP = {
     "parallel": "games in play at once (their decisions are evaluated in one batch)",
     "width": "units in each of the table network's two hidden layers",
     "lr": "Adam learning rate",
-    "entropy": "entropy bonus of the PPO loss",
+    "entropy": "weight of the PPO loss's pull towards the magnet: uniform play (the entropy "
+    "bonus) or, with magnet_every, an earlier copy of the network",
     "epochs": "PPO passes over an iteration's decisions",
     "minibatch": "decisions per PPO step",
     "lam": "GAE lambda (rewards come only at the end, no discount)",
@@ -75,6 +76,10 @@ SELFPLAY_HELP = {
     "average": "rows of the reservoir of the average-strategy network (NFSP); when set, the "
     "average network is the strategy written (0: none, the last network is)",
     "average_steps": "Adam steps an iteration fitting the average network to its reservoir",
+    "magnet_every": "0: the entropy bonus; K: the pull is the reverse KL to the network as it was "
+    "at the last multiple of K iterations (magnetic mirror descent's moving magnet)",
+    "counterfactual": "0: decisions count as play reaches them; W: each learner decision's "
+    "policy term is weighted by 1 / its seat's own reach so far, at most W, mean 1",
 }
 RAY = OptionSpec(
     "ray_address", str, None, "run the self-play workers as Ray actors ('local' starts one)", True
