@@ -33,18 +33,25 @@ from complots_solver.solvers.selfplay.features import (
 from complots_solver.solvers.selfplay.net import TableNet
 
 CHUNK = 65536  # information sets whose features are held at once
+NO_VIEWERS = np.zeros(0, dtype=np.int64)
+NO_SUFFIX = np.zeros((0, 0), dtype=np.int64)
 
 
 @njit(cache=True)
 def _chunk_rows(
-    cfg, child_offsets, children, representative, start, stop, width, max_depth, feats, legal, me
-):
-    """Features, legal masks and the seat to move of information sets ``start:stop``."""
+    cfg, child_offsets, children, representative, start, stop, width, max_depth, feats, legal, me,
+    viewers, suffix,
+):  # fmt: skip
+    """Features, legal masks and the seat to move of information sets ``start:stop``; with a
+    ``suffix`` of k > 0 columns, also the last k observation tokens of ``viewers[i]`` (-1
+    before the first)."""
     n = cfg[C_PLAYERS]
     extended = cfg[C_EXTENDED] != 0
     ranks = np.empty(max_depth + 1, dtype=np.int64)
     moves = np.empty(width, dtype=np.int32)
     probs = np.empty(width, dtype=np.float64)
+    k = suffix.shape[1]
+    tokens = np.empty(max_depth + 1, dtype=np.int64)
     for i in range(start, stop):
         depth = _path_to(child_offsets, children, representative[i], ranks)
         s = core.initial_state(cfg)
@@ -58,9 +65,13 @@ def _chunk_rows(
             else:
                 core.legal_actions_into(s, cfg, moves)
             a = moves[ranks[d]]
+            if k:
+                tokens[d] = core.observation_token(s, a, viewers[i])
             before = s.copy()
             core.apply_action(s, cfg, a)
             observe_move(before, a, s, cfg, record, seen, know, draft)
+        for j in range(k):
+            suffix[i - start, j] = tokens[depth - k + j] if depth - k + j >= 0 else -1
         p = s[S_CUR]
         me[i - start] = p
         decision_row(
@@ -108,7 +119,7 @@ def table_tree_strategy(config: GameConfig, net: TableNet, tree: object) -> np.n
         me = np.empty(stop - start, dtype=np.int32)
         _chunk_rows(
             cfg, keys._child_offsets, keys._children, representative, start, stop, width,
-            max_depth, feats, legal, me,
+            max_depth, feats, legal, me, NO_VIEWERS, NO_SUFFIX,
         )  # fmt: skip
         if not np.array_equal(me, tree.infoset_player[start:stop]):
             raise AssertionError("a representative node is not its information set's decision")

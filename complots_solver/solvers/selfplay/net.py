@@ -190,26 +190,22 @@ def ppo_loss(
     clipped = np.clip(ratio, 1 - cfg.clip, 1 + cfg.clip) * advantage
     active = unclipped <= clipped  # the minimum is the unclipped term: it has a gradient
     entropy = -(p * logp_all).sum(axis=1)
+    # the pull: KL(pi || magnet), which for no magnet (uniform) is -H up to a constant
+    d = logp_all if magnet_logp is None else np.where(legal > 0, logp_all - magnet_logp, 0.0)
+    pull = (p * d).sum(axis=1)
     value = out[:, -1]
     b = float(len(out))
     loss = float(
         -np.minimum(unclipped, clipped).mean()
-        - cfg.entropy * entropy.mean()
+        + cfg.entropy * pull.mean()
         + cfg.value * ((value - target) ** 2).mean()
     )
     grad = np.zeros_like(out, dtype=np.float64)
     coef = np.where(active, -advantage * ratio, 0.0) / b
     g_logits = -coef[:, None] * p
     g_logits[rows, action] += coef
-    if magnet_logp is None:
-        # d(-c H)/dz_j = c p_j (log p_j + H)
-        g_logits += cfg.entropy / b * p * (logp_all + entropy[:, None])
-    else:
-        # d(c KL)/dz_j = c p_j (d_j - KL), d = log p - log magnet
-        d = np.where(legal > 0, logp_all - magnet_logp, 0.0)
-        kl = (p * d).sum(axis=1)
-        loss += cfg.entropy * (float(kl.mean()) + float(entropy.mean()))
-        g_logits += cfg.entropy / b * p * (d - kl[:, None])
+    # d(c pull)/dz_j = c p_j (d_j - pull)
+    g_logits += cfg.entropy / b * p * (d - pull[:, None])
     grad[:, :-1] = g_logits * (legal > 0)
     grad[:, -1] = cfg.value * 2.0 * (value - target) / b
     terms = {
@@ -219,7 +215,7 @@ def ppo_loss(
         "clip_frac": float((np.abs(ratio - 1) > cfg.clip).mean()),
     }
     if magnet_logp is not None:
-        terms["magnet_kl"] = float(kl.mean())
+        terms["magnet_kl"] = float(pull.mean())
     return loss, grad, terms
 
 
