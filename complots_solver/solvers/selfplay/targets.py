@@ -1,0 +1,337 @@
+"""Which targets a table network can learn from: update rules and weights measured exactly.
+
+Section 18 of docs/solving-the-full-game.md found that the network and its
+features are good enough on ladder-3 and the training is not. A method that
+scales to the full game sees the game only at sampled information sets, and
+there it can estimate, by rolling the strategy out from the true state,
+the **value of each action** (the expected return of taking it, given the
+set: a ``Q`` value, normalised by how likely the set is). What it cannot
+see is the counterfactual weight CFR gives each set (the opponent's and
+chance's reach alone), and merged sets are pooled by how often the
+sampling reaches them (their whole reach, the seat's own moves included).
+
+This module runs those updates with **exact** values on a ladder tree,
+over the groups a table network sees (:mod:`.floor`), so that each
+ingredient is measured without sampling noise:
+
+- ``rule``: regret matching+ on cumulative regrets, or Hedge (the policy's
+  logits accumulate the values: the state a policy network holds);
+- ``normalise``: each group's values divided by its reach (what rollouts
+  estimate) or left weighted (CFR's counterfactual values);
+- ``pooling``: merged sets weighted counterfactually (chance and the
+  opponent only, CFR over an abstraction) or by their whole reach with the
+  seat's own moves drawn from the strategy mixed with ``explore`` uniform
+  play (what a sampler exploring that much produces);
+
+updates are simultaneous (a sampler improves both seats from the same
+games) and the average is linear (iteration ``t`` weighs ``t``), reach
+weighted on the tree. :class:`RegretNetIteration` puts a table network in the
+loop: it holds the cumulative regrets, refitted each iteration to the
+exact update of its own prediction on groups drawn as a sampler would
+draw them.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import numpy as np
+from numba import njit
+
+from complots_solver.solvers.belief.valuenet import Adam
+from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
+from complots_solver.solvers.exact.cfr import slot_base
+from complots_solver.solvers.exact.tree import NO_PLAYER, Tree, with_terminals_last
+from complots_solver.solvers.selfplay.exact import own_reach
+from complots_solver.solvers.selfplay.floor import FeatureAbstraction
+from complots_solver.solvers.selfplay.net import TableNet
+
+ROWS = 65536  # network rows evaluated at once
+
+
+class Rule(StrEnum):
+    """How a group's strategy follows from the values it has seen."""
+
+    RM_PLUS = "rm+"
+    HEDGE = "hedge"
+
+
+class Pooling(StrEnum):
+    """How the information sets merged in one group are weighted."""
+
+    COUNTERFACTUAL = "counterfactual"  # chance and the opponent only (CFR)
+    ON_POLICY = "on-policy"  # whole reach, own moves explored (a sampler)
+
+
+# reach columns: each seat's own moves under the strategy, each seat's own moves explored, chance
+_OWN, _EXPLORED, _CHANCE = 0, 2, 4
+
+
+@njit(cache=True)
+def _group_values(
+    num_internal, player, base, child_offsets, children, chance_prob, slot_map, sigma,
+    explore, counterfactual, reach, value, qnum, den,
+):  # fmt: skip
+    """Each abstract slot's summed weight times the mover's value of its action, and the weight.
+
+    The weight of a decision node is chance's and the opponent's reach, times (unless
+    ``counterfactual``) the mover's own reach with its moves mixed with ``explore`` uniform."""
+    for k in range(5):
+        reach[0, k] = 1.0
+    for n in range(num_internal):
+        actor = player[n]
+        e0 = child_offsets[n]
+        e1 = child_offsets[n + 1]
+        for e in range(e0, e1):
+            c = children[e]
+            for k in range(5):
+                reach[c, k] = reach[n, k]
+            if actor == NO_PLAYER:
+                reach[c, _CHANCE] *= chance_prob[e]
+            else:
+                s = sigma[slot_map[base[n] + e]]
+                reach[c, _OWN + actor] *= s
+                reach[c, _EXPLORED + actor] *= (1.0 - explore) * s + explore / (e1 - e0)
+    for n in range(num_internal - 1, -1, -1):
+        actor = player[n]
+        e0 = child_offsets[n]
+        e1 = child_offsets[n + 1]
+        v = 0.0
+        if actor == NO_PLAYER:
+            for e in range(e0, e1):
+                v += chance_prob[e] * value[children[e]]
+            value[n] = v
+            continue
+        w = reach[n, _CHANCE] * reach[n, _OWN + 1 - actor]
+        if not counterfactual:
+            w *= reach[n, _EXPLORED + actor]
+        sign = 1.0 if actor == 0 else -1.0
+        for e in range(e0, e1):
+            s = slot_map[base[n] + e]
+            v += sigma[s] * value[children[e]]
+            qnum[s] += w * sign * value[children[e]]
+            den[s] += w
+        value[n] = v
+
+
+@njit(cache=True)
+def _update(offsets, sigma, qnum, den, normalise, hedge, eta, regret, out):
+    """One group-wise update: regret matching+ on ``regret`` or Hedge from ``sigma``."""
+    for g in range(offsets.shape[0] - 1):
+        a, b = offsets[g], offsets[g + 1]
+        d = den[a] if normalise else 1.0
+        if d <= 0.0:  # no weight this iteration: nothing learnt
+            for s in range(a, b):
+                out[s] = sigma[s]
+            continue
+        v = 0.0
+        for s in range(a, b):
+            v += sigma[s] * qnum[s] / d
+        if hedge:
+            top = -np.inf
+            for s in range(a, b):
+                out[s] = np.log(max(sigma[s], 1e-300)) + eta * (qnum[s] / d - v)
+                top = max(top, out[s])
+            total = 0.0
+            for s in range(a, b):
+                out[s] = np.exp(out[s] - top)
+                total += out[s]
+            for s in range(a, b):
+                out[s] /= total
+            continue
+        total = 0.0
+        for s in range(a, b):
+            regret[s] = max(regret[s] + qnum[s] / d - v, 0.0)
+            total += regret[s]
+        for s in range(a, b):
+            out[s] = regret[s] / total if total > 0.0 else 1.0 / (b - a)
+
+
+class GroupIteration:
+    """Simultaneous updates over a feature abstraction with exact values (see the module note)."""
+
+    def __init__(
+        self,
+        tree: Tree,
+        abstraction: FeatureAbstraction,
+        rule: str = "rm+",
+        normalise: bool = False,
+        pooling: str = "counterfactual",
+        explore: float = 0.0,
+        eta: float = 1.0,
+    ) -> None:
+        """Ready to run from uniform play; ``explore`` and ``eta`` as the module note says."""
+        if rule not in {r.value for r in Rule}:
+            raise ValueError(f"rule: one of {', '.join(r.value for r in Rule)}, got {rule!r}")
+        if pooling not in {p.value for p in Pooling}:
+            allowed = ", ".join(p.value for p in Pooling)
+            raise ValueError(f"pooling: one of {allowed}, got {pooling!r}")
+        self.rule = Rule(rule)
+        self.pooling = Pooling(pooling)
+        if not 0.0 <= explore <= 1.0:
+            raise ValueError(f"explore: a share in [0, 1], got {explore}")
+        if not eta > 0.0:
+            raise ValueError(f"eta: a positive step, got {eta}")
+        self.normalise = bool(normalise)
+        self.explore = float(explore)
+        self.eta = float(eta)
+        self.tree = tree
+        self.abstraction = abstraction
+        self._layout = with_terminals_last(tree)
+        self._base = slot_base(self._layout)
+        self._reach = np.zeros((tree.num_nodes, 5))
+        self._value = self._layout.utility.copy()
+        sizes = np.diff(abstraction.offsets)
+        self.sigma = np.repeat(1.0 / sizes, sizes)  # per abstract slot
+        self.regret = np.zeros(int(abstraction.offsets[-1]))
+        self._avg_num = np.zeros(tree.num_slots)
+        self._avg_den = np.zeros(tree.num_infosets)
+        self._counts = np.diff(tree.action_offsets)
+        self.iteration = 0
+
+    def values(self, sigma: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Per abstract slot: the pooled weight times the mover's value of the action, and the
+        pooled weight (their ratio is the group's value of the action), under ``sigma``."""
+        t = self._layout
+        sigma = self.sigma if sigma is None else sigma
+        qnum = np.zeros_like(self.sigma)
+        den = np.zeros_like(self.sigma)
+        _group_values(
+            t.num_internal, t.player, self._base, t.child_offsets, t.children, t.chance_prob,
+            self.abstraction.slot_map, sigma, self.explore,
+            self.pooling is Pooling.COUNTERFACTUAL, self._reach, self._value, qnum, den,
+        )  # fmt: skip
+        return qnum, den
+
+    def step(self, regret: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One update from the current strategy and the given cumulative regrets: the new
+        strategy, the new regrets and the pooled weights (``regret`` is not changed)."""
+        qnum, den = self.values()
+        regret = regret.copy()
+        out = np.empty_like(self.sigma)
+        _update(
+            self.abstraction.offsets, self.sigma, qnum, den, self.normalise,
+            self.rule is Rule.HEDGE, self.eta, regret, out,
+        )  # fmt: skip
+        return out, regret, den
+
+    def _add_average(self) -> None:
+        strategy = self.current_strategy()
+        weight = own_reach(self.tree, strategy) * float(self.iteration)
+        self._avg_num += np.repeat(weight, self._counts) * strategy
+        self._avg_den += weight
+
+    def run(self, iterations: int) -> None:
+        """``iterations`` more updates, each iterate added to the linear average."""
+        for _ in range(iterations):
+            self.sigma, self.regret, _ = self.step(self.regret)
+            self.iteration += 1
+            self._add_average()
+
+    def current_strategy(self) -> np.ndarray:
+        """The current strategy on the tree's slots."""
+        return self.abstraction.expand(self.sigma)
+
+    def average_strategy(self) -> np.ndarray:
+        """The linear reach-weighted average of the iterates on the tree's slots."""
+        den = np.repeat(self._avg_den, self._counts)
+        current = self.current_strategy()
+        return np.where(den > 0, self._avg_num / np.where(den > 0, den, 1.0), current)
+
+    def exploitability(self) -> dict[str, float]:
+        """Exact exploitability of the current strategy and of the average."""
+        return {
+            "current": float(tree_exploitability(self.tree, self.current_strategy())),
+            "average": float(tree_exploitability(self.tree, self.average_strategy())),
+        }
+
+
+def regret_loss(out: np.ndarray, legal: np.ndarray, target: np.ndarray) -> tuple[float, np.ndarray]:
+    """Mean squared error of the network's action outputs against ``target`` on legal actions,
+    and its gradient (the value output is not trained)."""
+    diff = (out[:, :-1] - target) * (legal > 0)
+    b = float(len(out))
+    grad = np.zeros_like(out, dtype=np.float64)
+    grad[:, :-1] = 2.0 * diff / b
+    return float((diff**2).sum() / b), grad
+
+
+class RegretNetIteration(GroupIteration):
+    """:class:`GroupIteration` with regret matching+ whose cumulative regrets a table network holds.
+
+    Each iteration the exact update of the network's own prediction (its outputs clipped at
+    0, times the iteration: the network learns the regret per iteration, which stays bounded)
+    is the target of ``steps`` Adam steps on minibatches of groups drawn by this iteration's
+    pooled weight (``uniform_share`` uniformly), as a sampler would meet them."""
+
+    def __init__(
+        self,
+        tree: Tree,
+        abstraction: FeatureAbstraction,
+        actions: int,
+        normalise: bool = True,
+        pooling: str = "on-policy",
+        explore: float = 0.1,
+        steps: int = 100,
+        minibatch: int = 2048,
+        lr: float = 1e-3,
+        width: int = 256,
+        uniform_share: float = 0.1,
+        seed: int = 0,
+    ) -> None:
+        """Ready to run from uniform play with a fresh network."""
+        if abstraction.features is None or abstraction.legal is None:
+            raise ValueError("abstraction: built without keep_rows")
+        if steps < 1 or minibatch < 1:
+            raise ValueError(f"steps and minibatch: at least 1, got {steps} and {minibatch}")
+        if not 0.0 <= uniform_share <= 1.0:
+            raise ValueError(f"uniform_share: a share in [0, 1], got {uniform_share}")
+        super().__init__(tree, abstraction, "rm+", normalise, pooling, explore)
+        self.net = TableNet.create(abstraction.features.shape[1], actions, (width, width), seed)
+        self._opt = Adam(self.net.net, lr=lr)
+        self._rng = np.random.default_rng(seed)
+        self._nz = np.nonzero(abstraction.legal > 0)  # abstract slots, in order
+        self.steps, self.minibatch, self.uniform_share = steps, minibatch, uniform_share
+
+    def predicted_regret(self) -> np.ndarray:
+        """The network's cumulative regrets per abstract slot (outputs clipped at 0, times the
+        iterations run)."""
+        feats = self.abstraction.features
+        rows, cols = self._nz
+        out = np.empty(rows.shape[0])
+        for i in range(0, feats.shape[0], ROWS):
+            o = np.maximum(self.net.outputs(feats[i : i + ROWS])[:, :-1], 0.0)
+            sel = (rows >= i) & (rows < i + ROWS)
+            out[sel] = o[rows[sel] - i, cols[sel]]
+        return out * float(self.iteration)
+
+    def run(self, iterations: int) -> None:
+        """``iterations`` more updates, each refitting the network to the regrets' update."""
+        ab = self.abstraction
+        for _ in range(iterations):
+            _, regret, den = self.step(self.predicted_regret())
+            self.iteration += 1
+            target = np.zeros_like(ab.legal)
+            target[self._nz] = regret / self.iteration
+            weight = den[ab.offsets[:-1]]  # every slot of a group carries the group's weight
+            p = (
+                weight / weight.sum()
+                if weight.sum() > 0
+                else np.full(len(weight), 1.0 / len(weight))
+            )
+            p = (1.0 - self.uniform_share) * p + self.uniform_share / len(p)
+            for _ in range(self.steps):
+                idx = self._rng.choice(len(p), size=self.minibatch, p=p)
+                acts, pre, out = self._opt.outputs(ab.features[idx])
+                _, grad = regret_loss(out, ab.legal[idx], target[idx])
+                self._opt.update(acts, pre, grad.astype(np.float32))
+            regret = self.predicted_regret()
+            total = np.add.reduceat(regret, ab.offsets[:-1])
+            sizes = np.diff(ab.offsets)
+            per_slot = np.repeat(total, sizes)
+            self.sigma = np.where(
+                per_slot > 0,
+                regret / np.where(per_slot > 0, per_slot, 1.0),
+                np.repeat(1.0 / sizes, sizes),
+            )
+            self._add_average()

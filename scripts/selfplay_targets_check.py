@@ -1,0 +1,67 @@
+"""Update rules and weights for a table network's targets, with exact values on a ladder rung.
+
+python scripts/selfplay_targets_check.py ladder-3-ambassador --iterations 300 --every 100
+python scripts/selfplay_targets_check.py ladder-3-ambassador --normalise --pooling on-policy \
+    --explore 0.1                      # what a sampler exploring 10% would learn from
+python scripts/selfplay_targets_check.py ladder-2-ambassador --regret-net --steps 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.selfplay.floor import feature_abstraction
+from complots_solver.solvers.selfplay.targets import GroupIteration, RegretNetIteration
+
+
+def main() -> None:
+    """Parse the arguments, run, print one JSON line per measured point."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--every", type=int, default=100)
+    parser.add_argument("--rule", choices=["rm+", "hedge"], default="rm+")
+    parser.add_argument("--eta", type=float, default=1.0, help="Hedge's step")
+    parser.add_argument("--normalise", action="store_true", help="values per unit of reach")
+    parser.add_argument(
+        "--pooling", choices=["counterfactual", "on-policy"], default="counterfactual"
+    )
+    parser.add_argument("--explore", type=float, default=0.0, help="on-policy: uniform share")
+    parser.add_argument("--memory", type=int, default=0, help="groups also split by M observations")
+    parser.add_argument(
+        "--regret-net", action="store_true", help="a table network holds the regrets"
+    )
+    parser.add_argument(
+        "--steps", type=int, default=100, help="regret net: Adam steps an iteration"
+    )
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    start = time.perf_counter()
+    config, _ = resolve_game(args.game)
+    tree = compile_complots_tree(config)
+    abstraction = feature_abstraction(config, tree, keep_rows=args.regret_net, memory=args.memory)
+    if args.regret_net:
+        solver: GroupIteration = RegretNetIteration(
+            tree, abstraction, config.num_distinct_actions(), args.normalise, args.pooling,
+            args.explore, steps=args.steps, lr=args.lr, seed=args.seed,
+        )  # fmt: skip
+    else:
+        solver = GroupIteration(
+            tree, abstraction, args.rule, args.normalise, args.pooling, args.explore, args.eta
+        )
+    print(json.dumps({**vars(args), "groups": abstraction.num_groups}), flush=True)
+    while solver.iteration < args.iterations:
+        solver.run(min(args.every, args.iterations - solver.iteration))
+        print(json.dumps({
+            "iteration": solver.iteration, **solver.exploitability(),
+            "seconds": round(time.perf_counter() - start, 1),
+        }), flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
