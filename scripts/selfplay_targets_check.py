@@ -15,7 +15,11 @@ import time
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.selfplay.floor import feature_abstraction
-from complots_solver.solvers.selfplay.targets import GroupIteration, RegretNetIteration
+from complots_solver.solvers.selfplay.targets import (
+    GroupIteration,
+    RegretNetIteration,
+    SampledRegretNet,
+)
 
 
 def main() -> None:
@@ -24,7 +28,7 @@ def main() -> None:
     parser.add_argument("game")
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--every", type=int, default=100)
-    parser.add_argument("--rule", choices=["rm+", "hedge"], default="rm+")
+    parser.add_argument("--rule", choices=["rm+", "rm", "hedge"], default="rm+")
     parser.add_argument("--eta", type=float, default=1.0, help="Hedge's step")
     parser.add_argument("--normalise", action="store_true", help="values per unit of reach")
     parser.add_argument(
@@ -35,6 +39,10 @@ def main() -> None:
     parser.add_argument(
         "--regret-net", action="store_true", help="a table network holds the regrets"
     )
+    parser.add_argument("--sampled", action="store_true", help="regret net from sampled games")
+    parser.add_argument("--games", type=int, default=2000, help="sampled: games per seat")
+    parser.add_argument("--rollouts", type=int, default=1, help="sampled: per action")
+    parser.add_argument("--minibatch", type=int, default=1024)
     parser.add_argument(
         "--steps", type=int, default=100, help="regret net: Adam steps an iteration"
     )
@@ -44,9 +52,16 @@ def main() -> None:
     start = time.perf_counter()
     config, _ = resolve_game(args.game)
     tree = compile_complots_tree(config)
-    abstraction = feature_abstraction(config, tree, keep_rows=args.regret_net, memory=args.memory)
-    if args.regret_net:
-        solver: GroupIteration = RegretNetIteration(
+    abstraction = feature_abstraction(
+        config, tree, keep_rows=args.regret_net or args.sampled, memory=args.memory
+    )
+    if args.sampled:
+        solver: GroupIteration = SampledRegretNet(
+            tree, abstraction, config.num_distinct_actions(), args.games, args.rollouts,
+            args.explore, args.steps, args.minibatch, args.lr, seed=args.seed,
+        )  # fmt: skip
+    elif args.regret_net:
+        solver = RegretNetIteration(
             tree, abstraction, config.num_distinct_actions(), args.normalise, args.pooling,
             args.explore, steps=args.steps, lr=args.lr, seed=args.seed,
         )  # fmt: skip
@@ -59,6 +74,7 @@ def main() -> None:
         solver.run(min(args.every, args.iterations - solver.iteration))
         print(json.dumps({
             "iteration": solver.iteration, **solver.exploitability(),
+            "samples": getattr(solver, "samples", None),
             "seconds": round(time.perf_counter() - start, 1),
         }), flush=True)  # fmt: skip
 

@@ -53,6 +53,7 @@ class Rule(StrEnum):
     """How a group's strategy follows from the values it has seen."""
 
     RM_PLUS = "rm+"
+    RM = "rm"  # regret matching without clipping the cumulative regrets (a sampler's average)
     HEDGE = "hedge"
 
 
@@ -115,8 +116,8 @@ def _group_values(
 
 
 @njit(cache=True)
-def _update(offsets, sigma, qnum, den, normalise, hedge, eta, regret, out):
-    """One group-wise update: regret matching+ on ``regret`` or Hedge from ``sigma``."""
+def _update(offsets, sigma, qnum, den, normalise, hedge, plus, eta, regret, out):
+    """One group-wise update: regret matching (+ if ``plus``) on ``regret`` or Hedge from ``sigma``."""
     for g in range(offsets.shape[0] - 1):
         a, b = offsets[g], offsets[g + 1]
         d = den[a] if normalise else 1.0
@@ -141,10 +142,12 @@ def _update(offsets, sigma, qnum, den, normalise, hedge, eta, regret, out):
             continue
         total = 0.0
         for s in range(a, b):
-            regret[s] = max(regret[s] + qnum[s] / d - v, 0.0)
-            total += regret[s]
+            regret[s] += qnum[s] / d - v
+            if plus:
+                regret[s] = max(regret[s], 0.0)
+            total += max(regret[s], 0.0)
         for s in range(a, b):
-            out[s] = regret[s] / total if total > 0.0 else 1.0 / (b - a)
+            out[s] = max(regret[s], 0.0) / total if total > 0.0 else 1.0 / (b - a)
 
 
 class GroupIteration:
@@ -211,7 +214,7 @@ class GroupIteration:
         out = np.empty_like(self.sigma)
         _update(
             self.abstraction.offsets, self.sigma, qnum, den, self.normalise,
-            self.rule is Rule.HEDGE, self.eta, regret, out,
+            self.rule is Rule.HEDGE, self.rule is Rule.RM_PLUS, self.eta, regret, out,
         )  # fmt: skip
         return out, regret, den
 
@@ -334,4 +337,202 @@ class RegretNetIteration(GroupIteration):
                 regret / np.where(per_slot > 0, per_slot, 1.0),
                 np.repeat(1.0 / sizes, sizes),
             )
+            self._add_average()
+
+
+@njit(cache=True)
+def _pick(weights, lo, hi, u):
+    """The index in [lo, hi) that ``u`` (uniform in [0, 1)) falls on under ``weights``."""
+    total = 0.0
+    for k in range(lo, hi):
+        total += weights[k]
+    acc = 0.0
+    for k in range(lo, hi):
+        acc += weights[k]
+        if u * total < acc:
+            return k
+    return hi - 1
+
+
+@njit(cache=True)
+def _rollout(node, num_internal, player, base, child_offsets, children, chance_prob, slot_map,
+             sigma, utility):  # fmt: skip
+    """Player 0's return of one game played on from ``node`` by ``sigma`` and chance."""
+    n = node
+    while n < num_internal:
+        e0, e1 = child_offsets[n], child_offsets[n + 1]
+        u = np.random.random()
+        if player[n] == NO_PLAYER:
+            e = _pick(chance_prob, e0, e1, u)
+        else:
+            total = 0.0
+            for e in range(e0, e1):
+                total += sigma[slot_map[base[n] + e]]
+            acc = 0.0
+            e = e1 - 1
+            for k in range(e0, e1):
+                acc += sigma[slot_map[base[n] + k]]
+                if u * total < acc:
+                    e = k
+                    break
+        n = children[e]
+    return utility[n]
+
+
+@njit(cache=True)
+def _sample(num_internal, player, infoset, group_of, offsets, base, child_offsets, children,
+            chance_prob, slot_map, sigma, utility, traverser, explore, games, rollouts, seed,
+            out_group, out_regret):  # fmt: skip
+    """``games`` games with ``traverser`` exploring; at each of its decisions, each action's
+    value by ``rollouts`` games played on from the true state, and the regrets against
+    ``sigma``'s mix, per abstract slot of the group. Returns the number of samples written."""
+    np.random.seed(seed)
+    k = 0
+    sign = 1.0 if traverser == 0 else -1.0
+    values = np.zeros(out_regret.shape[1])
+    for _ in range(games):
+        n = 0
+        while n < num_internal:
+            e0, e1 = child_offsets[n], child_offsets[n + 1]
+            actor = player[n]
+            if actor == NO_PLAYER:
+                n = children[_pick(chance_prob, e0, e1, np.random.random())]
+                continue
+            if actor == traverser and k < out_group.shape[0]:
+                g = group_of[infoset[n]]
+                mean = 0.0
+                for e in range(e0, e1):
+                    v = 0.0
+                    for _r in range(rollouts):
+                        v += _rollout(children[e], num_internal, player, base, child_offsets,
+                                      children, chance_prob, slot_map, sigma, utility)  # fmt: skip
+                    values[e - e0] = sign * v / rollouts
+                    mean += sigma[slot_map[base[n] + e]] * values[e - e0]
+                out_group[k] = g
+                for j in range(out_regret.shape[1]):
+                    out_regret[k, j] = 0.0
+                for e in range(e0, e1):
+                    out_regret[k, slot_map[base[n] + e] - offsets[g]] = values[e - e0] - mean
+                k += 1
+            u = np.random.random()
+            total = 0.0
+            for e in range(e0, e1):
+                total += sigma[slot_map[base[n] + e]]
+            acc = 0.0
+            pick = e1 - 1
+            for e in range(e0, e1):
+                p = sigma[slot_map[base[n] + e]] / total
+                if actor == traverser:
+                    p = (1.0 - explore) * p + explore / (e1 - e0)
+                acc += p
+                if u < acc:
+                    pick = e
+                    break
+            n = children[pick]
+    return k
+
+
+class SampledRegretNet(GroupIteration):
+    """Regret matching whose mean regrets a table network holds, learnt from **sampled** games:
+    what a method for the full game can do, run on a ladder tree so that it is measured exactly.
+
+    Each iteration, per seat, ``games`` games with that seat exploring (``explore`` uniform);
+    at each of its decisions every action is valued by ``rollouts`` games played on from the
+    true state (no belief needed: the true state is drawn from it), and the regrets against
+    the strategy's mix are the targets: the network's mean regret so far, moved by 1/t towards
+    the sample, fitted by ``steps`` Adam steps on this iteration's samples. In expectation this
+    is :class:`GroupIteration` with rule ``rm``, values per unit of reach, on-policy pooling."""
+
+    def __init__(
+        self,
+        tree: Tree,
+        abstraction: FeatureAbstraction,
+        actions: int,
+        games: int = 2000,
+        rollouts: int = 1,
+        explore: float = 0.1,
+        steps: int = 100,
+        minibatch: int = 1024,
+        lr: float = 1e-3,
+        width: int = 256,
+        seed: int = 0,
+    ) -> None:
+        """Ready to run from uniform play with a fresh network."""
+        if abstraction.features is None or abstraction.legal is None:
+            raise ValueError("abstraction: built without keep_rows")
+        if games < 1 or rollouts < 1 or steps < 1 or minibatch < 1:
+            raise ValueError("games, rollouts, steps and minibatch: at least 1 each")
+        super().__init__(tree, abstraction, "rm", True, "on-policy", explore)
+        self.net = TableNet.create(abstraction.features.shape[1], actions, (width, width), seed)
+        self._opt = Adam(self.net.net, lr=lr)
+        self.seed = seed
+        self.games, self.rollouts = games, rollouts
+        self.steps, self.minibatch = steps, minibatch
+        self._nz = np.nonzero(abstraction.legal > 0)
+        sizes = np.diff(abstraction.offsets)
+        self._width = int(sizes.max())
+        self.samples = 0
+
+    def _mean_regret(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """The network's mean regret per abstract slot (all groups) or per row of ``rows``."""
+        feats = self.abstraction.features
+        if rows is not None:
+            return self.net.outputs(feats[rows])[:, :-1].astype(np.float64)
+        r, c = self._nz
+        out = np.empty(r.shape[0])
+        for i in range(0, feats.shape[0], ROWS):
+            o = self.net.outputs(feats[i : i + ROWS])[:, :-1]
+            sel = (r >= i) & (r < i + ROWS)
+            out[sel] = o[r[sel] - i, c[sel]]
+        return out
+
+    def _match(self) -> None:
+        regret = np.maximum(self._mean_regret(), 0.0)
+        ab = self.abstraction
+        sizes = np.diff(ab.offsets)
+        total = np.repeat(np.add.reduceat(regret, ab.offsets[:-1]), sizes)
+        uniform = np.repeat(1.0 / sizes, sizes)
+        self.sigma = np.where(total > 0, regret / np.where(total > 0, total, 1.0), uniform)
+
+    def run(self, iterations: int) -> None:
+        """``iterations`` more iterations of sampling and fitting."""
+        t = self._layout
+        ab = self.abstraction
+        group_of = np.ascontiguousarray(ab.group, dtype=np.int64)
+        for _ in range(iterations):
+            groups, regrets = [], []
+            for seat in range(2):
+                cap = self.games * 64
+                out_group = np.empty(cap, dtype=np.int64)
+                out_regret = np.zeros((cap, self._width))
+                k = _sample(
+                    t.num_internal, t.player, t.infoset, group_of, ab.offsets, self._base,
+                    t.child_offsets, t.children, t.chance_prob, ab.slot_map, self.sigma,
+                    t.utility, seat, self.explore, self.games, self.rollouts,
+                    (self.seed * 1_000_003 + self.iteration) * 2 + seat, out_group, out_regret,
+                )  # fmt: skip
+                groups.append(out_group[:k])
+                regrets.append(out_regret[:k])
+            g = np.concatenate(groups)
+            r = np.concatenate(regrets)
+            self.iteration += 1
+            self.samples += len(g)
+            # the target: the mean regret so far moved by 1/t towards this sample
+            target = np.zeros((len(g), ab.legal.shape[1]))
+            cols = self._nz[1]
+            width = np.diff(ab.offsets)[g]
+            for j in range(self._width):
+                has = j < width
+                slot = ab.offsets[g[has]] + j
+                target[np.nonzero(has)[0], cols[slot]] = r[has, j]
+            before = self._mean_regret(g) * (ab.legal[g] > 0)
+            t_ = float(self.iteration)
+            target = before * (t_ - 1.0) / t_ + target / t_
+            rng = np.random.default_rng([self.seed, self.iteration])
+            for _ in range(self.steps):
+                idx = rng.integers(0, len(g), size=self.minibatch)
+                acts, pre, out = self._opt.outputs(ab.features[g[idx]])
+                _, grad = regret_loss(out, ab.legal[g[idx]], target[idx])
+                self._opt.update(acts, pre, grad.astype(np.float32))
+            self._match()
             self._add_average()

@@ -12,7 +12,11 @@ from complots_solver.solvers.exact.cfr import TreeSolver
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.exact.tree import NO_PLAYER, NodeKind
 from complots_solver.solvers.selfplay.floor import FeatureAbstraction, feature_abstraction
-from complots_solver.solvers.selfplay.targets import GroupIteration, RegretNetIteration
+from complots_solver.solvers.selfplay.targets import (
+    GroupIteration,
+    RegretNetIteration,
+    SampledRegretNet,
+)
 
 
 @pytest.fixture(scope="module")
@@ -155,3 +159,54 @@ def test_a_regret_network_in_the_loop_learns(ladder1):
     it.run(40)
     result = it.exploitability()
     assert result["average"] < 0.3 * uniform
+
+
+def test_sampled_regrets_are_unbiased(ladder1):
+    """A sampler's regrets (one rollout per action from the true state, the seat exploring)
+    average, per group, to the exact on-policy regrets per unit of reach."""
+    from complots_solver.solvers.selfplay import targets
+
+    config, tree = ladder1
+    ab = feature_abstraction(config, tree)
+    rng = np.random.default_rng(5)
+    exact = GroupIteration(tree, ab, "rm", True, "on-policy", explore=0.25)
+    sizes = np.diff(ab.offsets)
+    s = rng.random(int(ab.offsets[-1])) + 0.1
+    exact.sigma = s / np.repeat(np.add.reduceat(s, ab.offsets[:-1]), sizes)
+    qnum, den = exact.values()
+    t = exact._layout
+    games = 200_000
+    out_group = np.empty(games * 8, dtype=np.int64)
+    out_regret = np.zeros((games * 8, int(sizes.max())))
+    k = targets._sample(
+        t.num_internal, t.player, t.infoset, np.ascontiguousarray(ab.group, dtype=np.int64),
+        ab.offsets, exact._base, t.child_offsets, t.children, t.chance_prob, ab.slot_map,
+        exact.sigma, t.utility, 0, 0.25, games, 1, 11, out_group, out_regret,
+    )  # fmt: skip
+    g, r = out_group[:k], out_regret[:k]
+    counts = np.bincount(g, minlength=ab.num_groups)
+    checked = 0
+    for grp in np.argsort(-counts)[:15]:
+        a, b = ab.offsets[grp], ab.offsets[grp + 1]
+        q = qnum[a:b] / den[a]
+        want = q - (exact.sigma[a:b] * q).sum()
+        got = r[g == grp, : b - a]
+        err = 4.0 * got.std(axis=0) / np.sqrt(len(got)) + 1e-9
+        assert np.all(np.abs(got.mean(axis=0) - want) < err), (grp, got.mean(axis=0), want)
+        checked += 1
+    assert checked == 15 and counts.max() > 1000
+
+
+def test_a_regret_network_learns_from_sampled_games(ladder1):
+    """The sampled method (games, rollouts, a network holding the mean regrets) takes the
+    average far below uniform play on ladder-1."""
+    config, tree = ladder1
+    ab = feature_abstraction(config, tree, keep_rows=True)
+    uniform = exploitability(tree, tree.uniform_strategy())
+    it = SampledRegretNet(
+        tree, ab, config.num_distinct_actions(), games=300, steps=30, minibatch=256, width=64,
+        seed=2,
+    )  # fmt: skip
+    it.run(40)
+    assert it.exploitability()["average"] < 0.3 * uniform
+    assert it.samples > 40 * 300
