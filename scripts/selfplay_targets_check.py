@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("game")
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--every", type=int, default=100)
-    parser.add_argument("--rule", choices=["rm+", "rm", "hedge"], default="rm+")
+    parser.add_argument("--rule", choices=["rm+", "rm", "linear-rm", "hedge"], default="rm+")
     parser.add_argument("--eta", type=float, default=1.0, help="Hedge's step")
     parser.add_argument("--normalise", action="store_true", help="values per unit of reach")
     parser.add_argument(
@@ -42,6 +42,7 @@ def main() -> None:
     parser.add_argument("--sampled", action="store_true", help="regret net from sampled games")
     parser.add_argument("--games", type=int, default=2000, help="sampled: games per seat")
     parser.add_argument("--rollouts", type=int, default=1, help="sampled: per action")
+    parser.add_argument("--keep-all", action="store_true", help="sampled: fit to every sample")
     parser.add_argument("--minibatch", type=int, default=1024)
     parser.add_argument(
         "--steps", type=int, default=100, help="regret net: Adam steps an iteration"
@@ -59,6 +60,7 @@ def main() -> None:
         solver: GroupIteration = SampledRegretNet(
             tree, abstraction, config.num_distinct_actions(), args.games, args.rollouts,
             args.explore, args.steps, args.minibatch, args.lr, seed=args.seed,
+            keep_all=args.keep_all,
         )  # fmt: skip
     elif args.regret_net:
         solver = RegretNetIteration(

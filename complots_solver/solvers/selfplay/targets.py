@@ -54,6 +54,7 @@ class Rule(StrEnum):
 
     RM_PLUS = "rm+"
     RM = "rm"  # regret matching without clipping the cumulative regrets (a sampler's average)
+    LINEAR_RM = "linear-rm"  # the same with iteration t's regrets weighing t (a sampler's buffer)
     HEDGE = "hedge"
 
 
@@ -116,7 +117,7 @@ def _group_values(
 
 
 @njit(cache=True)
-def _update(offsets, sigma, qnum, den, normalise, hedge, plus, eta, regret, out):
+def _update(offsets, sigma, qnum, den, normalise, hedge, plus, eta, weight, regret, out):
     """One group-wise update: regret matching (+ if ``plus``) on ``regret`` or Hedge from ``sigma``."""
     for g in range(offsets.shape[0] - 1):
         a, b = offsets[g], offsets[g + 1]
@@ -142,7 +143,7 @@ def _update(offsets, sigma, qnum, den, normalise, hedge, plus, eta, regret, out)
             continue
         total = 0.0
         for s in range(a, b):
-            regret[s] += qnum[s] / d - v
+            regret[s] += weight * (qnum[s] / d - v)
             if plus:
                 regret[s] = max(regret[s], 0.0)
             total += max(regret[s], 0.0)
@@ -214,7 +215,8 @@ class GroupIteration:
         out = np.empty_like(self.sigma)
         _update(
             self.abstraction.offsets, self.sigma, qnum, den, self.normalise,
-            self.rule is Rule.HEDGE, self.rule is Rule.RM_PLUS, self.eta, regret, out,
+            self.rule is Rule.HEDGE, self.rule is Rule.RM_PLUS, self.eta,
+            float(self.iteration + 1) if self.rule is Rule.LINEAR_RM else 1.0, regret, out,
         )  # fmt: skip
         return out, regret, den
 
@@ -456,8 +458,12 @@ class SampledRegretNet(GroupIteration):
         lr: float = 1e-3,
         width: int = 256,
         seed: int = 0,
+        keep_all: bool = False,
     ) -> None:
-        """Ready to run from uniform play with a fresh network."""
+        """Ready to run from uniform play with a fresh network; ``keep_all`` keeps every sample
+        and fits each iteration's steps to all of them, iteration ``t``'s weighing ``t`` (the
+        linear average of the regrets, as Deep CFR's buffer), instead of moving towards the
+        new ones."""
         if abstraction.features is None or abstraction.legal is None:
             raise ValueError("abstraction: built without keep_rows")
         if games < 1 or rollouts < 1 or steps < 1 or minibatch < 1:
@@ -472,6 +478,8 @@ class SampledRegretNet(GroupIteration):
         sizes = np.diff(abstraction.offsets)
         self._width = int(sizes.max())
         self.samples = 0
+        self.keep_all = bool(keep_all)
+        self._kept: list[tuple[np.ndarray, np.ndarray]] = []  # (groups, targets) per iteration
 
     def _mean_regret(self, rows: np.ndarray | None = None) -> np.ndarray:
         """The network's mean regret per abstract slot (all groups) or per row of ``rows``."""
@@ -525,12 +533,25 @@ class SampledRegretNet(GroupIteration):
                 has = j < width
                 slot = ab.offsets[g[has]] + j
                 target[np.nonzero(has)[0], cols[slot]] = r[has, j]
-            before = self._mean_regret(g) * (ab.legal[g] > 0)
-            t_ = float(self.iteration)
-            target = before * (t_ - 1.0) / t_ + target / t_
             rng = np.random.default_rng([self.seed, self.iteration])
+            if self.keep_all:
+                self._kept.append((g, target.astype(np.float32)))
+                g = np.concatenate([k[0] for k in self._kept])
+                target = np.concatenate([k[1] for k in self._kept])
+                weight = np.concatenate(
+                    [np.full(len(k[0]), i + 1.0) for i, k in enumerate(self._kept)]
+                )
+                cdf = np.cumsum(weight)
+            else:
+                before = self._mean_regret(g) * (ab.legal[g] > 0)
+                t_ = float(self.iteration)
+                target = before * (t_ - 1.0) / t_ + target / t_
             for _ in range(self.steps):
-                idx = rng.integers(0, len(g), size=self.minibatch)
+                if self.keep_all:
+                    idx = np.searchsorted(cdf, rng.random(self.minibatch) * cdf[-1], side="right")
+                    idx = np.minimum(idx, len(g) - 1)
+                else:
+                    idx = rng.integers(0, len(g), size=self.minibatch)
                 acts, pre, out = self._opt.outputs(ab.features[g[idx]])
                 _, grad = regret_loss(out, ab.legal[g[idx]], target[idx])
                 self._opt.update(acts, pre, grad.astype(np.float32))

@@ -117,6 +117,25 @@ def test_normalising_rescales_each_group_so_only_later_steps_differ(ladder1):
     assert np.abs(a.sigma - b.sigma).max() > 1e-3
 
 
+def test_linear_regret_matching_weighs_iteration_t_by_t(ladder1):
+    """Regret matching without clipping, its regrets summed plainly or with iteration t's
+    weighing t: the same first step, then the second iteration's regrets counted twice."""
+    _, tree = ladder1
+    ab = _identity(tree)
+    plain = GroupIteration(tree, ab, "rm", True, "on-policy", explore=0.1)
+    linear = GroupIteration(tree, ab, "linear-rm", True, "on-policy", explore=0.1)
+    plain.run(1)
+    linear.run(1)
+    first = plain.regret.copy()
+    np.testing.assert_allclose(linear.regret, first, atol=1e-12)
+    np.testing.assert_allclose(linear.sigma, plain.sigma, atol=1e-12)
+    plain.run(1)
+    linear.run(1)
+    second = plain.regret - first
+    assert np.abs(second).max() > 1e-3 and (first < 0).any()
+    np.testing.assert_allclose(linear.regret, first + 2.0 * second, atol=1e-12)
+
+
 def test_hedge_takes_a_softmax_step_of_the_values(ladder1):
     """Hedge from uniform play: each group's new strategy is the softmax of eta times its
     action values (per unit of reach)."""
@@ -197,15 +216,17 @@ def test_sampled_regrets_are_unbiased(ladder1):
     assert checked == 15 and counts.max() > 1000
 
 
-def test_a_regret_network_learns_from_sampled_games(ladder1):
-    """The sampled method (games, rollouts, a network holding the mean regrets) takes the
-    average far below uniform play on ladder-1."""
+@pytest.mark.parametrize("keep_all", [False, True])
+def test_a_regret_network_learns_from_sampled_games(ladder1, keep_all):
+    """The sampled method (games, rollouts, a network holding the mean regrets, moved towards
+    each iteration's samples or fitted to all kept ones) takes the average far below uniform
+    play on ladder-1."""
     config, tree = ladder1
     ab = feature_abstraction(config, tree, keep_rows=True)
     uniform = exploitability(tree, tree.uniform_strategy())
     it = SampledRegretNet(
         tree, ab, config.num_distinct_actions(), games=300, steps=30, minibatch=256, width=64,
-        seed=2,
+        seed=2, keep_all=keep_all,
     )  # fmt: skip
     it.run(40)
     assert it.exploitability()["average"] < 0.3 * uniform
