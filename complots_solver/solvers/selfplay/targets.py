@@ -459,13 +459,18 @@ class SampledRegretNet(GroupIteration):
         width: int = 256,
         seed: int = 0,
         keep_all: bool = False,
+        plus: bool = False,
     ) -> None:
         """Ready to run from uniform play with a fresh network; ``keep_all`` keeps every sample
         and fits each iteration's steps to all of them, iteration ``t``'s weighing ``t`` (the
         linear average of the regrets, as Deep CFR's buffer), instead of moving towards the
-        new ones."""
+        new ones; ``plus`` moves from the prediction clipped at 0 instead (regret matching+:
+        clipping the running sum before adding the new regrets, not the noisy samples, is
+        the same rule and keeps the targets' mean right)."""
         if abstraction.features is None or abstraction.legal is None:
             raise ValueError("abstraction: built without keep_rows")
+        if keep_all and plus:
+            raise ValueError("plus: regret matching+ needs the running sum, not keep_all")
         if games < 1 or rollouts < 1 or steps < 1 or minibatch < 1:
             raise ValueError("games, rollouts, steps and minibatch: at least 1 each")
         super().__init__(tree, abstraction, "rm", True, "on-policy", explore)
@@ -479,6 +484,7 @@ class SampledRegretNet(GroupIteration):
         self._width = int(sizes.max())
         self.samples = 0
         self.keep_all = bool(keep_all)
+        self.plus = bool(plus)
         self._kept: list[tuple[np.ndarray, np.ndarray]] = []  # (groups, targets) per iteration
 
     def _mean_regret(self, rows: np.ndarray | None = None) -> np.ndarray:
@@ -544,6 +550,8 @@ class SampledRegretNet(GroupIteration):
                 cdf = np.cumsum(weight)
             else:
                 before = self._mean_regret(g) * (ab.legal[g] > 0)
+                if self.plus:
+                    before = np.maximum(before, 0.0)
                 t_ = float(self.iteration)
                 target = before * (t_ - 1.0) / t_ + target / t_
             for _ in range(self.steps):

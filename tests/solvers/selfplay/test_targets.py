@@ -164,6 +164,10 @@ def test_settings_are_checked(ladder1):
         GroupIteration(tree, ab, explore=1.5)
     with pytest.raises(ValueError, match="keep_rows"):
         RegretNetIteration(tree, ab, 10)
+    config = resolve_game("ladder-1-ambassador")[0]
+    rows = feature_abstraction(config, tree, keep_rows=True)
+    with pytest.raises(ValueError, match="plus"):
+        SampledRegretNet(tree, rows, config.num_distinct_actions(), keep_all=True, plus=True)
 
 
 def test_a_regret_network_in_the_loop_learns(ladder1):
@@ -216,17 +220,17 @@ def test_sampled_regrets_are_unbiased(ladder1):
     assert checked == 15 and counts.max() > 1000
 
 
-@pytest.mark.parametrize("keep_all", [False, True])
-def test_a_regret_network_learns_from_sampled_games(ladder1, keep_all):
+@pytest.mark.parametrize(("keep_all", "plus"), [(False, False), (True, False), (False, True)])
+def test_a_regret_network_learns_from_sampled_games(ladder1, keep_all, plus):
     """The sampled method (games, rollouts, a network holding the mean regrets, moved towards
-    each iteration's samples or fitted to all kept ones) takes the average far below uniform
-    play on ladder-1."""
+    each iteration's samples, with regret matching+ or without, or fitted to all kept ones)
+    takes the average far below uniform play on ladder-1."""
     config, tree = ladder1
     ab = feature_abstraction(config, tree, keep_rows=True)
     uniform = exploitability(tree, tree.uniform_strategy())
     it = SampledRegretNet(
         tree, ab, config.num_distinct_actions(), games=300, steps=30, minibatch=256, width=64,
-        seed=2, keep_all=keep_all,
+        seed=2, keep_all=keep_all, plus=plus,
     )  # fmt: skip
     it.run(40)
     assert it.exploitability()["average"] < 0.3 * uniform
