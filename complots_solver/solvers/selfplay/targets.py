@@ -261,6 +261,27 @@ def regret_loss(out: np.ndarray, legal: np.ndarray, target: np.ndarray) -> tuple
     return float((diff**2).sum() / b), grad
 
 
+def slot_outputs(net: TableNet, abstraction: FeatureAbstraction) -> np.ndarray:
+    """The network's action outputs on every abstract slot (its group's row, the slot's action)."""
+    feats = abstraction.features
+    rows, cols = np.nonzero(abstraction.legal > 0)  # abstract slots, in order
+    out = np.empty(rows.shape[0])
+    for i in range(0, feats.shape[0], ROWS):
+        o = net.outputs(feats[i : i + ROWS])[:, :-1]
+        sel = (rows >= i) & (rows < i + ROWS)
+        out[sel] = o[rows[sel] - i, cols[sel]]
+    return out
+
+
+def regret_matching(regret: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Per group, the positive regrets normalised (uniform where none is positive)."""
+    positive = np.maximum(regret, 0.0)
+    sizes = np.diff(offsets)
+    total = np.repeat(np.add.reduceat(positive, offsets[:-1]), sizes)
+    uniform = np.repeat(1.0 / sizes, sizes)
+    return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
+
+
 class RegretNetIteration(GroupIteration):
     """:class:`GroupIteration` with regret matching+ whose cumulative regrets a table network holds.
 
@@ -301,14 +322,7 @@ class RegretNetIteration(GroupIteration):
     def predicted_regret(self) -> np.ndarray:
         """The network's cumulative regrets per abstract slot (outputs clipped at 0, times the
         iterations run)."""
-        feats = self.abstraction.features
-        rows, cols = self._nz
-        out = np.empty(rows.shape[0])
-        for i in range(0, feats.shape[0], ROWS):
-            o = np.maximum(self.net.outputs(feats[i : i + ROWS])[:, :-1], 0.0)
-            sel = (rows >= i) & (rows < i + ROWS)
-            out[sel] = o[rows[sel] - i, cols[sel]]
-        return out * float(self.iteration)
+        return np.maximum(slot_outputs(self.net, self.abstraction), 0.0) * float(self.iteration)
 
     def run(self, iterations: int) -> None:
         """``iterations`` more updates, each refitting the network to the regrets' update."""
@@ -330,15 +344,7 @@ class RegretNetIteration(GroupIteration):
                 acts, pre, out = self._opt.outputs(ab.features[idx])
                 _, grad = regret_loss(out, ab.legal[idx], target[idx])
                 self._opt.update(acts, pre, grad.astype(np.float32))
-            regret = self.predicted_regret()
-            total = np.add.reduceat(regret, ab.offsets[:-1])
-            sizes = np.diff(ab.offsets)
-            per_slot = np.repeat(total, sizes)
-            self.sigma = np.where(
-                per_slot > 0,
-                regret / np.where(per_slot > 0, per_slot, 1.0),
-                np.repeat(1.0 / sizes, sizes),
-            )
+            self.sigma = regret_matching(self.predicted_regret(), ab.offsets)
             self._add_average()
 
 
@@ -487,26 +493,9 @@ class SampledRegretNet(GroupIteration):
         self.plus = bool(plus)
         self._kept: list[tuple[np.ndarray, np.ndarray]] = []  # (groups, targets) per iteration
 
-    def _mean_regret(self, rows: np.ndarray | None = None) -> np.ndarray:
-        """The network's mean regret per abstract slot (all groups) or per row of ``rows``."""
-        feats = self.abstraction.features
-        if rows is not None:
-            return self.net.outputs(feats[rows])[:, :-1].astype(np.float64)
-        r, c = self._nz
-        out = np.empty(r.shape[0])
-        for i in range(0, feats.shape[0], ROWS):
-            o = self.net.outputs(feats[i : i + ROWS])[:, :-1]
-            sel = (r >= i) & (r < i + ROWS)
-            out[sel] = o[r[sel] - i, c[sel]]
-        return out
-
-    def _match(self) -> None:
-        regret = np.maximum(self._mean_regret(), 0.0)
-        ab = self.abstraction
-        sizes = np.diff(ab.offsets)
-        total = np.repeat(np.add.reduceat(regret, ab.offsets[:-1]), sizes)
-        uniform = np.repeat(1.0 / sizes, sizes)
-        self.sigma = np.where(total > 0, regret / np.where(total > 0, total, 1.0), uniform)
+    def _mean_regret(self, groups: np.ndarray) -> np.ndarray:
+        """The network's mean regrets for each of ``groups`` (rows over action ids)."""
+        return self.net.outputs(self.abstraction.features[groups])[:, :-1].astype(np.float64)
 
     def run(self, iterations: int) -> None:
         """``iterations`` more iterations of sampling and fitting."""
@@ -563,5 +552,5 @@ class SampledRegretNet(GroupIteration):
                 acts, pre, out = self._opt.outputs(ab.features[g[idx]])
                 _, grad = regret_loss(out, ab.legal[g[idx]], target[idx])
                 self._opt.update(acts, pre, grad.astype(np.float32))
-            self._match()
+            self.sigma = regret_matching(slot_outputs(self.net, ab), ab.offsets)
             self._add_average()
