@@ -42,6 +42,7 @@ def main() -> None:
     parser.add_argument("--sampled", action="store_true", help="regret net from sampled games")
     parser.add_argument("--games", type=int, default=2000, help="sampled: games per seat")
     parser.add_argument("--rollouts", type=int, default=1, help="sampled: per action")
+    parser.add_argument("--alternate", action="store_true", help="sampled: one seat an iteration")
     parser.add_argument("--plus", action="store_true", help="sampled: regret matching+")
     parser.add_argument("--keep-all", action="store_true", help="sampled: fit to every sample")
     parser.add_argument("--minibatch", type=int, default=1024)
@@ -61,7 +62,7 @@ def main() -> None:
         solver: GroupIteration = SampledRegretNet(
             tree, abstraction, config.num_distinct_actions(), args.games, args.rollouts,
             args.explore, args.steps, args.minibatch, args.lr, seed=args.seed,
-            keep_all=args.keep_all, plus=args.plus,
+            keep_all=args.keep_all, plus=args.plus, alternate=args.alternate,
         )  # fmt: skip
     elif args.regret_net:
         solver = RegretNetIteration(

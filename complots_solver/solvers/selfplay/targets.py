@@ -466,13 +466,15 @@ class SampledRegretNet(GroupIteration):
         seed: int = 0,
         keep_all: bool = False,
         plus: bool = False,
+        alternate: bool = False,
     ) -> None:
         """Ready to run from uniform play with a fresh network; ``keep_all`` keeps every sample
         and fits each iteration's steps to all of them, iteration ``t``'s weighing ``t`` (the
         linear average of the regrets, as Deep CFR's buffer), instead of moving towards the
         new ones; ``plus`` moves from the prediction clipped at 0 instead (regret matching+:
         clipping the running sum before adding the new regrets, not the noisy samples, is
-        the same rule and keeps the targets' mean right)."""
+        the same rule and keeps the targets' mean right); ``alternate`` samples one seat an
+        iteration (seat ``t`` mod 2), the other holding its strategy, as alternating CFR."""
         if abstraction.features is None or abstraction.legal is None:
             raise ValueError("abstraction: built without keep_rows")
         if keep_all and plus:
@@ -491,6 +493,7 @@ class SampledRegretNet(GroupIteration):
         self.samples = 0
         self.keep_all = bool(keep_all)
         self.plus = bool(plus)
+        self.alternate = bool(alternate)
         self._kept: list[tuple[np.ndarray, np.ndarray]] = []  # (groups, targets) per iteration
 
     def _mean_regret(self, groups: np.ndarray) -> np.ndarray:
@@ -504,7 +507,8 @@ class SampledRegretNet(GroupIteration):
         group_of = np.ascontiguousarray(ab.group, dtype=np.int64)
         for _ in range(iterations):
             groups, regrets = [], []
-            for seat in range(2):
+            seats = [self.iteration % 2] if self.alternate else [0, 1]
+            for seat in seats:
                 cap = self.games * 64
                 out_group = np.empty(cap, dtype=np.int64)
                 out_regret = np.zeros((cap, self._width))
