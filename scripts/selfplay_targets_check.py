@@ -34,7 +34,9 @@ def main() -> None:
     parser.add_argument(
         "--pooling", choices=["counterfactual", "on-policy"], default="counterfactual"
     )
-    parser.add_argument("--explore", type=float, default=0.0, help="on-policy: uniform share")
+    parser.add_argument(
+        "--explore", type=float, default=None, help="uniform share (0; sampled, regret net: 0.1)"
+    )
     parser.add_argument("--memory", type=int, default=0, help="groups also split by M observations")
     parser.add_argument(
         "--regret-net", action="store_true", help="a table network holds the regrets"
@@ -52,6 +54,8 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    if args.explore is None:
+        args.explore = 0.1 if args.regret_net or args.sampled else 0.0
     start = time.perf_counter()
     config, _ = resolve_game(args.game)
     tree = compile_complots_tree(config)
@@ -73,6 +77,12 @@ def main() -> None:
         solver = GroupIteration(
             tree, abstraction, args.rule, args.normalise, args.pooling, args.explore, args.eta
         )
+    if args.regret_net or args.sampled:  # the rule and values these methods use, whatever given
+        args.rule = (
+            "rm+" if args.regret_net or args.plus else "linear-rm" if args.keep_all else "rm"
+        )
+    if args.sampled:
+        args.normalise, args.pooling = True, "on-policy"
     print(json.dumps({**vars(args), "groups": abstraction.num_groups}), flush=True)
     while solver.iteration < args.iterations:
         solver.run(min(args.every, args.iterations - solver.iteration))
