@@ -45,6 +45,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000, help="sampled: games per seat")
     parser.add_argument("--rollouts", type=int, default=1, help="sampled: per action")
     parser.add_argument("--alternate", action="store_true", help="sampled: one seat an iteration")
+    parser.add_argument("--polyak", type=float, default=1.0, help="sampled: target copy share")
     parser.add_argument("--plus", action="store_true", help="sampled: regret matching+")
     parser.add_argument("--keep-all", action="store_true", help="sampled: fit to every sample")
     parser.add_argument("--minibatch", type=int, default=1024)
@@ -67,6 +68,7 @@ def main() -> None:
             tree, abstraction, config.num_distinct_actions(), args.games, args.rollouts,
             args.explore, args.steps, args.minibatch, args.lr, seed=args.seed,
             keep_all=args.keep_all, plus=args.plus, alternate=args.alternate,
+            polyak=args.polyak,
         )  # fmt: skip
     elif args.regret_net:
         solver = RegretNetIteration(

@@ -467,6 +467,7 @@ class SampledRegretNet(GroupIteration):
         keep_all: bool = False,
         plus: bool = False,
         alternate: bool = False,
+        polyak: float = 1.0,
     ) -> None:
         """Ready to run from uniform play with a fresh network; ``keep_all`` keeps every sample
         and fits each iteration's steps to all of them, iteration ``t``'s weighing ``t`` (the
@@ -474,11 +475,16 @@ class SampledRegretNet(GroupIteration):
         new ones; ``plus`` moves from the prediction clipped at 0 instead (regret matching+:
         clipping the running sum before adding the new regrets, not the noisy samples, is
         the same rule and keeps the targets' mean right); ``alternate`` samples one seat an
-        iteration (seat ``t`` mod 2), the other holding its strategy, as alternating CFR."""
+        iteration (seat ``t`` mod 2), the other holding its strategy, as alternating CFR;
+        ``polyak`` < 1 reads the running sum from a copy of the network that follows it by
+        that share of the way after each iteration (a bootstrap target that moves less with
+        the fitting noise)."""
         if abstraction.features is None or abstraction.legal is None:
             raise ValueError("abstraction: built without keep_rows")
         if keep_all and plus:
             raise ValueError("plus: regret matching+ needs the running sum, not keep_all")
+        if not 0.0 < polyak <= 1.0:
+            raise ValueError(f"polyak: a share in (0, 1], got {polyak}")
         if games < 1 or rollouts < 1 or steps < 1 or minibatch < 1:
             raise ValueError("games, rollouts, steps and minibatch: at least 1 each")
         super().__init__(tree, abstraction, "rm", True, "on-policy", explore)
@@ -494,6 +500,8 @@ class SampledRegretNet(GroupIteration):
         self.keep_all = bool(keep_all)
         self.plus = bool(plus)
         self.alternate = bool(alternate)
+        self.polyak = float(polyak)
+        self._target = self.net.copy()
         self._kept: list[tuple[np.ndarray, np.ndarray]] = []  # (groups, targets) per iteration
 
     def _mean_regret(self, groups: np.ndarray) -> np.ndarray:
@@ -542,7 +550,8 @@ class SampledRegretNet(GroupIteration):
                 )
                 cdf = np.cumsum(weight)
             else:
-                before = self._mean_regret(g) * (ab.legal[g] > 0)
+                before = self._target.outputs(ab.features[g])[:, :-1].astype(np.float64)
+                before *= ab.legal[g] > 0
                 if self.plus:
                     before = np.maximum(before, 0.0)
                 t_ = float(self.iteration)
@@ -556,5 +565,10 @@ class SampledRegretNet(GroupIteration):
                 acts, pre, out = self._opt.outputs(ab.features[g[idx]])
                 _, grad = regret_loss(out, ab.legal[g[idx]], target[idx])
                 self._opt.update(acts, pre, grad.astype(np.float32))
+            if self.polyak == 1.0:  # exactly the network (a + (b - a) need not round to b)
+                self._target.assign(self.net)
+            else:
+                for mine, live in zip(self._target.params(), self.net.params(), strict=True):
+                    mine += self.polyak * (live - mine)
             self.sigma = regret_matching(slot_outputs(self.net, ab), ab.offsets)
             self._add_average()

@@ -168,6 +168,8 @@ def test_settings_are_checked(ladder1):
     rows = feature_abstraction(config, tree, keep_rows=True)
     with pytest.raises(ValueError, match="plus"):
         SampledRegretNet(tree, rows, config.num_distinct_actions(), keep_all=True, plus=True)
+    with pytest.raises(ValueError, match="polyak"):
+        SampledRegretNet(tree, rows, config.num_distinct_actions(), polyak=0.0)
 
 
 def test_a_regret_network_in_the_loop_learns(ladder1):
@@ -221,10 +223,16 @@ def test_sampled_regrets_are_unbiased(ladder1):
 
 
 @pytest.mark.parametrize(
-    ("keep_all", "plus", "alternate"),
-    [(False, False, False), (True, False, False), (False, True, False), (False, True, True)],
+    ("keep_all", "plus", "alternate", "polyak"),
+    [
+        (False, False, False, 1.0),
+        (True, False, False, 1.0),
+        (False, True, False, 1.0),
+        (False, True, True, 1.0),
+        (False, True, False, 0.2),
+    ],
 )
-def test_a_regret_network_learns_from_sampled_games(ladder1, keep_all, plus, alternate):
+def test_a_regret_network_learns_from_sampled_games(ladder1, keep_all, plus, alternate, polyak):
     """The sampled method (games, rollouts, a network holding the mean regrets, moved towards
     each iteration's samples, with regret matching+ or without, or fitted to all kept ones)
     takes the average far below uniform play on ladder-1."""
@@ -233,7 +241,7 @@ def test_a_regret_network_learns_from_sampled_games(ladder1, keep_all, plus, alt
     uniform = exploitability(tree, tree.uniform_strategy())
     it = SampledRegretNet(
         tree, ab, config.num_distinct_actions(), games=300, steps=30, minibatch=256, width=64,
-        seed=2, keep_all=keep_all, plus=plus, alternate=alternate,
+        seed=2, keep_all=keep_all, plus=plus, alternate=alternate, polyak=polyak,
     )  # fmt: skip
     it.run(40)
     assert it.exploitability()["average"] < 0.3 * uniform
