@@ -24,7 +24,10 @@ Solver families (the sub-packages of ``solvers``), lowest first:
 - ``selfplay`` (table networks trained by league self-play) imports
   ``common``, ``exact`` (the exact exploitability of a network on a small
   2-player game) and ``belief`` (its certain-knowledge tracking and its numpy
-  network and optimiser).
+  network and optimiser);
+- ``regret`` (sampled regret matching+ on real games) imports ``common``,
+  ``exact``, ``belief``, ``selfplay`` (its table networks and features) and
+  ``bounds`` (the batched rows it steps games on).
 
 ``solvers/__init__.py`` may re-export any family; modules inside a family never
 import the ``solvers`` package itself (it imports them).
@@ -58,6 +61,7 @@ FAMILIES = {
     "bounds": {"common", "exact", "policies", "belief", "selfplay", "bounds"},
     "compare": {"common", "exact", "mccfr", "belief", "selfplay", "compare"},
     "selfplay": {"common", "exact", "belief", "selfplay"},
+    "regret": {"common", "exact", "belief", "selfplay", "bounds", "regret"},
 }
 SOLVERS = PACKAGE / "solvers"
 

@@ -36,7 +36,7 @@ from complots_solver.solvers.selfplay.net import TableNet
 
 
 @njit(cache=True)
-def _features(states, knows, drafts, records, seens, which, cfg, extended, feats, legal):
+def table_rows_features(states, knows, drafts, records, seens, which, cfg, extended, feats, legal):
     """Each row's decision features for the seat to move; ``which[i]`` picks its record."""
     moves = np.empty(legal.shape[1] + 32, dtype=np.int32)
     for i in range(states.shape[0]):
@@ -48,7 +48,7 @@ def _features(states, knows, drafts, records, seens, which, cfg, extended, feats
 
 
 @njit(cache=True)
-def _absolute(states, rel, cfg, extended, out):
+def absolute_probabilities(states, rel, cfg, extended, out):
     """Seat-relative probabilities to action ids of the seat to move."""
     n = cfg[C_PLAYERS]
     for i in range(states.shape[0]):
@@ -59,7 +59,7 @@ def _absolute(states, rel, cfg, extended, out):
 
 
 @njit(cache=True)
-def _step(states, moves, cfg, records, seens, knows, drafts):
+def step_table_rows(states, moves, cfg, records, seens, knows, drafts):
     """Apply one move per row (NO_MOVE or terminal: unchanged) and keep each row's record."""
     before = np.empty(states.shape[1], dtype=np.int32)
     for i in range(states.shape[0]):
@@ -117,13 +117,13 @@ class TableStrategy:
         n = len(states)
         feats = np.empty((n, self.net.num_features), dtype=np.float32)
         legal = np.empty((n, self.net.num_actions), dtype=np.float32)
-        _features(
+        table_rows_features(
             states, knows, drafts, records, seens, np.ascontiguousarray(which, dtype=np.int64),
             self.cfg, self.extended, feats, legal,
         )  # fmt: skip
         rel, _ = self.net.policy_value(feats, legal)
         out = np.zeros((n, self.num_actions))
-        _absolute(states, rel.astype(np.float64), self.cfg, self.extended, out)
+        absolute_probabilities(states, rel.astype(np.float64), self.cfg, self.extended, out)
         return out
 
     def matrix(self, rows: Rows, live: bool) -> np.ndarray:
@@ -151,7 +151,7 @@ class TableStrategy:
         seens = np.repeat(self.frozen.seen[None], n, axis=0)
         step = np.ascontiguousarray(moves, dtype=np.int32)
         while True:
-            _step(states, step, self.cfg, records, seens, knows, drafts)
+            step_table_rows(states, step, self.cfg, records, seens, knows, drafts)
             cur = states[:, S_CUR]
             active = np.flatnonzero(cur != TERMINAL)
             if len(active) == 0:

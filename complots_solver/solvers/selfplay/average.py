@@ -50,8 +50,16 @@ class AveragePolicy:
     """A reservoir of the learner's decisions and a network fitted to it (see the module note)."""
 
     def __init__(
-        self, net: TableNet, capacity: int, steps: int, minibatch: int, lr: float = 1e-3
+        self,
+        net: TableNet,
+        capacity: int,
+        steps: int,
+        minibatch: int,
+        lr: float = 1e-3,
+        weighted: bool = False,
     ) -> None:
+        """An empty reservoir; ``weighted``: minibatches drawn in proportion to each row's
+        weight (the iteration, for a linear average), else uniformly."""
         if capacity < 1 or steps < 0 or minibatch < 1:
             raise ValueError("capacity and minibatch must be at least 1, steps at least 0")
         self.net = net
@@ -62,6 +70,8 @@ class AveragePolicy:
         self.x = np.zeros((capacity, net.num_features), dtype=np.float32)
         self.legal = np.zeros((capacity, net.num_actions), dtype=np.float32)
         self.probs = np.zeros((capacity, net.num_actions), dtype=np.float32)
+        self.weight = np.ones(capacity, dtype=np.float64)
+        self.weighted = bool(weighted)
         self.seen = 0  # decisions offered to the reservoir so far
 
     @property
@@ -70,7 +80,12 @@ class AveragePolicy:
         return min(self.seen, self.capacity)
 
     def add(
-        self, x: np.ndarray, legal: np.ndarray, probs: np.ndarray, rng: np.random.Generator
+        self,
+        x: np.ndarray,
+        legal: np.ndarray,
+        probs: np.ndarray,
+        rng: np.random.Generator,
+        weight: float = 1.0,
     ) -> None:
         """Offer decisions to the reservoir (each kept with probability capacity / seen so far)."""
         n = len(x)
@@ -83,6 +98,7 @@ class AveragePolicy:
         self.x[slot[keep]] = x[keep]
         self.legal[slot[keep]] = legal[keep]
         self.probs[slot[keep]] = probs[keep]
+        self.weight[slot[keep]] = weight
         self.seen += n
 
     def train(self, rng: np.random.Generator) -> float:
@@ -90,8 +106,13 @@ class AveragePolicy:
         if self.size == 0 or self.steps == 0:
             return float("nan")
         losses = []
+        cdf = np.cumsum(self.weight[: self.size]) if self.weighted else None
         for _ in range(self.steps):
-            idx = rng.integers(0, self.size, size=min(self.minibatch, self.size))
+            if cdf is None:
+                idx = rng.integers(0, self.size, size=min(self.minibatch, self.size))
+            else:
+                u = rng.random(min(self.minibatch, self.size)) * cdf[-1]
+                idx = np.minimum(np.searchsorted(cdf, u, side="right"), self.size - 1)
             acts, pre, out = self.opt.outputs(self.x[idx])
             loss, grad = average_loss(out, self.legal[idx], self.probs[idx])
             self.opt.update(acts, pre, grad.astype(np.float32))
@@ -105,6 +126,7 @@ class AveragePolicy:
             f"{prefix}x": self.x[: self.size],
             f"{prefix}legal": self.legal[: self.size],
             f"{prefix}probs": self.probs[: self.size],
+            f"{prefix}weight": self.weight[: self.size],
             **optimiser_arrays(self.net, self.opt, prefix),
         }
 
@@ -120,4 +142,6 @@ class AveragePolicy:
             if saved.shape != (n, target.shape[1]):
                 raise ValueError("--resume: the checkpoint's reservoir has another shape")
             target[:n] = saved
+        weight = state.get(f"{prefix}weight")  # absent in checkpoints from before weights
+        self.weight[:n] = 1.0 if weight is None else weight[:n]
         restore_optimiser(self.net, self.opt, state, prefix)

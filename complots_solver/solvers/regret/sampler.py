@@ -1,0 +1,366 @@
+"""Sampled regret matching+ on a real 2-player game: a regret network learnt from rollouts.
+
+The ladder measured this method exactly (``selfplay.targets.SampledRegretNet``,
+docs/solving-the-full-game.md section 19); here it runs on rows of real games, so it
+needs no game tree. Each iteration, for each seat in turn as the *traverser*:
+
+- ``games`` games from the deal, stepped side by side; the traverser plays the current
+  strategy mixed with ``explore`` uniform, the other seat the current strategy;
+- at each traverser decision every legal action is valued by ``rollouts`` games played on
+  from the true state by the current strategy in both seats (each rollout keeps its own
+  public record, as the playing bot does); an action's regret is its value minus the
+  strategy's mix of the values;
+- each decision of the other seat enters the **average network**'s reservoir with its
+  features, legal actions, the current strategy there and weight ``t`` (the linear average
+  of regret matching+; that seat plays on-policy, so its decisions arrive at the rate play
+  reaches them).
+
+The current strategy is regret matching on the **regret network**'s outputs (uniform where
+none is positive; uniform everywhere at the first iteration). After the iteration the
+network is fitted by ``steps`` Adam steps to its own prediction clipped at 0, moved by 1/t
+towards the sampled regrets (regret matching+ on the mean regret), and the average network
+by ``average_steps`` steps to its reservoir. The average network is the strategy that
+plays: a table network with the same features and actions as league self-play's, so every
+command that plays or bounds a table network plays and bounds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from complots_solver.rules.config import GameConfig
+from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, S_CUR
+from complots_solver.solvers.belief.valuenet import Adam
+from complots_solver.solvers.bounds.rows import NO_MOVE, TERMINAL, returns_of, sample_moves
+from complots_solver.solvers.bounds.table import (
+    absolute_probabilities,
+    step_table_rows,
+    table_rows_features,
+)
+from complots_solver.solvers.selfplay.average import AveragePolicy
+from complots_solver.solvers.selfplay.features import (
+    TableMemory,
+    absolute_action,
+    config_features,
+)
+from complots_solver.solvers.selfplay.net import TableNet, optimiser_arrays, restore_optimiser
+from complots_solver.solvers.selfplay.targets import regret_loss
+
+_FIELDS = ("states", "knows", "drafts", "records", "seens")
+LOG_COLUMNS = (
+    "iteration",
+    "games",
+    "samples",
+    "decisions",
+    "regret_loss",
+    "average_loss",
+    "mean_abs_regret",
+)
+
+
+@dataclass(frozen=True)
+class RegretSettings:
+    """What one run of sampled regret matching+ does (see the module note)."""
+
+    games: int = 500  # per seat and iteration
+    rollouts: int = 1  # per legal action at each traverser decision
+    explore: float = 0.1
+    steps: int = 100
+    minibatch: int = 1024
+    lr: float = 1e-3
+    width: int = 256
+    average: int = 2_000_000  # reservoir rows
+    average_steps: int = 200
+
+    def validate(self) -> None:
+        """Raise ValueError naming the first setting out of range."""
+        for name in ("games", "rollouts", "steps", "minibatch", "width", "average"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name}: at least 1, got {getattr(self, name)}")
+        if self.average_steps < 0:
+            raise ValueError(f"average_steps: at least 0, got {self.average_steps}")
+        if not 0.0 <= self.explore < 1.0:
+            raise ValueError(f"explore: a share in [0, 1), got {self.explore}")
+        if not self.lr > 0.0:
+            raise ValueError(f"lr: positive, got {self.lr}")
+
+    def record(self) -> dict[str, Any]:
+        """The settings as plain values (config.json)."""
+        return asdict(self)
+
+
+@dataclass
+class Table:
+    """Games in progress side by side: rules states, certain knowledge, draft clans and each
+    row's own public record (``selfplay.features``)."""
+
+    states: np.ndarray
+    knows: np.ndarray
+    drafts: np.ndarray
+    records: np.ndarray
+    seens: np.ndarray
+
+    @classmethod
+    def initial(cls, cfg: np.ndarray, n: int) -> Table:
+        """``n`` games at the initial state (before the deal)."""
+        from complots_solver.rules import core
+
+        m = TableMemory(cfg)
+        state = core.initial_state(cfg)
+
+        def rep(a: np.ndarray) -> np.ndarray:
+            return np.repeat(a[None], n, axis=0)
+
+        return cls(rep(state), rep(m.know), rep(m.draft), rep(m.record), rep(m.seen))
+
+    def take(self, idx: np.ndarray) -> Table:
+        """A copy of rows ``idx`` (repeats allowed)."""
+        return Table(
+            self.states[idx].copy(),
+            self.knows[idx].copy(),
+            self.drafts[idx].copy(),
+            self.records[idx].copy(),
+            self.seens[idx].copy(),
+        )
+
+    def step(self, moves: np.ndarray, cfg: np.ndarray) -> None:
+        """One move per row (NO_MOVE: unchanged), records kept."""
+        step_table_rows(
+            self.states, np.ascontiguousarray(moves, dtype=np.int32), cfg, self.records,
+            self.seens, self.knows, self.drafts,
+        )  # fmt: skip
+
+
+@njit(cache=True)
+def _absolute_moves(states, rels, cfg, extended, out):
+    """Each row's seat-relative action ``rels[i]`` as an action id of the seat to move."""
+    n = cfg[C_PLAYERS]
+    for i in range(states.shape[0]):
+        out[i] = absolute_action(rels[i], states[i, S_CUR], n, extended)
+
+
+def matched(out: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """Regret matching per row: positive outputs on legal actions normalised, else uniform."""
+    positive = np.maximum(out, 0.0) * (legal > 0)
+    total = positive.sum(axis=1, keepdims=True)
+    uniform = legal / np.maximum(legal.sum(axis=1, keepdims=True), 1.0)
+    return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
+
+
+class RegretSampler:
+    """The regret network, the average network and their optimisers, one iteration at a time."""
+
+    def __init__(self, config: GameConfig, settings: RegretSettings, seed: int = 0) -> None:
+        """A fresh run (``config``: a 2-player game)."""
+        settings.validate()
+        if config.players != 2:
+            raise ValueError(
+                f"game: sampled regret matching plays 2-player games, got {config.players}"
+            )
+        self.config = config
+        self.settings = settings
+        self.seed = int(seed)
+        self.cfg = np.ascontiguousarray(config.to_array(), dtype=np.int32)
+        self.extended = bool(self.cfg[C_EXTENDED])
+        self.num_actions = config.num_distinct_actions()
+        feats = config_features(self.cfg)
+        hidden = (settings.width, settings.width)
+        self.net = TableNet.create(feats, self.num_actions, hidden, seed=seed)
+        self.opt = Adam(self.net.net, lr=settings.lr)
+        self.average = AveragePolicy(
+            TableNet.create(feats, self.num_actions, hidden, seed=seed + 1),
+            settings.average, settings.average_steps, settings.minibatch, weighted=True,
+        )  # fmt: skip
+        self.iteration = 0
+        self.games = 0
+        self.samples = 0
+        self.last: dict[str, float] = {}
+        self.stepping = False
+
+    # -- the current strategy ------------------------------------------------------------
+    def _decide(self, t: Table, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Features, seat-relative legal mask and current strategy of rows ``idx``' seats to move."""
+        n = len(idx)
+        feats = np.empty((n, self.net.num_features), dtype=np.float32)
+        legal = np.empty((n, self.num_actions), dtype=np.float32)
+        table_rows_features(
+            t.states[idx], t.knows[idx], t.drafts[idx], t.records, t.seens,
+            np.ascontiguousarray(idx, dtype=np.int64), self.cfg, self.extended, feats, legal,
+        )  # fmt: skip
+        if self.iteration == 0:
+            rel = legal / np.maximum(legal.sum(axis=1, keepdims=True, dtype=np.float64), 1.0)
+        else:
+            rel = matched(self.net.outputs(feats)[:, :-1].astype(np.float64), legal)
+        return feats, legal, rel
+
+    def _absolute(self, states: np.ndarray, rel: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(states), self.num_actions))
+        absolute_probabilities(states, rel, self.cfg, self.extended, out)
+        return out
+
+    def _move(
+        self, t: Table, probs: np.ndarray, deciding: np.ndarray, rng: np.random.Generator
+    ) -> None:
+        """One move in every unfinished row: ``probs`` for the ``deciding`` rows, chance elsewhere."""
+        active = np.flatnonzero(t.states[:, S_CUR] != TERMINAL)
+        full = np.zeros((len(t.states), self.num_actions))
+        full[deciding] = probs
+        chosen = np.empty(len(active), dtype=np.int32)
+        sample_moves(t.states[active], self.cfg, full[active], rng.random(len(active)), chosen)
+        moves = np.full(len(t.states), NO_MOVE, dtype=np.int32)
+        moves[active] = chosen
+        t.step(moves, self.cfg)
+
+    def play_out(self, t: Table, seat: int, rng: np.random.Generator) -> np.ndarray:
+        """Play every row to its end by the current strategy in both seats; ``seat``'s returns."""
+        while True:
+            cur = t.states[:, S_CUR]
+            if not (cur != TERMINAL).any():
+                break
+            deciding = np.flatnonzero(cur >= 0)
+            _, _, rel = self._decide(t, deciding)
+            self._move(t, self._absolute(t.states[deciding], rel), deciding, rng)
+        out = np.empty(len(t.states))
+        returns_of(t.states, self.cfg, seat, out)
+        return out
+
+    # -- one iteration -----------------------------------------------------------------
+    def _traverse(self, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+        """The iteration's games, ``games`` with each seat as traverser, side by side: the
+        traversers' decisions (features, legal, regrets) and the other seats' decisions
+        (features, legal, strategy) for the average.
+
+        The branches (a traverser decision's row with one legal action played) are kept as
+        they arise and all played out together at the end: the strategy does not change
+        within an iteration, so this is the same as playing each out at once, in far fewer
+        batched steps."""
+        s = self.settings
+        t = Table.initial(self.cfg, 2 * s.games)
+        traverser = np.repeat(np.arange(2), s.games)
+        mine: list[tuple[np.ndarray, ...]] = []
+        theirs: list[tuple[np.ndarray, ...]] = []
+        branches: list[Table] = []
+        done = 0
+        while True:
+            cur = t.states[:, S_CUR]
+            if not (cur != TERMINAL).any():
+                break
+            deciding = np.flatnonzero(cur >= 0)
+            feats, legal, rel = self._decide(t, deciding)
+            own = cur[deciding] == traverser[deciding]
+            if own.any():
+                rows = deciding[own]
+                which, action = np.nonzero(legal[own] > 0)
+                which = np.repeat(which, s.rollouts)
+                action = np.repeat(action, s.rollouts).astype(np.int32)
+                branch = t.take(rows[which])
+                moves = np.empty(len(which), dtype=np.int32)
+                _absolute_moves(branch.states, action, self.cfg, self.extended, moves)
+                branch.step(moves, self.cfg)
+                branches.append(branch)
+                seat = traverser[rows]
+                mine.append((feats[own], legal[own], rel[own], seat, which + done, action))
+                done += len(rows)
+            if (~own).any():
+                theirs.append((feats[~own], legal[~own], rel[~own].astype(np.float32)))
+            play = rel.copy()
+            mixed = (1.0 - s.explore) * rel + s.explore * legal / legal.sum(axis=1, keepdims=True)
+            play[own] = mixed[own]
+            self._move(t, self._absolute(t.states[deciding], play), deciding, rng)
+        x, legal, rel, seat, which, action = (
+            np.concatenate([m[k] for m in mine]) for k in range(6)
+        )
+        end = Table(*(np.concatenate([getattr(b, f) for b in branches]) for f in _FIELDS))
+        first = self.play_out(end, 0, rng)
+        second = np.empty(len(first))
+        returns_of(end.states, self.cfg, 1, second)
+        got = np.where(seat[which] == 0, first, second)
+        values = np.zeros(legal.shape)
+        np.add.at(values, (which, action), got / s.rollouts)
+        regret = (values - (rel * values).sum(axis=1, keepdims=True)) * (legal > 0)
+        ax, alegal, aprobs = (np.concatenate([m[k] for m in theirs]) for k in range(3))
+        return x, legal, regret, ax, alegal, aprobs
+
+    def step(self, iterations: int | None = None) -> int:
+        """Run ``iterations`` more iterations (None: one)."""
+        n = 1 if iterations is None else iterations
+        for _ in range(n):
+            self.stepping = True
+            self._iterate()
+            self.stepping = False
+        return n
+
+    def run(self, iterations: int) -> None:
+        """Run ``iterations`` more iterations."""
+        self.step(iterations)
+
+    def _iterate(self) -> None:
+        s = self.settings
+        rng = np.random.default_rng([self.seed, self.iteration])
+        x, legal, regret, ax, alegal, aprobs = self._traverse(rng)
+        decisions = len(x) + len(ax)
+        self.average.add(ax, alegal, aprobs, rng, weight=float(self.iteration + 1))
+        self.iteration += 1
+        it = float(self.iteration)
+        before = np.maximum(self.net.outputs(x)[:, :-1].astype(np.float64), 0.0) * (legal > 0)
+        if self.iteration == 1:
+            before[...] = 0.0
+        target = before * (it - 1.0) / it + regret / it
+        rng = np.random.default_rng([self.seed, self.iteration, 2])
+        losses = []
+        for _ in range(s.steps):
+            idx = rng.integers(0, len(x), size=s.minibatch)
+            acts, pre, out = self.opt.outputs(x[idx])
+            loss, grad = regret_loss(out, legal[idx], target[idx])
+            self.opt.update(acts, pre, grad.astype(np.float32))
+            losses.append(loss)
+        avg_loss = self.average.train(rng)
+        self.games += 2 * s.games
+        self.samples += len(x)
+        self.last = {
+            "iteration": it,
+            "games": float(self.games),
+            "samples": float(self.samples),
+            "decisions": float(decisions),
+            "regret_loss": float(np.mean(losses)),
+            "average_loss": avg_loss,
+            "mean_abs_regret": float(np.abs(regret).sum() / max(1.0, (legal > 0).sum())),
+        }
+
+    # -- the run driver's protocol ---------------------------------------------------------
+    def policy(self) -> TableNet:
+        """The average network: the strategy that plays."""
+        return self.average.net
+
+    def current(self) -> TableNet:
+        """The regret network (its regret matching is the current strategy)."""
+        return self.net
+
+    def evaluate(self) -> dict[str, float]:
+        """The last iteration's figures (see LOG_COLUMNS)."""
+        return dict(self.last)
+
+    def measure(self, spent: float) -> tuple[tuple[float, ...], dict[str, float]]:
+        """The log row and progress figures after a step."""
+        figures = self.evaluate()
+        return tuple(figures.get(c, float("nan")) for c in LOG_COLUMNS), figures
+
+    def get_state(self) -> dict[str, np.ndarray]:
+        """Both networks, their optimisers, the reservoir and the counters."""
+        return {
+            "counters": np.array([self.iteration, self.games, self.samples], dtype=np.int64),
+            **optimiser_arrays(self.net, self.opt, "regret_"),
+            **self.average.get_state("avg_"),
+        }
+
+    def set_state(self, state: dict[str, np.ndarray]) -> None:
+        """Restore what :meth:`get_state` returned."""
+        if "counters" not in state:
+            raise ValueError("--resume: the checkpoint is not a sampled regret run's")
+        self.iteration, self.games, self.samples = (int(v) for v in state["counters"])
+        restore_optimiser(self.net, self.opt, state, "regret_")
+        self.average.set_state(state, "avg_")

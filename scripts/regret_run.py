@@ -1,0 +1,51 @@
+"""Sampled regret matching+ on a 2-player game into a run folder (checkpoints; --resume continues).
+
+python scripts/regret_run.py draft-ambassador --out runs/regret/draft-ambassador --seconds 3600
+then: complots bound draft-ambassador --strategy runs/regret/draft-ambassador --method lbr
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.regret.run import RegretRun
+from complots_solver.solvers.regret.sampler import RegretSettings
+
+
+def main() -> None:
+    """Parse the arguments, train to the budget, print a line per iteration."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--seconds", type=float)
+    parser.add_argument("--iterations", type=int)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--force", action="store_true")
+    for f in fields(RegretSettings):
+        parser.add_argument(
+            f"--{f.name.replace('_', '-')}", type=type(f.default), default=f.default
+        )
+    args = parser.parse_args()
+    try:
+        config, _ = resolve_game(args.game)
+        settings = RegretSettings(**{f.name: getattr(args, f.name) for f in fields(RegretSettings)})
+        run = RegretRun(Path(args.out), config, settings, args.seed, args.resume, args.force)
+    except ValueError as exc:
+        sys.exit(f"error: {exc}")
+
+    def show(p) -> None:  # noqa: ANN001  (the driver's RunProgress)
+        row = {k: round(v, 4) for k, v in p.figures.items()}
+        print(f"{p.seconds:.0f} s {row}", flush=True)
+
+    run.train(seconds=args.seconds, iterations=args.iterations, progress=show)
+    run.save()
+    print(f"average network written to {args.out}/policy-net.npz", flush=True)
+
+
+if __name__ == "__main__":
+    main()

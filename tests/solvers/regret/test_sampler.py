@@ -1,0 +1,124 @@
+"""Sampled regret matching+ on rows of real games: rollouts value the tree's exact value, regrets
+are centred on the strategy, it learns on ladder-1, and same seed or resume gives the same run."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.exact.best_response import game_value
+from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.regret.run import RegretRun
+from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings, Table, matched
+from complots_solver.solvers.selfplay.average import AveragePolicy
+from complots_solver.solvers.selfplay.exact import table_exploitability
+from complots_solver.solvers.selfplay.net import TableNet
+
+SMALL = RegretSettings(games=100, steps=20, average_steps=40, width=32, average=50_000)
+
+
+@pytest.fixture(scope="module")
+def ladder1():
+    config = resolve_game("ladder-1-ambassador")[0]
+    return config, compile_complots_tree(config)
+
+
+def test_rollouts_of_uniform_play_average_to_the_trees_value(ladder1):
+    config, tree = ladder1
+    run = RegretSampler(config, SMALL)  # iteration 0 plays uniformly
+    rng = np.random.default_rng(3)
+    n = 40_000
+    returns = run.play_out(Table.initial(run.cfg, n), 0, rng)
+    exact = game_value(tree, tree.uniform_strategy())
+    half_width = 1.96 * returns.std() / np.sqrt(n)
+    assert abs(returns.mean() - exact) < max(half_width, 1e-3)
+    # seat 1's returns are the other side of the same games
+    assert set(np.unique(returns)) <= {-1.0, 0.0, 1.0}
+
+
+def test_regrets_are_centred_on_the_strategy_and_zero_off_the_legal_actions(ladder1):
+    config, _ = ladder1
+    run = RegretSampler(config, SMALL)
+    x, legal, regret, ax, alegal, aprobs = run._traverse(np.random.default_rng(0))
+    assert len(x) > 0 and len(ax) > 0
+    assert np.all(regret[legal == 0] == 0.0)
+    uniform = legal / legal.sum(axis=1, keepdims=True)  # the first iteration's strategy
+    np.testing.assert_allclose((uniform * regret).sum(axis=1), 0.0, atol=1e-9)
+    assert np.abs(regret).max() <= 2.0 + 1e-12  # returns lie in [-1, 1]
+    np.testing.assert_allclose(aprobs.sum(axis=1), 1.0, rtol=1e-5)
+    assert np.all(aprobs[alegal == 0] == 0.0)
+
+
+def test_regret_matching_normalises_positive_outputs_else_uniform():
+    out = np.array([[1.0, -2.0, 3.0, 5.0], [-1.0, -1.0, 0.0, 2.0]])
+    legal = np.array([[1, 1, 1, 0], [1, 1, 1, 0]], dtype=np.float32)
+    got = matched(out, legal)
+    np.testing.assert_allclose(got[0], [0.25, 0.0, 0.75, 0.0])
+    np.testing.assert_allclose(got[1], [1 / 3, 1 / 3, 1 / 3, 0.0])
+
+
+def test_it_learns_on_ladder_1(ladder1):
+    config, tree = ladder1
+    settings = RegretSettings(games=300, steps=60, average_steps=100, width=64)
+    run = RegretSampler(config, settings, seed=1)
+    run.step(1)
+    first = table_exploitability(config, run.policy(), tree)["exploitability"]
+    run.step(11)
+    last = table_exploitability(config, run.policy(), tree)["exploitability"]
+    assert last < 0.15
+    assert last < 0.5 * first
+
+
+def test_same_seed_same_run_and_resume_continues_exactly(ladder1, tmp_path):
+    config, _ = ladder1
+    a = RegretRun(tmp_path / "a", config, SMALL, seed=4)
+    a.train(iterations=3)
+    b = RegretRun(tmp_path / "b", config, SMALL, seed=4)
+    b.train(iterations=2)
+    b.save()
+    del b
+    c = RegretRun(tmp_path / "b", config, SMALL, resume=True)
+    assert c.trainer.iteration == 2
+    c.train(iterations=3)
+    for mine, other in zip(a.trainer.net.params(), c.trainer.net.params(), strict=True):
+        np.testing.assert_array_equal(mine, other)
+    for mine, other in zip(a.trainer.policy().params(), c.trainer.policy().params(), strict=True):
+        np.testing.assert_array_equal(mine, other)
+    saved = TableNet.load(tmp_path / "b" / "policy-net.npz")
+    assert saved.net.meta["game"] == config.game_string()
+    assert json.loads((tmp_path / "b" / "meta.json").read_text())["training_iterations"] == 3
+
+
+def test_bad_settings_and_games_are_refused(ladder1, tmp_path):
+    config, _ = ladder1
+    with pytest.raises(ValueError, match="explore"):
+        RegretSettings(explore=1.0).validate()
+    with pytest.raises(ValueError, match="games"):
+        RegretSettings(games=0).validate()
+    with pytest.raises(ValueError, match="2-player"):
+        RegretSampler(resolve_game("complots-ambassador-3")[0], SMALL)
+    with pytest.raises(ValueError, match="no sampled regret run"):
+        RegretRun(tmp_path / "none", config, SMALL, resume=True)
+
+
+def test_weighted_reservoir_draws_rows_by_weight():
+    net = TableNet.create(3, 2, (4,), seed=0)
+    avg = AveragePolicy(net, capacity=10, steps=0, minibatch=4, weighted=True)
+    rng = np.random.default_rng(0)
+    x = np.eye(3, dtype=np.float32)[:2]
+    legal = np.ones((2, 2), dtype=np.float32)
+    avg.add(x[:1], legal[:1], np.array([[1.0, 0.0]], dtype=np.float32), rng, weight=1.0)
+    avg.add(x[1:], legal[1:], np.array([[0.0, 1.0]], dtype=np.float32), rng, weight=99.0)
+    np.testing.assert_array_equal(avg.weight[:2], [1.0, 99.0])
+    state = avg.get_state()
+    other = AveragePolicy(net.copy(), capacity=10, steps=0, minibatch=4, weighted=True)
+    other.set_state(state)
+    np.testing.assert_array_equal(other.weight[:2], [1.0, 99.0])
+    # trained, the network follows the heavy row's probabilities on a row between the two
+    avg.steps = 300
+    avg.train(rng)
+    p = avg.net.policy_value(np.array([[0.5, 0.5, 0.0]], dtype=np.float32), legal[:1])[0]
+    assert p[0, 1] > 0.8
