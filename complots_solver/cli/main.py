@@ -226,7 +226,9 @@ def simulate_cmd(game: str, games: int, seed: int) -> None:
 
 
 # the methods of ``solve`` (cli/solve_options.py holds their settings; imported lazily)
-SOLVE_ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "es-mccfr", "os-mccfr", "belief", "selfplay")
+SOLVE_ALGORITHMS = (
+    "cfr", "cfr+", "lcfr", "dcfr", "es-mccfr", "os-mccfr", "belief", "selfplay", "regret",
+)  # fmt: skip
 # old flags of ``solve``, kept as hidden aliases of ``--option KEY=VALUE``: flag -> (key, value)
 OLD_FLAGS: dict[str, tuple[str, object]] = {
     "--target-exploitability": ("target_exploitability", None),
@@ -296,7 +298,8 @@ def _list_options(ctx: click.Context, param: click.Parameter, value: str | None)
     default="auto",
     show_default=True,
     help="auto picks for the game: exact cfr+ when the tree fits in memory, selfplay (league "
-    "self-play of a table network) when it does not and at 3+ players; on --resume, the run's own",
+    "self-play of a table network) when it does not and at 3+ players; regret: sampled regret "
+    "matching+ of a table network (2 players); on --resume, the run's own",
 )
 @click.option(
     "--iterations",
@@ -396,6 +399,11 @@ def solve(
             given.append((flag, key, raw if value is None else value))
     values = resolve(algorithm, given)
     kind = family(algorithm)
+    if kind == "regret" and workers != 1:
+        raise click.BadParameter(
+            "regret runs in one process (its batched games use one core); use --workers 1",
+            param_hint="--workers",
+        )
     if kind == "exact" and workers != 1:
         raise click.BadParameter(
             f"applies to belief, selfplay, es-mccfr and os-mccfr only, not {algorithm}",
@@ -416,6 +424,11 @@ def solve(
         solve_selfplay(
             config, Path(out_dir), resume, force, values, console, **common, workers=workers
         )
+    elif kind == "regret":
+        from complots_solver.cli.regret_cmd import solve_regret
+
+        say(config.game_string(), bold=True)
+        solve_regret(config, Path(out_dir), resume, force, values, console, **common)
     elif kind == "mccfr":
         _solve_mccfr(
             config, preset, Path(out_dir), resume, force, algorithm, workers, values, common,

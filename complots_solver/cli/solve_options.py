@@ -17,18 +17,21 @@ from complots_solver.solvers.common.options import OptionSpec, option_table, par
 from complots_solver.solvers.exact.cfr import ALGORITHMS as EXACT_ALGORITHMS
 from complots_solver.solvers.exact.run import SolveSettings
 from complots_solver.solvers.mccfr.run import MCCFRSettings
+from complots_solver.solvers.regret.sampler import RegretSettings
 from complots_solver.solvers.selfplay.train import SelfPlaySettings
 
 MCCFR_ALGORITHMS = {"es-mccfr": "es", "os-mccfr": "os"}
 BELIEF = "belief"
 SELFPLAY = "selfplay"
-ALGORITHMS = (*EXACT_ALGORITHMS, *MCCFR_ALGORITHMS, BELIEF, SELFPLAY)
+REGRET = "regret"
+ALGORITHMS = (*EXACT_ALGORITHMS, *MCCFR_ALGORITHMS, BELIEF, SELFPLAY, REGRET)
 COMMON = ("algorithm", "iterations", "seconds", "seed", "workers")
 FAMILY_NAMES = {
     "exact": "exact algorithms",
     "mccfr": "es-mccfr and os-mccfr",
     "belief": "belief",
     "selfplay": "selfplay",
+    "regret": "regret",
 }
 BELIEF_HELP = {
     "games": "self-play games per training round",
@@ -81,6 +84,17 @@ SELFPLAY_HELP = {
     "counterfactual": "0: decisions count as play reaches them; W: each learner decision's "
     "policy term is weighted by 1 / its seat's own reach so far, at most W, mean 1",
 }
+REGRET_HELP = {
+    "games": "games an iteration with each seat as the traverser",
+    "rollouts": "games played on from the true state per legal action at each traverser decision",
+    "explore": "share of uniform play mixed into the traverser's moves",
+    "steps": "Adam steps an iteration fitting the regret network",
+    "minibatch": "decisions per Adam step (both networks)",
+    "lr": "Adam learning rate of the regret network",
+    "width": "units in each of the two networks' two hidden layers",
+    "average": "rows of the average network's reservoir (decisions weighted by their iteration)",
+    "average_steps": "Adam steps an iteration fitting the average network, the strategy written",
+}
 RAY = OptionSpec(
     "ray_address", str, None, "run the self-play workers as Ray actors ('local' starts one)", True
 )
@@ -89,13 +103,14 @@ TABLES: dict[str, dict[str, OptionSpec]] = {
     "mccfr": option_table(MCCFRSettings, exclude=COMMON),
     "belief": {**option_table(BeliefRunSettings, helps=BELIEF_HELP), "ray_address": RAY},
     "selfplay": {**option_table(SelfPlaySettings, helps=SELFPLAY_HELP), "ray_address": RAY},
+    "regret": option_table(RegretSettings, helps=REGRET_HELP),
 }
 DCFR_ONLY = ("alpha", "beta", "gamma")
 DISCOUNT_KEYS = ("alpha", "beta", "gamma")
 
 
 def family(algorithm: str) -> str:
-    """The family of a method: ``exact``, ``mccfr``, ``belief`` or ``selfplay``."""
+    """The family of a method: ``exact``, ``mccfr``, ``belief``, ``selfplay`` or ``regret``."""
     if algorithm in EXACT_ALGORITHMS:
         return "exact"
     if algorithm in MCCFR_ALGORITHMS:
@@ -104,6 +119,8 @@ def family(algorithm: str) -> str:
         return "belief"
     if algorithm == SELFPLAY:
         return "selfplay"
+    if algorithm == REGRET:
+        return "regret"
     raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
 
 
@@ -118,7 +135,7 @@ def table(algorithm: str) -> dict[str, OptionSpec]:
 def takers(key: str) -> list[str]:
     """The methods that take ``key``, whole families named as such (belief first)."""
     out = []
-    for fam in ("belief", "selfplay", "exact", "mccfr"):
+    for fam in ("belief", "selfplay", "regret", "exact", "mccfr"):
         members = [a for a in ALGORITHMS if family(a) == fam and key in table(a)]
         if not members:
             continue
@@ -175,6 +192,7 @@ def markdown(algorithms: list[str] | None = None) -> str:
         ("mccfr", list(MCCFR_ALGORITHMS)),
         ("belief", [BELIEF]),
         ("selfplay", [SELFPLAY]),
+        ("regret", [REGRET]),
     ):
         if algorithms is not None and not set(names) & set(algorithms):
             continue

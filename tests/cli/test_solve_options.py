@@ -61,7 +61,7 @@ def test_keys_are_checked_against_the_method() -> None:
     """Unknown keys name the allowed ones; another method's key names the methods taking it."""
     with pytest.raises(ValueError, match=r"--option nope: unknown; allowed: alternating, "):
         solve_options.resolve("cfr+", [("--option nope", "nope", "1")])
-    with pytest.raises(ValueError, match="applies to belief and selfplay only, not cfr"):
+    with pytest.raises(ValueError, match="applies to belief, selfplay and regret only, not cfr"):
         solve_options.resolve("cfr", [("--option games", "games", "2")])
     with pytest.raises(ValueError, match="applies to dcfr and es-mccfr and os-mccfr only"):
         solve_options.resolve("cfr+", [("--option alpha", "alpha", "1")])

@@ -1,0 +1,59 @@
+"""``complots solve --algorithm regret``: a run folder whose average network plays and bounds."""
+
+from __future__ import annotations
+
+import json
+
+from complots_solver.solvers.selfplay.net import TableNet
+from tests.cli.test_cli import run_cli
+
+SMALL = ["--option", "games=40", "--option", "steps=5", "--option", "width=16"]
+SMALL += ["--option", "average_steps=5"]
+
+
+def test_regret_solve_writes_a_playable_network_resumes_and_keeps_its_settings(tmp_path):
+    """The run writes its files, resumes where it stopped, refuses a changed setting; the
+    network plays in evaluate and is bounded by lbr."""
+    out = tmp_path / "rg"
+    game = "ladder-1-ambassador"
+    proc = run_cli("solve", game, "--algorithm", "regret", "--out", str(out), "-n", "2", *SMALL)
+    assert proc.returncode == 0, proc.stderr
+    for name in ("config.json", "checkpoint.npz", "training.csv", "policy-net.npz", "meta.json"):
+        assert (out / name).is_file(), name
+    assert TableNet.load(out / "policy-net.npz").num_features > 0
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["algorithm"] == "regret" and meta["training_iterations"] == 2
+    assert meta["training_games"] == 160  # 40 games with each seat exploring, twice
+    again = run_cli("solve", game, "--out", str(out), "-n", "3", "--resume")
+    assert again.returncode == 0, again.stderr
+    assert "method: regret" in again.stdout and "resuming after iteration 2" in again.stdout
+    assert len((out / "training.csv").read_text().splitlines()) == 4
+    changed = run_cli(
+        "solve", game, "--out", str(out), "-n", "4", "--resume", "--option", "games=41"
+    )
+    assert changed.returncode == 2 and "games=40" in changed.stderr
+    assert "Traceback" not in changed.stderr
+    ev = run_cli("evaluate", game, "--bots", f"net:{out},random", "-n", "2", "--workers", "1")
+    assert ev.returncode == 0, ev.stderr
+    bound = run_cli("bound", game, "--strategy", str(out), "--method", "lbr", "-n", "4")
+    assert bound.returncode == 0, bound.stderr
+    assert "exploitability lower bound" in bound.stdout
+
+
+def test_regret_refuses_bad_settings_more_players_and_workers(tmp_path):
+    """One line and exit 2, naming what is wrong."""
+    bad = run_cli(
+        "solve", "ladder-1-ambassador", "--algorithm", "regret", "--out", str(tmp_path / "a"),
+        "-n", "1", "--option", "explore=1.5",
+    )  # fmt: skip
+    assert bad.returncode == 2 and "explore" in bad.stderr and "Traceback" not in bad.stderr
+    three = run_cli(
+        "solve", "complots-ambassador-3", "--algorithm", "regret", "--out", str(tmp_path / "b"),
+        "-n", "1",
+    )  # fmt: skip
+    assert three.returncode == 2 and "2-player" in three.stderr
+    workers = run_cli(
+        "solve", "ladder-1-ambassador", "--algorithm", "regret", "--out", str(tmp_path / "c"),
+        "-n", "1", "--workers", "2",
+    )  # fmt: skip
+    assert workers.returncode == 2 and "--workers" in workers.stderr
