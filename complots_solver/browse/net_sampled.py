@@ -288,7 +288,12 @@ class NetSampledBrowser(SampledBrowser):
         m = self.meta
         out = super().describe_run()
         games = m.get("training_games")
-        if self.table:
+        regret = self.table and m.get("algorithm") == "regret"
+        if regret:
+            solver_text = "regret (sampled regret matching+ of a table network" + (
+                f"; {games:,} training games)" if games else ")"
+            )
+        elif self.table:
             solver_text = "selfplay (league self-play of a table network, PPO" + (
                 f"; {games:,} training games)" if games else ")"
             )
@@ -297,7 +302,7 @@ class NetSampledBrowser(SampledBrowser):
                 f"; {games:,} self-play training games)" if games else ")"
             )
         out.update(
-            algorithm="selfplay" if self.table else "belief",
+            algorithm="regret" if regret else "selfplay" if self.table else "belief",
             iterations=None,
             solver_text=solver_text,
             quality=m.get("quality"),

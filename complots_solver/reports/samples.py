@@ -173,11 +173,12 @@ def make_samples(runs: SampleRuns, command: str) -> list[Path]:
         "",
     ]
     if network:
-        selfplay = all(b.describe_run().get("algorithm") == "selfplay" for b in browsers.values())
+        trained = {b.describe_run().get("algorithm") for b in browsers.values()}
+        how = {"selfplay": "league self-play", "regret": "sampled regret matching+"}
         kind = (
-            "table networks trained by league self-play, each seat reading its own cards and "
-            "knowledge and the table's public record."
-            if selfplay
+            f"table networks trained by {' and '.join(how[a] for a in sorted(trained))}, each "
+            "seat reading its own cards and knowledge and the table's public record."
+            if trained <= set(how)
             else "policy networks of the belief solver, played with exact beliefs."
         )
         lines += [

@@ -161,3 +161,27 @@ def test_a_table_network_is_recorded_as_it_plays_and_reported(tmp_path: Path) ->
     page = (tmp_path / "r.html").read_text()
     assert "league self-play of a table network" in page
     assert "Warning: weak or unmeasured strategy" in page  # no bound recorded
+
+
+def test_a_regret_network_is_named_as_such(tmp_path: Path) -> None:
+    """A table network whose meta says ``regret`` is described as sampled regret matching+."""
+    import json
+
+    from complots_solver.solvers.selfplay.features import config_features
+    from complots_solver.solvers.selfplay.net import TableNet
+
+    config, _ = resolve_game("draft-ambassador")
+    net = TableNet.create(
+        config_features(config.to_array()), config.num_distinct_actions(), (8,), seed=1
+    )
+    folder = tmp_path / "regret"
+    folder.mkdir()
+    net.save(folder / "policy-net.npz", meta={"game": config.game_string()})
+    meta = {"game": config.game_string(), "algorithm": "regret", "training_games": 1200}
+    (folder / "meta.json").write_text(json.dumps(meta))
+    facts = load_run(folder, games=GAMES, seed=1).describe_run()
+    assert facts["algorithm"] == "regret"
+    assert (
+        facts["solver_text"]
+        == "regret (sampled regret matching+ of a table network; 1,200 training games)"
+    )
