@@ -20,7 +20,7 @@ Solver families (the sub-packages of ``solvers``), lowest first:
   imports ``common``, ``exact``, ``policies``, ``belief`` and ``selfplay``:
   it measures the strategies they make;
 - ``compare`` (measurements across families, e.g. strength per core-hour)
-  imports ``common``, ``exact``, ``mccfr``, ``belief`` and ``selfplay``;
+  imports ``common``, ``exact``, ``mccfr``, ``belief``, ``selfplay`` and ``regret``;
 - ``selfplay`` (table networks trained by league self-play) imports
   ``common``, ``exact`` (the exact exploitability of a network on a small
   2-player game) and ``belief`` (its certain-knowledge tracking and its numpy
@@ -59,7 +59,7 @@ FAMILIES = {
     "belief": {"common", "exact", "belief"},
     "policies": {"common", "exact", "mccfr", "policies"},
     "bounds": {"common", "exact", "policies", "belief", "selfplay", "bounds"},
-    "compare": {"common", "exact", "mccfr", "belief", "selfplay", "compare"},
+    "compare": {"common", "exact", "mccfr", "belief", "selfplay", "regret", "compare"},
     "selfplay": {"common", "exact", "belief", "selfplay"},
     "regret": {"common", "exact", "belief", "selfplay", "bounds", "regret"},
 }

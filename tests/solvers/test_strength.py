@@ -85,3 +85,19 @@ def test_selfplay_curve_measures_the_trainers_network_exactly() -> None:
     want = table_exploitability(config, trainer.net, ctree)["exploitability"]
     assert points[0].exploitability == pytest.approx(want, abs=1e-9)
     assert 0.0 < want < 1.0
+
+
+def test_the_regret_curve_measures_its_average_network() -> None:
+    """A regret point is the exact exploitability of the average network the same run makes."""
+    from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
+    from complots_solver.solvers.selfplay.exact import table_exploitability
+
+    config, _ = resolve_game("ladder-1-ambassador")
+    ctree = compile_complots_tree(config)
+    points = method_curve("ladder-1-ambassador", config, "regret", 1e-6, 1e-3, ctree, seed=3)
+    assert len(points) == 1 and points[0].iterations == 2
+    run = RegretSampler(config, RegretSettings(games=2000), seed=3)
+    run.step(2)
+    want = table_exploitability(config, run.policy(), ctree)["exploitability"]
+    assert points[0].exploitability == pytest.approx(want, abs=1e-9)
+    assert 0.0 < want < 1.0

@@ -14,7 +14,7 @@ import csv
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -34,16 +34,19 @@ BELIEF = "belief"
 CFR_PLUS = "cfr+"
 OS_MCCFR = "os-mccfr"
 SELFPLAY = "selfplay"
+REGRET = "regret"
 # OpenSpiel's PyTorch Deep CFR and ESCHER; optional (the deepcfr extra), not run by default
 DEEP_CFR = "deep-cfr"
 ESCHER = "escher"
-METHODS = (BELIEF, CFR_PLUS, OS_MCCFR, SELFPLAY)
+METHODS = (BELIEF, CFR_PLUS, OS_MCCFR, SELFPLAY, REGRET)
 ALL_METHODS = (*METHODS, DEEP_CFR, ESCHER)
 REFERENCE = OS_MCCFR
 OS_FIRST_CHUNK = 2_000
 EXACT_FIRST_CHUNK = 4
 DEEP_CFR_FIRST_CHUNK = 2
 SELFPLAY_FIRST_CHUNK = 4  # iterations of 256 games
+REGRET_FIRST_CHUNK = 2  # iterations of 2 x 2,000 games
+REGRET_GAMES = 2_000  # per seat and iteration: the ladder's setting (docs section 19)
 MakeBot = Callable[[str, GameConfig, np.random.Generator], object]
 
 
@@ -92,6 +95,13 @@ class _Stepper:
             SelfPlayTrainer(config, settings, seed=seed, bot_factory=factory).step(1)  # compile
             self.solver = SelfPlayTrainer(config, settings, seed=seed, bot_factory=factory)
             self.first = SELFPLAY_FIRST_CHUNK
+        elif method == REGRET:
+            from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
+
+            settings = RegretSettings(games=REGRET_GAMES)
+            RegretSampler(config, replace(settings, games=2), seed=seed).step(2)  # compile
+            self.solver = RegretSampler(config, settings, seed=seed)
+            self.first = REGRET_FIRST_CHUNK
         elif method == BELIEF:
             cfg = config.to_array()
             self.ptree = build_public_tree(cfg, Hypotheses.initial(cfg), memory=Memory.CANONICAL)
@@ -130,7 +140,7 @@ class _Stepper:
 
     def strategy(self) -> np.ndarray:
         """The average strategy on the history tree's infosets (self-play: the current network)."""
-        if self.method == SELFPLAY:
+        if self.method in (SELFPLAY, REGRET):  # regret: its average network
             from complots_solver.solvers.selfplay.exact import table_tree_strategy
 
             return table_tree_strategy(self.config, self.solver.policy(), self.ctree)
