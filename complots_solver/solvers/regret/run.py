@@ -4,7 +4,7 @@ Files in the run directory:
 
 ``config.json``     the game and the settings (written first; the run driver's layout)
 ``checkpoint.npz``  both networks, their optimisers, the average's reservoir and counters
-                    (atomic; ``resume`` continues exactly)
+                    (atomic, every 5 minutes; ``resume`` continues exactly)
 ``training.csv``    one row per iteration (``sampler.LOG_COLUMNS``)
 ``policy-net.npz``  the average network (``net:DIR``, ``complots bound --strategy DIR``)
 ``meta.json``       what the run did; quality not measured (the bounds measure it)
@@ -27,6 +27,7 @@ from complots_solver.solvers.selfplay.features import FEATURE_VERSION
 from complots_solver.solvers.selfplay.run import META_FILE, POLICY_FILE
 
 ALGORITHM = "regret"
+CHECKPOINT_SECONDS = 300.0
 LOG = LogSpec(
     "training.csv",
     LOG_COLUMNS,
@@ -87,10 +88,12 @@ class RegretRun:
         iterations: int | None = None,
         progress: Callable[[RunProgress], None] | None = None,
     ) -> None:
-        """Iterations until ``iterations`` in all or ``seconds`` more (checkpoints every minute)."""
+        """Iterations until ``iterations`` in all or ``seconds`` more (checkpoints every
+        ``CHECKPOINT_SECONDS``: the average's reservoir makes a full-game checkpoint about 2 GB,
+        written in seconds, so once a minute would cost a sixth of the run)."""
         self.driver.iterate(
             self.trainer,
-            Budget(iterations=iterations, seconds=seconds),
+            Budget(iterations=iterations, seconds=seconds, checkpoint_seconds=CHECKPOINT_SECONDS),
             chunk=lambda rate: None,
             measure=self.trainer.measure,
             progress=progress,
