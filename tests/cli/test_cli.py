@@ -173,7 +173,7 @@ def test_solve_picks_the_method_and_refuses_options_for_others(tmp_path):
         str(tmp_path / "x"),
     )
     assert proc.returncode == 2
-    assert "applies to belief and selfplay only" in proc.stderr
+    assert "applies to belief, selfplay and regret only" in proc.stderr
 
 
 def test_belief_solve_trains_distils_and_resumes(tmp_path):
