@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, S_CUR
 from complots_solver.solvers.belief.valuenet import Adam
@@ -107,8 +108,6 @@ class Table:
     @classmethod
     def initial(cls, cfg: np.ndarray, n: int) -> Table:
         """``n`` games at the initial state (before the deal)."""
-        from complots_solver.rules import core
-
         m = TableMemory(cfg)
         state = core.initial_state(cfg)
 
@@ -306,9 +305,9 @@ class RegretSampler:
         self.average.add(ax, alegal, aprobs, rng, weight=float(self.iteration + 1))
         self.iteration += 1
         it = float(self.iteration)
-        before = np.maximum(self.net.outputs(x)[:, :-1].astype(np.float64), 0.0) * (legal > 0)
-        if self.iteration == 1:
-            before[...] = 0.0
+        before = np.zeros(legal.shape)  # the running sum: nothing before the first iteration
+        if self.iteration > 1:
+            before = np.maximum(self.net.outputs(x)[:, :-1].astype(np.float64), 0.0) * (legal > 0)
         target = before * (it - 1.0) / it + regret / it
         rng = np.random.default_rng([self.seed, self.iteration, 2])
         losses = []
