@@ -321,7 +321,8 @@ def _list_options(ctx: click.Context, param: click.Parameter, value: str | None)
     type=int,
     default=1,
     show_default=True,
-    help="parallel workers (MCCFR, belief). On the small ladder games one MCCFR worker "
+    help="parallel workers (MCCFR, belief, selfplay, regret; with --option ray_address=ADDR "
+    "they are Ray actors). On the small ladder games one MCCFR worker "
     "converges faster (reports/mccfr-runs.md)",
 )
 @click.option(
@@ -399,11 +400,6 @@ def solve(
             given.append((flag, key, raw if value is None else value))
     values = resolve(algorithm, given)
     kind = family(algorithm)
-    if kind == "regret" and workers != 1:
-        raise click.BadParameter(
-            "regret runs in one process (its batched games use one core); use --workers 1",
-            param_hint="--workers",
-        )
     if kind == "exact" and workers != 1:
         raise click.BadParameter(
             f"applies to belief, selfplay, es-mccfr and os-mccfr only, not {algorithm}",
@@ -428,7 +424,9 @@ def solve(
         from complots_solver.cli.regret_cmd import solve_regret
 
         say(config.game_string(), bold=True)
-        solve_regret(config, Path(out_dir), resume, force, values, console, **common)
+        solve_regret(
+            config, Path(out_dir), resume, force, values, console, **common, workers=workers
+        )
     elif kind == "mccfr":
         _solve_mccfr(
             config, preset, Path(out_dir), resume, force, algorithm, workers, values, common,

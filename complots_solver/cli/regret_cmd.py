@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
 
 from complots_solver.cli.checks import exit_interrupted
 from complots_solver.rules.config import GameConfig
+
+if TYPE_CHECKING:
+    from complots_solver.solvers.common.pool import WorkerPool
+    from complots_solver.solvers.regret.sampler import RegretSettings
 
 DEFAULT_SECONDS = 3600.0
 LOG_EVERY = 10  # iterations between progress lines
@@ -25,19 +29,51 @@ def solve_regret(
     iterations: int | None,
     seconds: float | None,
     seed: int,
+    workers: int = 1,
 ) -> None:
-    """Run sampled regret matching+ to the budget, write the average network, say where it is."""
+    """Run sampled regret matching+ to the budget, write the average network, say where it is.
+
+    A fresh run splits each iteration into ``workers`` streams unless ``jobs`` is given, so the
+    result is fixed by the seed and the worker count; a resumed run keeps its streams (the
+    worker count then changes only the wall time)."""
     from dataclasses import replace
 
-    from complots_solver.solvers.regret.run import RegretRun
+    from complots_solver.solvers.common.pool import WorkerPool
     from complots_solver.solvers.regret.sampler import RegretSettings
 
+    values = dict(values)
+    ray_address = values.pop("ray_address", None)
     if seconds is None and iterations is None:
         seconds = DEFAULT_SECONDS
     try:
-        settings = replace(RegretSettings(), **values)
+        settings = replace(RegretSettings(), **{"jobs": workers, **values})
         settings.validate()
-        run = RegretRun(out_dir, config, settings, seed=seed, resume=resume, force=force)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--option") from None
+    with WorkerPool(workers, ray_address) as pool:
+        _train(config, out_dir, resume, force, values, console, iterations, seconds, seed,
+               settings, pool, workers, ray_address)  # fmt: skip
+
+
+def _train(
+    config: GameConfig,
+    out_dir: Path,
+    resume: bool,
+    force: bool,
+    values: dict[str, Any],
+    console: Console,
+    iterations: int | None,
+    seconds: float | None,
+    seed: int,
+    settings: RegretSettings,
+    pool: WorkerPool,
+    workers: int,
+    ray_address: str | None,
+) -> None:
+    from complots_solver.solvers.regret.run import RegretRun
+
+    try:
+        run = RegretRun(out_dir, config, settings, seed=seed, resume=resume, force=force, pool=pool)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--option") from None
     if resume and values:
@@ -56,7 +92,8 @@ def solve_regret(
     console.print(
         f"regret: sampled regret matching+ of a table network until {budget} "
         f"({run.settings.games} games an iteration with each seat exploring, every legal action "
-        "valued by a rollout); resumable with --resume",
+        f"valued by a rollout; {run.settings.jobs} stream(s) on {workers} "
+        f"{'Ray actor' if ray_address else 'worker'}(s)); resumable with --resume",
         soft_wrap=True,
         markup=False,
     )

@@ -94,16 +94,19 @@ REGRET_HELP = {
     "width": "units in each of the two networks' two hidden layers",
     "average": "rows of the average network's reservoir (decisions weighted by their iteration)",
     "average_steps": "Adam steps an iteration fitting the average network, the strategy written",
+    "jobs": "game streams an iteration is split into, each with its own seed, played on the "
+    "--workers (default: --workers; the result depends on jobs, never on --workers; runs made "
+    "before it existed used 1)",
 }
 RAY = OptionSpec(
-    "ray_address", str, None, "run the self-play workers as Ray actors ('local' starts one)", True
+    "ray_address", str, None, "run the workers as Ray actors ('local' starts one)", True
 )
 TABLES: dict[str, dict[str, OptionSpec]] = {
     "exact": option_table(SolveSettings, exclude=COMMON),
     "mccfr": option_table(MCCFRSettings, exclude=COMMON),
     "belief": {**option_table(BeliefRunSettings, helps=BELIEF_HELP), "ray_address": RAY},
     "selfplay": {**option_table(SelfPlaySettings, helps=SELFPLAY_HELP), "ray_address": RAY},
-    "regret": option_table(RegretSettings, helps=REGRET_HELP),
+    "regret": {**option_table(RegretSettings, helps=REGRET_HELP), "ray_address": RAY},
 }
 DCFR_ONLY = ("alpha", "beta", "gamma")
 DISCOUNT_KEYS = ("alpha", "beta", "gamma")

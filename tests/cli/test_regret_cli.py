@@ -40,7 +40,24 @@ def test_regret_solve_writes_a_playable_network_resumes_and_keeps_its_settings(t
     assert "exploitability lower bound" in bound.stdout
 
 
-def test_regret_refuses_bad_settings_more_players_and_workers(tmp_path):
+def test_regret_on_two_workers_splits_each_iteration_into_two_streams(tmp_path):
+    """--workers 2 plays two streams on two processes; a resume on one worker keeps them."""
+    out = tmp_path / "w"
+    game = "ladder-1-ambassador"
+    proc = run_cli(
+        "solve", game, "--algorithm", "regret", "--out", str(out), "-n", "1", "--workers", "2",
+        *SMALL,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "2 stream(s) on 2 worker(s)" in proc.stdout
+    assert json.loads((out / "config.json").read_text())["solver"]["jobs"] == 2
+    again = run_cli("solve", game, "--out", str(out), "-n", "2", "--resume")
+    assert again.returncode == 0, again.stderr
+    assert "2 stream(s) on 1 worker(s)" in again.stdout
+    assert json.loads((out / "meta.json").read_text())["training_iterations"] == 2
+
+
+def test_regret_refuses_bad_settings_more_players_and_streams(tmp_path):
     """One line and exit 2, naming what is wrong."""
     bad = run_cli(
         "solve", "ladder-1-ambassador", "--algorithm", "regret", "--out", str(tmp_path / "a"),
@@ -52,8 +69,8 @@ def test_regret_refuses_bad_settings_more_players_and_workers(tmp_path):
         "-n", "1",
     )  # fmt: skip
     assert three.returncode == 2 and "2-player" in three.stderr
-    workers = run_cli(
+    streams = run_cli(
         "solve", "ladder-1-ambassador", "--algorithm", "regret", "--out", str(tmp_path / "c"),
-        "-n", "1", "--workers", "2",
+        "-n", "1", "--workers", "3", "--option", "games=2",
     )  # fmt: skip
-    assert workers.returncode == 2 and "--workers" in workers.stderr
+    assert streams.returncode == 2 and "jobs: at most games (2)" in streams.stderr

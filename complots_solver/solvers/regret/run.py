@@ -21,6 +21,7 @@ from typing import Any
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.atomic import atomic_write_json
 from complots_solver.solvers.common.driver import Budget, LogSpec, RunDriver, RunProgress
+from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.common.rundir import CONFIG_FILE
 from complots_solver.solvers.regret.sampler import LOG_COLUMNS, RegretSampler, RegretSettings
 from complots_solver.solvers.selfplay.features import FEATURE_VERSION
@@ -55,8 +56,11 @@ class RegretRun:
         seed: int = 0,
         resume: bool = False,
         force: bool = False,
+        pool: WorkerPool | None = None,
     ) -> None:
-        """Set up the folder; on ``resume`` the saved settings and seed are the run's."""
+        """Set up the folder; on ``resume`` the saved settings and seed are the run's (a run from
+        before the ``jobs`` setting played one stream, its default). ``pool`` plays the
+        iteration's streams."""
         self.out = Path(out)
         self.config = config
         if resume and not force:
@@ -75,7 +79,7 @@ class RegretRun:
             seed = int(saved.get("solver", {}).get("seed", seed))
         self.settings = settings
         self.seed = seed
-        self.trainer = RegretSampler(config, settings, seed=seed)
+        self.trainer = RegretSampler(config, settings, seed=seed, pool=pool)
         self.driver = RunDriver(
             self.out, _record(config, seed, settings), (), LOG, resume, force,
             on_checkpoint=self.save,

@@ -22,6 +22,11 @@ towards the sampled regrets (regret matching+ on the mean regret), and the avera
 by ``average_steps`` steps to its reservoir. The average network is the strategy that
 plays: a table network with the same features and actions as league self-play's, so every
 command that plays or bounds a table network plays and bounds it.
+
+With ``jobs`` above 1 the iteration's games are split into that many streams, each seeded by
+``(seed, iteration, stream)`` and played by a :class:`Traversal` on a ``WorkerPool`` (forked
+processes or Ray actors); their decisions are concatenated in stream order, so the run depends
+on the seed and ``jobs``, never on which worker played what. Fitting stays in this process.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from complots_solver.solvers.bounds.table import (
     step_table_rows,
     table_rows_features,
 )
+from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.selfplay.average import AveragePolicy
 from complots_solver.solvers.selfplay.features import (
     TableMemory,
@@ -76,12 +82,15 @@ class RegretSettings:
     width: int = 256
     average: int = 2_000_000  # reservoir rows
     average_steps: int = 200
+    jobs: int = 1  # game streams an iteration is split into, each with its own seed
 
     def validate(self) -> None:
         """Raise ValueError naming the first setting out of range."""
-        for name in ("games", "rollouts", "steps", "minibatch", "width", "average"):
+        for name in ("games", "rollouts", "steps", "minibatch", "width", "average", "jobs"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: at least 1, got {getattr(self, name)}")
+        if self.jobs > self.games:
+            raise ValueError(f"jobs: at most games ({self.games}), got {self.jobs}")
         if self.average_steps < 0:
             raise ValueError(f"average_steps: at least 0, got {self.average_steps}")
         if not 0.0 <= self.explore < 1.0:
@@ -150,35 +159,21 @@ def matched(out: np.ndarray, legal: np.ndarray) -> np.ndarray:
     return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
 
 
-class RegretSampler:
-    """The regret network, the average network and their optimisers, one iteration at a time."""
+class Traversal:
+    """One stream of an iteration's games under a fixed regret network (picklable: it is sent to
+    worker processes or Ray actors)."""
 
-    def __init__(self, config: GameConfig, settings: RegretSettings, seed: int = 0) -> None:
-        """A fresh run (``config``: a 2-player game)."""
-        settings.validate()
-        if config.players != 2:
-            raise ValueError(
-                f"game: sampled regret matching plays 2-player games, got {config.players}"
-            )
+    def __init__(
+        self, config: GameConfig, settings: RegretSettings, net: TableNet, first: bool
+    ) -> None:
+        """``first``: the first iteration, whose strategy is uniform (the network is untrained)."""
         self.config = config
         self.settings = settings
-        self.seed = int(seed)
+        self.net = net
+        self.first = first
         self.cfg = np.ascontiguousarray(config.to_array(), dtype=np.int32)
         self.extended = bool(self.cfg[C_EXTENDED])
         self.num_actions = config.num_distinct_actions()
-        feats = config_features(self.cfg)
-        hidden = (settings.width, settings.width)
-        self.net = TableNet.create(feats, self.num_actions, hidden, seed=seed)
-        self.opt = Adam(self.net.net, lr=settings.lr)
-        self.average = AveragePolicy(
-            TableNet.create(feats, self.num_actions, hidden, seed=seed + 1),
-            settings.average, settings.average_steps, settings.minibatch, weighted=True,
-        )  # fmt: skip
-        self.iteration = 0
-        self.games = 0
-        self.samples = 0
-        self.last: dict[str, float] = {}
-        self.stepping = False
 
     # -- the current strategy ------------------------------------------------------------
     def _decide(self, t: Table, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -190,7 +185,7 @@ class RegretSampler:
             t.states[idx], t.knows[idx], t.drafts[idx], t.records, t.seens,
             np.ascontiguousarray(idx, dtype=np.int64), self.cfg, self.extended, feats, legal,
         )  # fmt: skip
-        if self.iteration == 0:
+        if self.first:
             rel = legal / np.maximum(legal.sum(axis=1, keepdims=True, dtype=np.float64), 1.0)
         else:
             rel = matched(self.net.outputs(feats)[:, :-1].astype(np.float64), legal)
@@ -227,9 +222,8 @@ class RegretSampler:
         returns_of(t.states, self.cfg, seat, out)
         return out
 
-    # -- one iteration -----------------------------------------------------------------
-    def _traverse(self, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
-        """The iteration's games, ``games`` with each seat as traverser, side by side: the
+    def run(self, games: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+        """``games`` games with each seat as traverser, side by side: the
         traversers' decisions (features, legal, regrets) and the other seats' decisions
         (features, legal, strategy) for the average.
 
@@ -238,8 +232,8 @@ class RegretSampler:
         within an iteration, so this is the same as playing each out at once, in far fewer
         batched steps."""
         s = self.settings
-        t = Table.initial(self.cfg, 2 * s.games)
-        traverser = np.repeat(np.arange(2), s.games)
+        t = Table.initial(self.cfg, 2 * games)
+        traverser = np.repeat(np.arange(2), games)
         mine: list[tuple[np.ndarray, ...]] = []
         theirs: list[tuple[np.ndarray, ...]] = []
         branches: list[Table] = []
@@ -283,6 +277,79 @@ class RegretSampler:
         regret = (values - (rel * values).sum(axis=1, keepdims=True)) * (legal > 0)
         ax, alegal, aprobs = (np.concatenate([m[k] for m in theirs]) for k in range(3))
         return x, legal, regret, ax, alegal, aprobs
+
+
+def traverse_job(job: tuple) -> tuple[np.ndarray, ...]:
+    """One stream of an iteration: ``(traversal, games, seed)`` -> its decisions (see
+    :meth:`Traversal.run`)."""
+    traversal, games, seed = job
+    return traversal.run(games, np.random.default_rng(seed))
+
+
+class RegretSampler:
+    """The regret network, the average network and their optimisers, one iteration at a time."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        settings: RegretSettings,
+        seed: int = 0,
+        pool: WorkerPool | None = None,
+    ) -> None:
+        """A fresh run (``config``: a 2-player game; ``pool``: where the ``jobs`` streams are
+        played, which changes only the wall time)."""
+        settings.validate()
+        if config.players != 2:
+            raise ValueError(
+                f"game: sampled regret matching plays 2-player games, got {config.players}"
+            )
+        self.config = config
+        self.settings = settings
+        self.seed = int(seed)
+        self.pool = pool
+        self.cfg = np.ascontiguousarray(config.to_array(), dtype=np.int32)
+        self.extended = bool(self.cfg[C_EXTENDED])
+        self.num_actions = config.num_distinct_actions()
+        feats = config_features(self.cfg)
+        hidden = (settings.width, settings.width)
+        self.net = TableNet.create(feats, self.num_actions, hidden, seed=seed)
+        self.opt = Adam(self.net.net, lr=settings.lr)
+        self.average = AveragePolicy(
+            TableNet.create(feats, self.num_actions, hidden, seed=seed + 1),
+            settings.average, settings.average_steps, settings.minibatch, weighted=True,
+        )  # fmt: skip
+        self.iteration = 0
+        self.games = 0
+        self.samples = 0
+        self.last: dict[str, float] = {}
+        self.stepping = False
+
+    # -- one iteration -----------------------------------------------------------------
+    def traversal(self) -> Traversal:
+        """The current strategy's games, as one stream would play them."""
+        return Traversal(self.config, self.settings, self.net, self.iteration == 0)
+
+    def play_out(self, t: Table, seat: int, rng: np.random.Generator) -> np.ndarray:
+        """Play every row to its end by the current strategy in both seats; ``seat``'s returns."""
+        return self.traversal().play_out(t, seat, rng)
+
+    def _traverse(self, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+        """The iteration's decisions: one stream drawn from ``rng`` in this process, or ``jobs``
+        streams with seeds of their own on the pool, concatenated in stream order."""
+        s = self.settings
+        if s.jobs == 1:
+            return self.traversal().run(s.games, rng)
+        traversal = self.traversal()
+        jobs = [
+            (
+                traversal,
+                s.games // s.jobs + (j < s.games % s.jobs),
+                [self.seed, self.iteration, 31, j],
+            )
+            for j in range(s.jobs)
+        ]
+        done = (self.pool or WorkerPool(1)).map(traverse_job, jobs)
+        return tuple(np.concatenate([d[k] for d in done]) for k in range(6))
 
     def step(self, iterations: int | None = None) -> int:
         """Run ``iterations`` more iterations (None: one)."""

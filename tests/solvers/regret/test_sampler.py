@@ -4,11 +4,13 @@ are centred on the strategy, it learns on ladder-1, and same seed or resume give
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.exact.best_response import game_value
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.regret.run import RegretRun
@@ -92,12 +94,57 @@ def test_same_seed_same_run_and_resume_continues_exactly(ladder1, tmp_path):
     assert json.loads((tmp_path / "b" / "meta.json").read_text())["training_iterations"] == 3
 
 
+def _two_iterations(config, pool):
+    run = RegretSampler(config, replace(SMALL, jobs=3), seed=5, pool=pool)
+    run.step(2)
+    return run
+
+
+def test_streams_give_the_same_run_on_one_process_or_forked_workers(ladder1):
+    config, _ = ladder1
+    here = _two_iterations(config, None)
+    with WorkerPool(2) as pool:
+        there = _two_iterations(config, pool)
+    for mine, other in zip(here.net.params(), there.net.params(), strict=True):
+        np.testing.assert_array_equal(mine, other)
+    for mine, other in zip(here.policy().params(), there.policy().params(), strict=True):
+        np.testing.assert_array_equal(mine, other)
+    # the streams are real: one stream of the same games is another run
+    one = RegretSampler(config, SMALL, seed=5)
+    one.step(2)
+    assert not np.array_equal(one.net.params()[0], here.net.params()[0])
+
+
+def test_streams_split_the_games_and_keep_the_regrets_centred(ladder1):
+    config, _ = ladder1
+    run = RegretSampler(config, replace(SMALL, games=101, jobs=4), seed=2)
+    x, legal, regret, ax, alegal, aprobs = run._traverse(np.random.default_rng(0))
+    assert len(x) == len(legal) == len(regret) and len(ax) == len(alegal) == len(aprobs)
+    uniform = legal / legal.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose((uniform * regret).sum(axis=1), 0.0, atol=1e-9)
+    # every game opens with a traverser or an opponent decision of seat 0: 2 x 101 openings
+    assert len(x) + len(ax) >= 2 * 101
+
+
+@pytest.mark.slow
+def test_streams_on_ray_actors_give_the_same_run(ladder1):
+    pytest.importorskip("ray")
+    config, _ = ladder1
+    here = _two_iterations(config, None)
+    with WorkerPool(2, "local") as pool:
+        there = _two_iterations(config, pool)
+    for mine, other in zip(here.policy().params(), there.policy().params(), strict=True):
+        np.testing.assert_array_equal(mine, other)
+
+
 def test_bad_settings_and_games_are_refused(ladder1, tmp_path):
     config, _ = ladder1
     with pytest.raises(ValueError, match="explore"):
         RegretSettings(explore=1.0).validate()
     with pytest.raises(ValueError, match="games"):
         RegretSettings(games=0).validate()
+    with pytest.raises(ValueError, match="jobs: at most games"):
+        RegretSettings(games=3, jobs=4).validate()
     with pytest.raises(ValueError, match="2-player"):
         RegretSampler(resolve_game("complots-ambassador-3")[0], SMALL)
     with pytest.raises(ValueError, match="no sampled regret run"):
