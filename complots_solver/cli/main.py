@@ -152,7 +152,7 @@ def info(game: str) -> None:
     else:
         say(
             "solving: exact only if its tree fits in memory (complots solve estimates it "
-            "first); otherwise the public-belief solver, or MCCFR"
+            "first); otherwise sampled regret matching+ of a table network (regret)"
         )
     say(
         f"rules: {config.rules_name()}, variant {variant}, "
@@ -297,9 +297,9 @@ def _list_options(ctx: click.Context, param: click.Parameter, value: str | None)
     type=click.Choice(["auto", *SOLVE_ALGORITHMS]),
     default="auto",
     show_default=True,
-    help="auto picks for the game: exact cfr+ when the tree fits in memory, selfplay (league "
-    "self-play of a table network) when it does not and at 3+ players; regret: sampled regret "
-    "matching+ of a table network (2 players); on --resume, the run's own",
+    help="auto picks for the game: exact cfr+ when the tree fits in memory, regret (sampled "
+    "regret matching+ of a table network) for a 2-player game whose tree does not, selfplay "
+    "(league self-play of a table network) at 3+ players; on --resume, the run's own",
 )
 @click.option(
     "--iterations",
@@ -402,7 +402,7 @@ def solve(
     kind = family(algorithm)
     if kind == "exact" and workers != 1:
         raise click.BadParameter(
-            f"applies to belief, selfplay, es-mccfr and os-mccfr only, not {algorithm}",
+            f"applies to belief, selfplay, regret, es-mccfr and os-mccfr only, not {algorithm}",
             param_hint="--workers",
         )
     if kind == "exact":  # refuse a tree that cannot fit before anything is written
@@ -581,10 +581,11 @@ def _pick_algorithm(config: GameConfig) -> tuple[str, str]:
     est = estimate_tree(config)
     if est.fits:
         return "cfr+", f"the exact tree, about {est.nodes:.2g} nodes, fits in memory"
-    return "selfplay", (
-        f"the exact tree, about {est.nodes:.2g} nodes, cannot fit: league self-play of a table "
-        "network, the method whose strategies beat every bot (docs/solving-the-full-game.md "
-        "section 12; --algorithm belief for public-belief search)"
+    return "regret", (
+        f"the exact tree, about {est.nodes:.2g} nodes, cannot fit: sampled regret matching+ of a "
+        "table network, the method of the shipped 2-player draft strategies, least exploitable of "
+        "those measured (docs/solving-the-full-game.md sections 20-21; --algorithm selfplay for "
+        "league self-play, belief for public-belief search)"
     )
 
 

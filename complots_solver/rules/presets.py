@@ -50,8 +50,9 @@ class Preset:
             )
         if self.ladder is None:
             return (
-                "not exactly solvable (full game); complots solve trains the public-belief "
-                "solver (strategies weak so far), or use MCCFR"
+                "not exactly solvable (full game); complots solve trains a table network by "
+                "sampled regret matching+ (regret; strategies weak so far), or use selfplay, the "
+                "public-belief solver (belief) or MCCFR"
             )
         if self.exact_seconds is None:
             return "exact in principle (not measured; larger than the Complots 1 rung)"

@@ -173,7 +173,7 @@ def test_solve_hints():
     assert presets["ladder-1-ambassador"].solve_hint() == "exact to 1e-3 in about 1 s"
     assert "19 min, 11 GB peak" in presets["ladder-5-ambassador"].solve_hint()
     full = presets["draft-inquisitor"].solve_hint()
-    assert full.startswith("not exactly solvable (full game)") and "public-belief" in full
+    assert full.startswith("not exactly solvable (full game)") and "regret matching" in full
     assert "(4 players)" in presets["coup-classic"].solve_hint()
     assert "not measured" in presets["ladder-3-c2-expert"].solve_hint()
     info = run_cli("info", "ladder-3-inquisitor").stdout

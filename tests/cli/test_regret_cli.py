@@ -57,6 +57,19 @@ def test_regret_on_two_workers_splits_each_iteration_into_two_streams(tmp_path):
     assert json.loads((out / "meta.json").read_text())["training_iterations"] == 2
 
 
+def test_regret_is_the_full_two_player_games_default(tmp_path):
+    """auto picks regret when the 2-player tree cannot fit, and says why."""
+    out = tmp_path / "full"
+    proc = run_cli(
+        "solve", "draft-ambassador", "--out", str(out), "-n", "1", "--option", "games=4",
+        "--option", "steps=5", "--option", "width=16", "--option", "average_steps=5",
+        "--option", "average=1000",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "method: regret (the exact tree" in proc.stdout and "cannot fit" in proc.stdout
+    assert json.loads((out / "meta.json").read_text())["algorithm"] == "regret"
+
+
 def test_regret_refuses_bad_settings_more_players_and_streams(tmp_path):
     """One line and exit 2, naming what is wrong."""
     bad = run_cli(

@@ -66,15 +66,15 @@ def test_selfplay_refuses_2p_methods_at_a_table_and_bad_bots(tmp_path):
 
 
 def test_selfplay_on_the_two_player_draft_plays_and_is_bounded_per_game(tmp_path):
-    """The full 2-player game's default method trains a network that plays through net:, that LBR
+    """League self-play on the full 2-player game trains a network that plays through net:, that LBR
     measures, and whose responder bound is written per game in exploitability_bound; LBR refuses
     a mixture with one line."""
     out = tmp_path / "d"
     proc = run_cli(
-        "solve", "draft-inquisitor", "--out", str(out), "-n", "1", "--workers", "2", *SMALL
+        "solve", "draft-inquisitor", "--algorithm", "selfplay", "--out", str(out), "-n", "1",
+        "--workers", "2", *SMALL,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert "method: selfplay (the exact tree" in proc.stdout  # the full game's default
     assert "in 2 stream(s) on 2 worker(s)" in proc.stdout
     ev = run_cli("evaluate", "draft-inquisitor", "--bots", f"net:{out},honest", "-n", "2")
     assert ev.returncode == 0, ev.stderr

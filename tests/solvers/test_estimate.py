@@ -34,7 +34,7 @@ def test_full_game_is_refused_with_a_size() -> None:
     config, _ = resolve_game("draft-inquisitor")
     with pytest.raises(
         ValueError,
-        match=r"draft-inquisitor: the exact game tree has .* nodes.*public-belief.*os-mccfr",
+        match=r"draft-inquisitor: the exact game tree has .* nodes.*regret matching.*public-belief.*os-mccfr",
     ):
         check_exact_fits(config, "draft-inquisitor")
 

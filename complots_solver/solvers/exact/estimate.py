@@ -92,6 +92,7 @@ def check_exact_fits(config: GameConfig, name: str) -> TreeEstimate:
         raise ValueError(
             f"{name}: the exact game tree has {nodes} nodes (needs ~{est.bytes_needed / 2**30:.3g} GB,"
             f" this machine has {est.bytes_available / 2**30:.0f} GB); exact solving cannot fit: use"
-            " --algorithm auto (the public-belief solver) or os-mccfr, or a ladder-N preset"
+            " --algorithm auto (sampled regret matching+ of a table network at 2 players), belief (the"
+            " public-belief solver) or os-mccfr, or a ladder-N preset"
         )
     return est
