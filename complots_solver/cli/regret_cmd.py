@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 from rich.console import Console
 
 from complots_solver.cli.checks import exit_interrupted
 from complots_solver.rules.config import GameConfig
-
-if TYPE_CHECKING:
-    from complots_solver.solvers.common.pool import WorkerPool
-    from complots_solver.solvers.regret.sampler import RegretSettings
 
 DEFAULT_SECONDS = 3600.0
 LOG_EVERY = 10  # iterations between progress lines
@@ -39,6 +35,7 @@ def solve_regret(
     from dataclasses import replace
 
     from complots_solver.solvers.common.pool import WorkerPool
+    from complots_solver.solvers.regret.run import RegretRun
     from complots_solver.solvers.regret.sampler import RegretSettings
 
     values = dict(values)
@@ -51,80 +48,63 @@ def solve_regret(
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--option") from None
     with WorkerPool(workers, ray_address) as pool:
-        _train(config, out_dir, resume, force, values, console, iterations, seconds, seed,
-               settings, pool, workers, ray_address)  # fmt: skip
-
-
-def _train(
-    config: GameConfig,
-    out_dir: Path,
-    resume: bool,
-    force: bool,
-    values: dict[str, Any],
-    console: Console,
-    iterations: int | None,
-    seconds: float | None,
-    seed: int,
-    settings: RegretSettings,
-    pool: WorkerPool,
-    workers: int,
-    ray_address: str | None,
-) -> None:
-    from complots_solver.solvers.regret.run import RegretRun
-
-    try:
-        run = RegretRun(out_dir, config, settings, seed=seed, resume=resume, force=force, pool=pool)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--option") from None
-    if resume and values:
-        saved = run.settings.record()
-        for key, value in sorted(values.items()):
-            if saved[key] != value:
-                raise click.BadParameter(
-                    f"{key}: the run in {out_dir} was made with {key}={saved[key]}; a resumed "
-                    "run keeps its settings",
-                    param_hint="--option",
-                )
-    tr = run.trainer
-    budget = f"{seconds:.0f} s" if seconds is not None else f"iteration {iterations}"
-    if seconds is not None and iterations is not None:
-        budget = f"iteration {iterations} or {seconds:.0f} s"
-    console.print(
-        f"regret: sampled regret matching+ of a table network until {budget} "
-        f"({run.settings.games} games an iteration with each seat exploring, every legal action "
-        f"valued by a rollout; {run.settings.jobs} stream(s) on {workers} "
-        f"{'Ray actor' if ray_address else 'worker'}(s)); resumable with --resume",
-        soft_wrap=True,
-        markup=False,
-    )
-    if resume and tr.iteration > 0:
-        console.print(f"resuming after iteration {tr.iteration} ({tr.games} games)", markup=False)
-
-    def log(p) -> None:  # noqa: ANN001  (the driver's RunProgress)
-        row = p.figures
-        last = p.target_iterations is not None and p.iteration >= p.target_iterations
-        if int(row["iteration"]) % LOG_EVERY and not last:
-            return
+        try:
+            run = RegretRun(
+                out_dir, config, settings, seed=seed, resume=resume, force=force, pool=pool
+            )
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--option") from None
+        if resume and values:
+            saved = run.settings.record()
+            for key, value in sorted(values.items()):
+                if saved[key] != value:
+                    raise click.BadParameter(
+                        f"{key}: the run in {out_dir} was made with {key}={saved[key]}; a resumed "
+                        "run keeps its settings",
+                        param_hint="--option",
+                    )
+        tr = run.trainer
+        budget = f"{seconds:.0f} s" if seconds is not None else f"iteration {iterations}"
+        if seconds is not None and iterations is not None:
+            budget = f"iteration {iterations} or {seconds:.0f} s"
         console.print(
-            f"iteration {row['iteration']:.0f}: {row['games']:.0f} games, "
-            f"{row['samples']:.0f} regret samples, {p.seconds:.0f} s in all",
+            f"regret: sampled regret matching+ of a table network until {budget} "
+            f"({run.settings.games} games an iteration with each seat exploring, every legal action "
+            f"valued by a rollout; {run.settings.jobs} stream(s) on {workers} "
+            f"{'Ray actor' if ray_address else 'worker'}(s)); resumable with --resume",
             soft_wrap=True,
             markup=False,
         )
+        if resume and tr.iteration > 0:
+            console.print(
+                f"resuming after iteration {tr.iteration} ({tr.games} games)", markup=False
+            )
 
-    try:
-        run.train(seconds=seconds, iterations=iterations, progress=log)
-    except KeyboardInterrupt:
-        exit_interrupted(
-            console,
-            "interrupted; the last checkpoint and its average network (policy-net.npz, playable "
-            f"with net:{out_dir}) are kept, continue with --resume",
+        def log(p) -> None:  # noqa: ANN001  (the driver's RunProgress)
+            row = p.figures
+            last = p.target_iterations is not None and p.iteration >= p.target_iterations
+            if int(row["iteration"]) % LOG_EVERY and not last:
+                return
+            console.print(
+                f"iteration {row['iteration']:.0f}: {row['games']:.0f} games, "
+                f"{row['samples']:.0f} regret samples, {p.seconds:.0f} s in all",
+                soft_wrap=True,
+                markup=False,
+            )
+
+        try:
+            run.train(seconds=seconds, iterations=iterations, progress=log)
+        except KeyboardInterrupt:
+            exit_interrupted(
+                console,
+                "interrupted; the last checkpoint and its average network (policy-net.npz, playable "
+                f"with net:{out_dir}) are kept, continue with --resume",
+            )
+        run.save()
+        console.print(
+            f"strategy (the average network) written to {out_dir}/policy-net.npz (play it with "
+            f"net:{out_dir}); quality not measured yet (complots bound GAME --strategy {out_dir} "
+            "--method lbr, and --method responder)",
+            soft_wrap=True,
+            markup=False,
         )
-    run.save()
-    console.print(
-        f"strategy (the average network) written to {out_dir}/policy-net.npz (play it with "
-        f"net:{out_dir}); quality not measured yet (complots bound GAME --strategy {out_dir} "
-        "--method lbr, and --method responder)",
-        soft_wrap=True,
-        markup=False,
-    )

@@ -308,7 +308,6 @@ class RegretSampler:
         self.seed = int(seed)
         self.pool = pool
         self.cfg = np.ascontiguousarray(config.to_array(), dtype=np.int32)
-        self.extended = bool(self.cfg[C_EXTENDED])
         self.num_actions = config.num_distinct_actions()
         feats = config_features(self.cfg)
         hidden = (settings.width, settings.width)
@@ -337,9 +336,9 @@ class RegretSampler:
         """The iteration's decisions: one stream drawn from ``rng`` in this process, or ``jobs``
         streams with seeds of their own on the pool, concatenated in stream order."""
         s = self.settings
-        if s.jobs == 1:
-            return self.traversal().run(s.games, rng)
         traversal = self.traversal()
+        if s.jobs == 1:
+            return traversal.run(s.games, rng)
         jobs = [
             (
                 traversal,
