@@ -317,6 +317,9 @@ def responder_name(method: str) -> str:
     """A bound's method key in words."""
     if method.startswith("bot:"):
         return f"the '{method[4:]}' bot as a fixed responder"
+    budget = method.removeprefix("responder_")
+    if budget != method and budget.isdigit():  # a responder trained on another budget
+        return f"trained network responder ({int(budget):,} training games)"
     names = {
         "lbr": "local best response",
         "trained": "trained responder",

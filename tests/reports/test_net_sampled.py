@@ -185,3 +185,15 @@ def test_a_regret_network_is_named_as_such(tmp_path: Path) -> None:
         facts["solver_text"]
         == "regret (sampled regret matching+ of a table network; 1,200 training games)"
     )
+
+
+def test_bound_names_say_which_responder_and_its_budget():
+    """A responder record keyed with its budget names the budget; the strongest one is chosen."""
+    from complots_solver.browse.net_sampled import responder_name
+
+    assert responder_name("responder") == "trained network responder"
+    assert (
+        responder_name("responder_614400") == "trained network responder (614,400 training games)"
+    )
+    assert responder_name("bot:counter") == "the 'counter' bot as a fixed responder"
+    assert responder_name("responder_x") == "responder_x"
