@@ -23,6 +23,7 @@ from complots_solver.rules.text import signed
 if TYPE_CHECKING:
     from complots_solver.solvers.bounds.measure import Bound
     from complots_solver.solvers.bounds.strategy import BoundStrategy
+    from complots_solver.solvers.selfplay.responder import ResponderResult
 
 # the solver's choices, repeated so that the command line starts without loading numba
 # (tests/cli/test_bound_cmd.py checks they agree)
@@ -233,6 +234,14 @@ def write_bound(folder: Path, bound: Bound, command: str) -> None:
     help="bots: comma-separated heuristic bots, each a fixed responder",
 )
 @click.option("--write", is_flag=True, help="record the bound in the strategy folder's meta.json")
+@click.option(
+    "--save-responder",
+    "save_to",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="responder: also keep the trained responder in this new folder, to play it "
+    "(net:DIR) or study how it beats the strategy",
+)
 def bound(
     game: str,
     spec: str,
@@ -246,6 +255,7 @@ def bound(
     value_games: int | None,
     bot_list: str,
     write: bool,
+    save_to: Path | None,
 ) -> None:
     """Bound the exploitability of a strategy of GAME from below, per seat, with 95% intervals.
 
@@ -271,11 +281,16 @@ def bound(
                 f"{method} is for 2-player games; at {config.players} players use responder",
                 param_hint="--method",
             )
-        _responder_bound(game, spec, config, games, seed, budget, write)
+        _responder_bound(game, spec, config, games, seed, budget, write, save_to)
         return
     if _holds_table_net(spec, config) and method in (None, RESPONDER_METHOD):
-        _responder_bound(game, spec, config, games, seed, budget, write)
+        _responder_bound(game, spec, config, games, seed, budget, write, save_to)
         return
+    if save_to is not None:
+        raise click.BadParameter(
+            "only the responder method (a table network's bound) trains a network to keep",
+            param_hint="--save-responder",
+        )
     if method is None:
         method = "lbr"
     if method == RESPONDER_METHOD:
@@ -434,8 +449,73 @@ def _holds_table_net(spec: str, config: GameConfig) -> bool:
         return False
 
 
+def _responder_folder(save_to: Path) -> Path:
+    """Make the folder a responder will be saved to, before training; BadParameter if unusable."""
+    from complots_solver.solvers.selfplay.run import POLICY_FILE
+
+    if (save_to / POLICY_FILE).exists():
+        raise click.BadParameter(
+            f"{save_to} already holds {POLICY_FILE}; give a new or empty folder",
+            param_hint="--save-responder",
+        )
+    try:
+        save_to.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise click.BadParameter(
+            f"cannot make {save_to}: {exc.strerror}", param_hint="--save-responder"
+        ) from None
+    return save_to
+
+
+def _save_responder(
+    save_to: Path, result: ResponderResult, config: GameConfig, spec: str, command: str
+) -> None:
+    """Write the trained responder as a table network folder that ``net:DIR`` plays."""
+    from complots_solver.solvers.common.atomic import atomic_write_json
+    from complots_solver.solvers.selfplay.features import FEATURE_VERSION
+    from complots_solver.solvers.selfplay.run import META_FILE, POLICY_FILE
+
+    assert result.responder is not None
+    text = result.text()
+    meta = {
+        "algorithm": "responder",
+        "game": config.game_string(),
+        "against": spec,
+        "training_iterations": result.train_iterations,
+        "training_games": result.train_games,
+        "training_seconds": round(result.train_seconds, 1),
+        "quality": (
+            f"EXPLOITER, not an equilibrium strategy: trained to beat {spec} and nothing else "
+            f"({text}); against other opponents it may be weak"
+        ),
+        "command": command,
+    }
+    try:
+        result.responder.save(
+            save_to / POLICY_FILE,
+            meta={
+                "game": config.game_string(),
+                "algorithm": "responder",
+                "features": str(FEATURE_VERSION),
+            },
+        )
+        atomic_write_json(save_to / META_FILE, meta)
+    except OSError as exc:
+        raise click.BadParameter(
+            f"cannot write to {save_to}: {exc.strerror}", param_hint="--save-responder"
+        ) from None
+    click.echo(f"responder saved to {save_to} (play it with net:{save_to})")
+
+
 def _responder_bound(
-    game: str, spec: str, config: GameConfig, games: int, seed: int, budget: str | None, write: bool
+    game: str,
+    spec: str,
+    config: GameConfig,
+    games: int,
+    seed: int,
+    budget: str | None,
+    write: bool,
+    save_to: Path | None = None,
 ) -> None:
     """Train a table network against a table strategy, measure its gain over 1/n."""
     from complots_solver.solvers.selfplay.net import TableNet, load_mixture
@@ -464,6 +544,8 @@ def _responder_bound(
     per_iteration = SelfPlaySettings().games
     iterations = None if train_games is None else max(1, -(-train_games // per_iteration))
     total = games * config.players
+    if save_to is not None:
+        save_to = _responder_folder(save_to)
     result = responder_bound(
         config, strategy, seconds=train_seconds, iterations=iterations, games=total, seed=seed
     )
@@ -472,14 +554,16 @@ def _responder_bound(
     seats = ", ".join(f"seat {i}: {w}/{n}" for i, (w, n) in enumerate(pairs))
     click.echo(result.text())
     click.echo(f"responder wins per seat: {seats}; {result.draws} games hit the turn cap")
+    spent = budget or f"{DEFAULT_RESPONDER_SECONDS:.0f}s"
+    command = (
+        f"complots bound {game} --strategy {spec} --method responder --games {games} "
+        f"--budget {spent} --seed {seed}"
+    )
+    if save_to is not None:
+        _save_responder(save_to, result, config, spec, f"{command} --save-responder {save_to}")
     if write:
         from complots_solver.solvers.common.atomic import atomic_write_json
 
-        spent = budget or f"{DEFAULT_RESPONDER_SECONDS:.0f}s"
-        command = (
-            f"complots bound {game} --strategy {spec} --method responder --games {games} "
-            f"--budget {spent} --seed {seed}"
-        )
         mpath = folder / "meta.json"
         meta = json.loads(mpath.read_text()) if mpath.is_file() else {}
         if not isinstance(meta, dict):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+
 from complots_solver.solvers.selfplay.net import TableNet, save_mixture
 from tests.cli.test_cli import run_cli
 
@@ -110,3 +112,44 @@ def test_selfplay_on_the_two_player_draft_plays_and_is_bounded_per_game(tmp_path
     mixed = run_cli("bound", "draft-inquisitor", "--strategy", str(out), "--method", "lbr")
     assert mixed.returncode == 2 and "mixture" in mixed.stderr
     assert "Traceback" not in mixed.stderr
+
+
+def test_save_responder_keeps_the_trained_exploiter_as_a_playable_network(tmp_path):
+    """--save-responder writes the trained responder (not the strategy's copy it starts from) as a
+    net:DIR folder labelled an exploiter; a folder already holding one, a method that trains no
+    network, and a path under a file are refused with one line and exit 2, before any training."""
+    out = tmp_path / "d"
+    proc = run_cli(
+        "solve", "draft-ambassador", "--algorithm", "selfplay", "--out", str(out), "-n", "1",
+        *SMALL,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    keep = tmp_path / "exploiter"
+    bound = run_cli(
+        "bound", "draft-ambassador", "--strategy", str(out), "--method", "responder",
+        "--budget", "64", "--games", "2", "--save-responder", str(keep),
+    )  # fmt: skip
+    assert bound.returncode == 0, bound.stderr
+    assert f"net:{keep}" in bound.stdout
+    saved, strategy = TableNet.load(keep / "policy-net.npz"), TableNet.load(out / "policy-net.npz")
+    assert saved.net.meta["game"] == strategy.net.meta["game"]
+    assert any(
+        not np.array_equal(a, b)
+        for a, b in zip(saved.net.weights, strategy.net.weights, strict=True)
+    )  # trained away from the copy of the strategy it started from
+    meta = json.loads((keep / "meta.json").read_text())
+    assert meta["algorithm"] == "responder" and meta["against"] == str(out)
+    assert meta["quality"].startswith("EXPLOITER") and "--save-responder" in meta["command"]
+    ev = run_cli("evaluate", "draft-ambassador", "--bots", f"net:{keep},net:{out}", "-n", "2")
+    assert ev.returncode == 0, ev.stderr
+    refusals = (
+        ["--method", "responder", "--save-responder", str(keep)],  # holds a network already
+        ["--method", "lbr", "--save-responder", str(tmp_path / "new")],  # trains none
+        ["--method", "responder", "--save-responder", str(out / "meta.json" / "x")],
+    )
+    for extra in refusals:
+        proc = run_cli("bound", "draft-ambassador", "--strategy", str(out), *extra)
+        assert proc.returncode == 2, extra
+        assert "--save-responder" in proc.stderr and "Traceback" not in proc.stderr
+        assert len(proc.stderr.strip().splitlines()[-1]) > 0
+    assert not (tmp_path / "new").exists()

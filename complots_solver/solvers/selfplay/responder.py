@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -40,6 +40,7 @@ class ResponderResult:
     train_games: int
     train_seconds: float
     draws: int
+    responder: TableNet | None = field(default=None, compare=False, repr=False)
 
     @property
     def share(self) -> float:
@@ -179,5 +180,5 @@ def responder_bound(
     net, iters, train_games, spent = train_responder(config, strategy, seconds, iterations, seed)
     wins, seat_wins, seat_games, draws = measure_responder(config, strategy, net, games, seed)
     return ResponderResult(
-        config.players, games, wins, seat_wins, seat_games, iters, train_games, spent, draws
+        config.players, games, wins, seat_wins, seat_games, iters, train_games, spent, draws, net
     )
