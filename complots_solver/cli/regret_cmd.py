@@ -40,6 +40,14 @@ def solve_regret(
 
     values = dict(values)
     ray_address = values.pop("ray_address", None)
+    warm_start = values.pop("warm_start", None)
+    if warm_start == "solved":
+        from complots_solver.play.search_bot import shipped_dir
+
+        try:
+            warm_start = str(shipped_dir(config))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--option warm_start") from None
     if seconds is None and iterations is None:
         seconds = DEFAULT_SECONDS
     try:
@@ -50,17 +58,19 @@ def solve_regret(
     with WorkerPool(workers, ray_address) as pool:
         try:
             run = RegretRun(
-                out_dir, config, settings, seed=seed, resume=resume, force=force, pool=pool
-            )
+                out_dir, config, settings, seed=seed, resume=resume, force=force, pool=pool,
+                warm_start=None if warm_start is None else Path(warm_start),
+            )  # fmt: skip
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--option") from None
-        if resume and values:
+        if resume or warm_start is not None:
             saved = run.settings.record()
+            kept = "a resumed run" if resume else "a warm start"
             for key, value in sorted(values.items()):
-                if saved[key] != value:
+                if saved[key] != value and (resume or key != "jobs"):
                     raise click.BadParameter(
-                        f"{key}: the run in {out_dir} was made with {key}={saved[key]}; a resumed "
-                        "run keeps its settings",
+                        f"{key}: the run in {run.warm['from'] if run.warm else out_dir} was made "
+                        f"with {key}={saved[key]}; {kept} keeps its settings",
                         param_hint="--option",
                     )
         tr = run.trainer
@@ -78,6 +88,13 @@ def solve_regret(
         if resume and tr.iteration > 0:
             console.print(
                 f"resuming after iteration {tr.iteration} ({tr.games} games)", markup=False
+            )
+        elif run.warm is not None:
+            console.print(
+                f"warm start from {run.warm['from']} after iteration {run.warm['iteration']} "
+                "(its networks and settings; the average's reservoir starts empty)",
+                soft_wrap=True,
+                markup=False,
             )
 
         def log(p) -> None:  # noqa: ANN001  (the driver's RunProgress)

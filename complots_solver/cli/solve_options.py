@@ -101,12 +101,24 @@ REGRET_HELP = {
 RAY = OptionSpec(
     "ray_address", str, None, "run the workers as Ray actors ('local' starts one)", True
 )
+WARM = OptionSpec(
+    "warm_start",
+    str,
+    None,
+    "a new run from the networks in a folder's regret-state.npz ('solved': the game's shipped "
+    "strategy), at their iteration and with their settings; the average's reservoir starts empty",
+    True,
+)
 TABLES: dict[str, dict[str, OptionSpec]] = {
     "exact": option_table(SolveSettings, exclude=COMMON),
     "mccfr": option_table(MCCFRSettings, exclude=COMMON),
     "belief": {**option_table(BeliefRunSettings, helps=BELIEF_HELP), "ray_address": RAY},
     "selfplay": {**option_table(SelfPlaySettings, helps=SELFPLAY_HELP), "ray_address": RAY},
-    "regret": {**option_table(RegretSettings, helps=REGRET_HELP), "ray_address": RAY},
+    "regret": {
+        **option_table(RegretSettings, helps=REGRET_HELP),
+        "ray_address": RAY,
+        "warm_start": WARM,
+    },
 }
 DCFR_ONLY = ("alpha", "beta", "gamma")
 DISCOUNT_KEYS = ("alpha", "beta", "gamma")

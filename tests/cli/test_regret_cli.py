@@ -87,3 +87,38 @@ def test_regret_refuses_bad_settings_more_players_and_streams(tmp_path):
         "-n", "1", "--workers", "3", "--option", "games=2",
     )  # fmt: skip
     assert streams.returncode == 2 and "jobs: at most games (2)" in streams.stderr
+
+
+def test_regret_warm_start_from_a_folder_and_its_refusals(tmp_path):
+    """--option warm_start=DIR starts a new folder at the saved iteration and says so; a setting
+    that differs from the saved run's, resume with a warm start, and a shipped strategy with no
+    state file are refused with one line and exit 2."""
+    game = "ladder-1-ambassador"
+    first = tmp_path / "first"
+    proc = run_cli("solve", game, "--algorithm", "regret", "--out", str(first), "-n", "2", *SMALL)
+    assert proc.returncode == 0, proc.stderr
+    warm = tmp_path / "warm"
+    proc = run_cli(
+        "solve", game, "--algorithm", "regret", "--out", str(warm), "-n", "3", "--option",
+        f"warm_start={first}",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert f"warm start from {first} after iteration 2" in proc.stdout
+    meta = json.loads((warm / "meta.json").read_text())
+    assert meta["training_iterations"] == 3 and meta["settings"]["width"] == 16
+    assert meta["warm_start"]["iteration"] == 2
+    refusals = [
+        ["--out", str(tmp_path / "x"), "--option", f"warm_start={first}", "--option", "games=41"],
+        ["--out", str(warm), "--resume", "--option", f"warm_start={first}"],
+    ]
+    for extra in refusals:
+        proc = run_cli("solve", game, "--algorithm", "regret", "-n", "4", *extra)
+        assert proc.returncode == 2, extra
+        assert "warm" in proc.stderr or "games=40" in proc.stderr
+        assert "Traceback" not in proc.stderr
+    shipped = run_cli(
+        "solve", "draft-ambassador", "--algorithm", "regret", "--out", str(tmp_path / "s"),
+        "-n", "1", "--option", "warm_start=solved",
+    )  # fmt: skip
+    assert shipped.returncode == 2 and "regret-state.npz" in shipped.stderr
+    assert "Traceback" not in shipped.stderr

@@ -8,18 +8,30 @@ Files in the run directory:
 ``training.csv``    one row per iteration (``sampler.LOG_COLUMNS``)
 ``policy-net.npz``  the average network (``net:DIR``, ``complots bound --strategy DIR``)
 ``meta.json``       what the run did; quality not measured (the bounds measure it)
+``regret-state.npz`` both networks and their optimisers without the reservoir (a few MB,
+                    with every checkpoint): what a warm start needs, small enough to ship
+                    beside a strategy so that a fresh clone can train it further
+
+A **warm start** (``warm_start``: a folder holding ``regret-state.npz``) begins a new
+run folder from those networks at their iteration, with the run's settings and an
+empty reservoir: the average network goes on from its weights and learns from the new
+iterations only (weighted by their iteration, as before), so it is not bit for bit
+the run that was never stopped, which ``--resume`` of the run folder is.
 """
 
 from __future__ import annotations
 
 import json
+import zipfile
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.common.atomic import atomic_write_json
+from complots_solver.solvers.common.atomic import atomic_write_json, atomic_write_npz
 from complots_solver.solvers.common.driver import Budget, LogSpec, RunDriver, RunProgress
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.common.rundir import CONFIG_FILE
@@ -29,6 +41,9 @@ from complots_solver.solvers.selfplay.run import META_FILE, POLICY_FILE
 
 ALGORITHM = "regret"
 CHECKPOINT_SECONDS = 300.0
+KIT_FILE = "regret-state.npz"
+KIT_KIND = "complots sampled regret state"
+KIT_VERSION = 1
 LOG = LogSpec(
     "training.csv",
     LOG_COLUMNS,
@@ -45,6 +60,52 @@ def _record(config: GameConfig, seed: int, settings: RegretSettings) -> dict[str
     }
 
 
+def write_kit(path: Path, sampler: RegretSampler) -> None:
+    """Write ``sampler``'s networks and optimisers, without the reservoir, atomically (npz)."""
+    arrays = sampler.kit_state()
+    arrays["kit_meta"] = np.array(
+        json.dumps(
+            {
+                "kind": KIT_KIND,
+                "version": KIT_VERSION,
+                "game": sampler.config.game_string(),
+                "features": FEATURE_VERSION,
+                "seed": sampler.seed,
+                "settings": sampler.settings.record(),
+            }
+        )
+    )
+    atomic_write_npz(path, arrays)
+
+
+def read_kit(folder: Path, config: GameConfig) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays and description of ``folder/regret-state.npz``; ValueError naming what is wrong
+    (no such file, not readable, pickled data, another game or format)."""
+    path = Path(folder) / KIT_FILE
+    if not path.is_file():
+        raise ValueError(
+            f"warm_start: {folder} holds no {KIT_FILE} (a sampled regret run writes one with "
+            "every checkpoint)"
+        )
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+        meta = json.loads(str(arrays.pop("kit_meta")))
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise ValueError(f"warm_start: {path} is not a readable regret state ({exc})") from None
+    if not isinstance(meta, dict) or meta.get("kind") != KIT_KIND or "counters" not in arrays:
+        raise ValueError(f"warm_start: {path} is not a sampled regret state")
+    if meta.get("version") != KIT_VERSION or meta.get("features") != FEATURE_VERSION:
+        raise ValueError(
+            f"warm_start: {path} is of format {meta.get('version')} with features "
+            f"{meta.get('features')}; this version reads format {KIT_VERSION}, features "
+            f"{FEATURE_VERSION}"
+        )
+    if meta.get("game") != config.game_string():
+        raise ValueError(f"warm_start: {path} is a state of {meta.get('game')}")
+    return arrays, meta
+
+
 class RegretRun:
     """Train, checkpoint, resume and save sampled regret matching+ in one folder (module note)."""
 
@@ -57,12 +118,27 @@ class RegretRun:
         resume: bool = False,
         force: bool = False,
         pool: WorkerPool | None = None,
+        warm_start: Path | None = None,
     ) -> None:
         """Set up the folder; on ``resume`` the saved settings and seed are the run's (a run from
         before the ``jobs`` setting played one stream, its default). ``pool`` plays the
-        iteration's streams."""
+        iteration's streams. ``warm_start``: a new run from a folder's ``regret-state.npz``
+        (module note), its settings but for ``jobs``; ValueError if unusable."""
         self.out = Path(out)
         self.config = config
+        self.warm: dict[str, Any] | None = None
+        kit = None
+        if warm_start is not None and resume:
+            raise ValueError(
+                "warm_start: --resume continues its own run; a warm start is a new one"
+            )
+        if warm_start is not None:
+            kit, meta = read_kit(Path(warm_start), config)
+            names = {f.name for f in fields(RegretSettings)}
+            stored = {k: v for k, v in meta.get("settings", {}).items() if k in names}
+            settings = replace(RegretSettings(**stored), jobs=settings.jobs)
+            counters = [int(v) for v in kit["counters"]]
+            self.warm = {"from": str(warm_start), "iteration": counters[0], "games": counters[1]}
         if resume and not force:
             path = self.out / CONFIG_FILE
             if not path.is_file():
@@ -77,14 +153,21 @@ class RegretRun:
                 **{k: v for k, v in saved.get("solver", {}).items() if k in names}
             )
             seed = int(saved.get("solver", {}).get("seed", seed))
+            self.warm = saved.get("warm_start")
         self.settings = settings
         self.seed = seed
         self.trainer = RegretSampler(config, settings, seed=seed, pool=pool)
+        record = _record(config, seed, settings)
+        if self.warm is not None:
+            record["warm_start"] = self.warm
         self.driver = RunDriver(
-            self.out, _record(config, seed, settings), (), LOG, resume, force,
-            on_checkpoint=self.save,
+            self.out, record, (), LOG, resume, force, on_checkpoint=self.save
         )  # fmt: skip
         self.driver.restore(self.trainer)
+        if self.warm is not None and not self.driver.resumed:
+            if kit is None:  # a warm-started run stopped before its first checkpoint
+                kit, _ = read_kit(Path(self.warm["from"]), config)
+            self.trainer.set_state(kit)
 
     def train(
         self,
@@ -105,9 +188,10 @@ class RegretRun:
         )
 
     def save(self) -> None:
-        """Write ``policy-net.npz`` (the average network) and ``meta.json``; also after every
-        checkpoint, so that a run stopped at any moment can be played."""
+        """Write ``policy-net.npz`` (the average network), ``regret-state.npz`` and ``meta.json``;
+        also after every checkpoint, so that a run stopped at any moment can be played."""
         tr = self.trainer
+        write_kit(self.out / KIT_FILE, tr)
         tr.policy().save(
             self.out / POLICY_FILE,
             meta={
@@ -125,6 +209,7 @@ class RegretRun:
                 "training_games": tr.games,
                 "training_seconds": round(self.driver.elapsed, 1),
                 "settings": self.settings.record(),
+                "warm_start": self.warm,
                 "quality": "not measured: bound it with complots bound GAME --strategy DIR",
             },
         )
