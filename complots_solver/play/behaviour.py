@@ -18,18 +18,10 @@ import pyspiel
 
 import complots_solver.openspiel  # noqa: F401  (registers "complots")
 from complots_solver.play.tournament import game_rngs, play_game_bots
+from complots_solver.rules import view
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import NUM_CLANS, Stage
-from complots_solver.rules.layout import (
-    A_CHALLENGE,
-    A_COUNTER,
-    S_ACTOR,
-    S_CLAIM,
-    S_COUNTER_CLAN,
-    S_COUNTERER,
-    S_HIDDEN,
-    S_STAGE,
-)
+from complots_solver.rules.layout import A_CHALLENGE, A_COUNTER
 
 TRUE, BLUFF = 0, 1  # index of a claim's truth in the (true, bluff) pairs
 
@@ -67,7 +59,7 @@ class Behaviour:
 
 
 def _holds(state: pyspiel.State, seat: int, clan: int) -> bool:
-    return bool(state.s[S_HIDDEN + seat * NUM_CLANS + clan] > 0)
+    return view.hidden(state.s, seat, clan) > 0
 
 
 def _kind(text: str) -> str:
@@ -94,14 +86,14 @@ def behaviour(
         def record(
             state: pyspiel.State, _bot: object, action: int, seat_side: tuple[int, int] = seat_side
         ) -> None:
-            stage = int(state.s[S_STAGE])
+            stage = view.stage(state.s)
             me = state.current_player()
             side = sides[seat_side[me]]
             if stage == Stage.ACTION:
                 side.actions[_kind(state.action_to_string(me, action))] += 1
             elif stage == Stage.CHALLENGE:  # an action's claim (the context is set once challenged)
-                actor = int(state.s[S_ACTOR])
-                truth = TRUE if _holds(state, actor, int(state.s[S_CLAIM])) else BLUFF
+                actor = view.actor(state.s)
+                truth = TRUE if _holds(state, actor, view.claim(state.s)) else BLUFF
                 sides[seat_side[actor]].claims[truth] += 1
                 side.action_windows[truth] += 1
                 side.action_challenges[truth] += action == A_CHALLENGE
@@ -110,7 +102,7 @@ def behaviour(
                 if A_COUNTER <= action < A_COUNTER + NUM_CLANS:
                     side.counters[TRUE if _holds(state, me, action - A_COUNTER) else BLUFF] += 1
             elif stage == Stage.COUNTER_CHALLENGE:
-                counterer, clan = int(state.s[S_COUNTERER]), int(state.s[S_COUNTER_CLAN])
+                counterer, clan = view.counterer(state.s), view.counter_clan(state.s)
                 truth = TRUE if _holds(state, counterer, clan) else BLUFF
                 side.counter_claim_windows[truth] += 1
                 side.counter_challenges[truth] += action == A_CHALLENGE

@@ -30,7 +30,7 @@ CHECKPOINT_FILE = "checkpoint.npz"
 # every family's run files, in the order --force removes them: results first, then logs,
 # checkpoints, and config.json last, so that a kill half-way leaves an older run whole
 # enough to resume or refuse, never new settings beside old results
-RESULT_FILES = ("meta.json", "strategy.npz", "policy-net.npz", "value-net.npz")
+RESULT_FILES = ("meta.json", "strategy.npz", "policy-net.npz", "value-net.npz", "regret-state.npz")
 LOG_FILES = ("convergence.csv", "progress.csv", "training.csv")
 STATE_FILES = (CHECKPOINT_FILE, "belief-checkpoint.npz")
 RUN_FILES = (*RESULT_FILES, *LOG_FILES, *STATE_FILES, CONFIG_FILE)

@@ -12,6 +12,11 @@ Files in the run directory:
                     with every checkpoint): what a warm start needs, small enough to ship
                     beside a strategy so that a fresh clone can train it further
 
+``snapshots/iteration-N/`` ``policy-net.npz`` and ``regret-state.npz`` every
+                    ``SNAPSHOT_EVERY`` iterations (about 3.5 MB each): the average network
+                    does not improve monotonically on the full game (docs section 22), so a
+                    run keeps earlier ones to be measured, shipped and warm-started from
+
 A **warm start** (``warm_start``: a folder holding ``regret-state.npz``) begins a new
 run folder from those networks at their iteration, with the run's settings and an
 empty reservoir: the average network goes on from its weights and learns from the new
@@ -22,6 +27,7 @@ the run that was never stopped, which ``--resume`` of the run folder is.
 from __future__ import annotations
 
 import json
+import shutil
 import zipfile
 from collections.abc import Callable
 from dataclasses import fields, replace
@@ -44,6 +50,8 @@ CHECKPOINT_SECONDS = 300.0
 KIT_FILE = "regret-state.npz"
 KIT_KIND = "complots sampled regret state"
 KIT_VERSION = 1
+SNAPSHOT_DIR = "snapshots"
+SNAPSHOT_EVERY = 100  # iterations between snapshots of the average network and the state
 LOG = LogSpec(
     "training.csv",
     LOG_COLUMNS,
@@ -163,6 +171,8 @@ class RegretRun:
         self.driver = RunDriver(
             self.out, record, (), LOG, resume, force, on_checkpoint=self.save
         )  # fmt: skip
+        if force:  # the driver cleared the run's files; its snapshots go with them
+            shutil.rmtree(self.out / SNAPSHOT_DIR, ignore_errors=True)
         self.driver.restore(self.trainer)
         if self.warm is not None and not self.driver.resumed:
             if kit is None:  # a warm-started run stopped before its first checkpoint
@@ -182,24 +192,41 @@ class RegretRun:
             self.trainer,
             Budget(iterations=iterations, seconds=seconds, checkpoint_seconds=CHECKPOINT_SECONDS),
             chunk=lambda rate: None,
-            measure=self.trainer.measure,
+            measure=self._measure,
             progress=progress,
             consistent=lambda: not self.trainer.stepping,
         )
+
+    def _measure(self, spent: float) -> tuple[tuple[float, ...], dict[str, float]]:
+        """The sampler's log row, and a snapshot when the iteration is a multiple of
+        ``SNAPSHOT_EVERY``."""
+        tr = self.trainer
+        if tr.iteration % SNAPSHOT_EVERY == 0:
+            self.snapshot()
+        return tr.measure(spent)
+
+    def snapshot(self) -> Path:
+        """Write the average network and the state under ``snapshots/iteration-N/``."""
+        tr = self.trainer
+        folder = self.out / SNAPSHOT_DIR / f"iteration-{tr.iteration}"
+        folder.mkdir(parents=True, exist_ok=True)
+        write_kit(folder / KIT_FILE, tr)
+        tr.policy().copy().save(folder / POLICY_FILE, meta=self._policy_meta())
+        return folder
+
+    def _policy_meta(self) -> dict[str, str]:
+        return {
+            "game": self.config.game_string(),
+            "algorithm": ALGORITHM,
+            "features": str(FEATURE_VERSION),
+        }
 
     def save(self) -> None:
         """Write ``policy-net.npz`` (the average network), ``regret-state.npz`` and ``meta.json``;
         also after every checkpoint, so that a run stopped at any moment can be played."""
         tr = self.trainer
         write_kit(self.out / KIT_FILE, tr)
-        tr.policy().save(
-            self.out / POLICY_FILE,
-            meta={
-                "game": self.config.game_string(),
-                "algorithm": ALGORITHM,
-                "features": str(FEATURE_VERSION),
-            },
-        )
+        tr.policy().save(self.out / POLICY_FILE, meta=self._policy_meta())
         atomic_write_json(
             self.out / META_FILE,
             {

@@ -87,3 +87,33 @@ def test_unusable_state_files_are_refused_by_name(config, tmp_path):
         read_kit(tmp_path / "run", other)
     with pytest.raises(ValueError, match="resume"):
         RegretRun(tmp_path / "run", config, SMALL, resume=True, warm_start=tmp_path / "run")
+
+
+def test_snapshots_keep_earlier_networks_to_measure_and_warm_start_from(
+    config, tmp_path, monkeypatch
+):
+    """Every SNAPSHOT_EVERY iterations the average network and the state are kept; the snapshot
+    plays as the run's network did then and warm-starts at its iteration; --force clears them."""
+    import complots_solver.solvers.regret.run as run_module
+    from complots_solver.solvers.selfplay.net import TableNet
+
+    monkeypatch.setattr(run_module, "SNAPSHOT_EVERY", 2)
+    run = RegretRun(tmp_path / "run", config, SMALL, seed=2)
+    run.train(iterations=5)
+    kept = sorted(p.name for p in (tmp_path / "run" / "snapshots").iterdir())
+    assert kept == ["iteration-2", "iteration-4"]
+    two = RegretRun(tmp_path / "two", config, SMALL, seed=2)
+    two.train(iterations=2)
+    saved = TableNet.load(tmp_path / "run" / "snapshots" / "iteration-2" / "policy-net.npz")
+    for mine, other in zip(saved.params(), two.trainer.policy().params(), strict=True):
+        np.testing.assert_array_equal(mine, other)
+    warm = RegretRun(
+        tmp_path / "warm",
+        config,
+        SMALL,
+        seed=2,
+        warm_start=tmp_path / "run" / "snapshots" / "iteration-4",
+    )
+    assert warm.trainer.iteration == 4
+    RegretRun(tmp_path / "run", config, SMALL, seed=2, force=True)
+    assert not (tmp_path / "run" / "snapshots").exists()
