@@ -268,6 +268,15 @@ def _old_flags(command):  # noqa: ANN001, ANN202  (a click decorator)
                 help="exact: stop once the exploitability is at most this "
                 "(--option target_exploitability=X)",
             )(command)
+        elif flag == "--ray":
+            command = click.option(
+                "--ray",
+                name,
+                default=None,
+                metavar="ADDRESS",
+                help="MCCFR, belief, selfplay, regret: run the workers as Ray actors at ADDRESS "
+                "('local' starts one on this machine; --option ray_address=ADDRESS)",
+            )(command)
         elif flag in FLAG_VALUES:
             command = click.option(flag, name, is_flag=True, default=None, hidden=True)(command)
         else:

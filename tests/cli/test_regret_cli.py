@@ -122,3 +122,16 @@ def test_regret_warm_start_from_a_folder_and_its_refusals(tmp_path):
     )  # fmt: skip
     assert shipped.returncode == 2 and "regret-state.npz" in shipped.stderr
     assert "Traceback" not in shipped.stderr
+
+
+def test_the_ray_flag_is_shown_and_refused_where_no_workers_play(tmp_path):
+    """--ray ADDRESS is listed by solve --help; an exact solver, which has no workers, refuses it
+    with one line naming the methods that take it."""
+    shown = run_cli("solve", "--help")
+    assert shown.returncode == 0 and "--ray ADDRESS" in shown.stdout
+    exact = run_cli(
+        "solve", "ladder-1-ambassador", "--algorithm", "cfr+", "--ray", "local", "-n", "1",
+        "--out", str(tmp_path / "x"),
+    )  # fmt: skip
+    assert exact.returncode == 2 and "--ray" in exact.stderr and "regret" in exact.stderr
+    assert "Traceback" not in exact.stderr
