@@ -472,8 +472,7 @@ def _save_responder(
 ) -> None:
     """Write the trained responder as a table network folder that ``net:DIR`` plays."""
     from complots_solver.solvers.common.atomic import atomic_write_json
-    from complots_solver.solvers.selfplay.features import FEATURE_VERSION
-    from complots_solver.solvers.selfplay.run import META_FILE, POLICY_FILE
+    from complots_solver.solvers.selfplay.run import META_FILE, POLICY_FILE, policy_meta
 
     assert result.responder is not None
     text = result.text()
@@ -491,14 +490,7 @@ def _save_responder(
         "command": command,
     }
     try:
-        result.responder.save(
-            save_to / POLICY_FILE,
-            meta={
-                "game": config.game_string(),
-                "algorithm": "responder",
-                "features": str(FEATURE_VERSION),
-            },
-        )
+        result.responder.save(save_to / POLICY_FILE, meta=policy_meta(config, "responder"))
         atomic_write_json(save_to / META_FILE, meta)
     except OSError as exc:
         raise click.BadParameter(

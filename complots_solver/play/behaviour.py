@@ -10,7 +10,6 @@ quick sign of a far-from-equilibrium strategy.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -22,6 +21,7 @@ from complots_solver.rules import view
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import NUM_CLANS, Stage
 from complots_solver.rules.layout import A_CHALLENGE, A_COUNTER
+from complots_solver.rules.stats import utility_interval
 
 TRUE, BLUFF = 0, 1  # index of a claim's truth in the (true, bluff) pairs
 
@@ -47,15 +47,11 @@ class Behaviour:
     @property
     def mean_return(self) -> float:
         """Mean return per game (win +1, loss -1, turn cap 0)."""
-        return (self.wins - self.losses) / max(self.games, 1)
+        return utility_interval(self.wins, self.losses, self.games)[0]
 
     def return_interval(self) -> tuple[float, float]:
-        """Normal 95% interval of :attr:`mean_return`."""
-        n = max(self.games, 1)
-        m = self.mean_return
-        decided = (self.wins + self.losses) / n
-        half = 1.96 * math.sqrt(max(decided - m * m, 0.0) / n)
-        return m - half, m + half
+        """95% interval of :attr:`mean_return` (``rules.stats.utility_interval``)."""
+        return utility_interval(self.wins, self.losses, self.games)[1:]
 
 
 def _holds(state: pyspiel.State, seat: int, clan: int) -> bool:
@@ -155,23 +151,17 @@ def behaviour_table(sides: tuple[Behaviour, Behaviour]) -> str:
     rows.append(
         ["its counters that are bluffs", *(_rate(s.counters[1], sum(s.counters)) for s in sides)]
     )
-    for truth, word in ((TRUE, "true"), (BLUFF, "bluffed")):
-        rows.append(
-            [
-                f"challenges a {word} action claim",
-                *(_rate(s.action_challenges[truth], s.action_windows[truth]) for s in sides),
-            ]
-        )
-    for truth, word in ((TRUE, "true"), (BLUFF, "bluffed")):
-        rows.append(
-            [
-                f"challenges a {word} counter",
-                *(
-                    _rate(s.counter_challenges[truth], s.counter_claim_windows[truth])
-                    for s in sides
-                ),
-            ]
-        )
+    for what, done, windows in (
+        ("action claim", "action_challenges", "action_windows"),
+        ("counter", "counter_challenges", "counter_claim_windows"),
+    ):
+        for truth, word in ((TRUE, "true"), (BLUFF, "bluffed")):
+            rows.append(
+                [
+                    f"challenges a {word} {what}",
+                    *(_rate(getattr(s, done)[truth], getattr(s, windows)[truth]) for s in sides),
+                ]
+            )
     lines = [
         "| " + " | ".join(rows[0]) + " |",
         "| --- | " + " | ".join("---:" for _ in sides) + " |",

@@ -43,7 +43,7 @@ from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.common.rundir import CONFIG_FILE
 from complots_solver.solvers.regret.sampler import LOG_COLUMNS, RegretSampler, RegretSettings
 from complots_solver.solvers.selfplay.features import FEATURE_VERSION
-from complots_solver.solvers.selfplay.run import META_FILE, POLICY_FILE
+from complots_solver.solvers.selfplay.run import META_FILE, POLICY_FILE, policy_meta
 
 ALGORITHM = "regret"
 CHECKPOINT_SECONDS = 300.0
@@ -211,22 +211,15 @@ class RegretRun:
         folder = self.out / SNAPSHOT_DIR / f"iteration-{tr.iteration}"
         folder.mkdir(parents=True, exist_ok=True)
         write_kit(folder / KIT_FILE, tr)
-        tr.policy().copy().save(folder / POLICY_FILE, meta=self._policy_meta())
+        tr.policy().save(folder / POLICY_FILE, meta=policy_meta(self.config, ALGORITHM))
         return folder
-
-    def _policy_meta(self) -> dict[str, str]:
-        return {
-            "game": self.config.game_string(),
-            "algorithm": ALGORITHM,
-            "features": str(FEATURE_VERSION),
-        }
 
     def save(self) -> None:
         """Write ``policy-net.npz`` (the average network), ``regret-state.npz`` and ``meta.json``;
         also after every checkpoint, so that a run stopped at any moment can be played."""
         tr = self.trainer
         write_kit(self.out / KIT_FILE, tr)
-        tr.policy().save(self.out / POLICY_FILE, meta=self._policy_meta())
+        tr.policy().save(self.out / POLICY_FILE, meta=policy_meta(self.config, ALGORITHM))
         atomic_write_json(
             self.out / META_FILE,
             {

@@ -57,6 +57,11 @@ def _record(config: GameConfig, seed: int, settings: SelfPlaySettings) -> dict[s
     }
 
 
+def policy_meta(config: GameConfig, algorithm: str) -> dict[str, str]:
+    """What a table network's file records beside its weights: game, maker, feature version."""
+    return {"game": config.game_string(), "algorithm": algorithm, "features": str(FEATURE_VERSION)}
+
+
 class SelfPlayRun:
     """Train, checkpoint, resume and save a table network in one run directory (see the module note)."""
 
@@ -136,14 +141,7 @@ class SelfPlayRun:
         Also after every checkpoint, so that a run stopped at any moment can be played.
         """
         tr = self.trainer
-        tr.policy().save(
-            self.out / POLICY_FILE,
-            meta={
-                "game": self.config.game_string(),
-                "algorithm": ALGORITHM,
-                "features": str(FEATURE_VERSION),
-            },
-        )
+        tr.policy().save(self.out / POLICY_FILE, meta=policy_meta(self.config, ALGORITHM))
         meta = {
             "algorithm": ALGORITHM,
             "game": self.config.game_string(),
