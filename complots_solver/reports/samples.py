@@ -184,7 +184,7 @@ def make_samples(runs: SampleRuns, command: str) -> list[Path]:
         lines += [
             f"These are the shipped strategies of the full 2-player draft game: {kind}",
             "They are WEAK",
-            "(see the exploitability column and docs/solving-the-full-game.md): read the",
+            "(see the exploitability column and docs/lab/2026-full-game-journal.md): read the",
             "tables as how these strategies play, not as equilibrium play. Every table is",
             "estimated from sampled self-play games and carries 95% confidence intervals;",
             "`complots report DIR --games N --seed S` reproduces the same numbers.",

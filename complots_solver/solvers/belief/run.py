@@ -66,7 +66,7 @@ class BeliefRunSettings:
     distill_games: int = 64
     # the defaults are the distillation the shipped strategies were made with; the ladder-tested
     # changes (own reach, width 512, DAgger) made the full-game Ambassador strategy weaker
-    # (docs/solving-the-full-game.md section 8), so they stay options until that is understood
+    # (docs/lab/2026-full-game-journal.md section 8), so they stay options until that is understood
     distill_epochs: int = 20
     distill_dagger: int = 0  # games the network then plays with its own beliefs
     distill_width: int = 256  # units in each of the policy network's two hidden layers

@@ -3,7 +3,7 @@
 In a two-player zero-sum game the strategy that approaches an equilibrium is
 the *average* of the learner's strategies over the iterations, not the last
 one: the last iterate of policy-gradient self-play cycles around the
-equilibrium (docs/solving-the-full-game.md section 12 measures it wandering
+equilibrium (docs/lab/2026-full-game-journal.md section 12 measures it wandering
 between 0.13 and 0.6 exploitability on ladder-3). This module keeps that
 average as a network:
 

@@ -2,7 +2,7 @@
 summary of each seat's public record, and its own private cards and knowledge.
 
 At 3+ players the joint belief over every hand is too large to track at
-play time (docs/solving-the-full-game.md section 10). The table network
+play time (docs/lab/2026-full-game-journal.md section 10). The table network
 reads instead, for every seat in clockwise order from its own, the public
 position (coins, face-down count, face-up cards, the seat's role in the
 pending action) and that seat's **public record**: the clans it claimed

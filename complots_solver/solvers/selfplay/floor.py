@@ -13,7 +13,7 @@ the figure says that a strategy reading only the features is that good
 (the best one may be better), the floor CFR finds for every network on
 these features. ``memory`` measures what a memory of the seat's last moves
 would add; ``fit_table_net`` how close a network fitted to the result
-comes to it (docs/solving-the-full-game.md section 18).
+comes to it (docs/lab/2026-full-game-journal.md section 18).
 """
 
 from __future__ import annotations

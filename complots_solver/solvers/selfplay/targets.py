@@ -1,6 +1,6 @@
 """Which targets a table network can learn from: update rules and weights measured exactly.
 
-Section 18 of docs/solving-the-full-game.md found that the network and its
+Section 18 of docs/lab/2026-full-game-journal.md found that the network and its
 features are good enough on ladder-3 and the training is not. A method that
 scales to the full game sees the game only at sampled information sets, and
 there it can estimate, by rolling the strategy out from the true state,

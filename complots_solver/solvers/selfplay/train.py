@@ -34,7 +34,7 @@ With ``frozen`` set, the trainer is a **best responder** instead: one chair
 learns against that fixed network in every other chair (no bots, no past
 selves; a list of networks is a mixture, each other chair playing one
 member drawn for the whole game); its win share over the fair share 1/n is the strategy's measured
-weakness (docs/solving-the-full-game.md section 10).
+weakness (docs/lab/2026-full-game-journal.md section 10).
 
 Everything random comes from ``numpy.random.default_rng([seed, iteration])``,
 so a run resumed from its checkpoint continues exactly as an unbroken one.

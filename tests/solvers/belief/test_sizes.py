@@ -1,4 +1,5 @@
-"""The search-size measurement behind the multiplayer section of docs/solving-the-full-game.md."""
+"""The search-size measurement behind the multiplayer section (10) of the full-game journal,
+docs/lab/2026-full-game-journal.md."""
 
 from __future__ import annotations
 
