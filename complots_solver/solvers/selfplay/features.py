@@ -195,12 +195,17 @@ def observe_move(before, a, after, cfg, record, seen, know, draft):
         target = before[S_TARGET]
         shown = before[S_SHOWN]
         if target >= 0 and shown >= 0:
-            record[target, R_CLAIM_RECENT + shown] = 0.0
-            _clear_seen(seen, players, target, shown)
+            # The shown clan is known to the Inquisitor and its target only: the public
+            # record may forget the claim only where nobody else is at the table, and
+            # only the Inquisitor's own flag is cleared: no leak to third seats.
+            if players == 2:
+                record[target, R_CLAIM_RECENT + shown] = 0.0
+            seen[before[S_ACTOR], target, shown] = 0
     if A_REVEAL <= a < A_REVEAL + NUM_CLANS:
-        c = a - A_REVEAL
-        if before[S_HIDDEN + p * NUM_CLANS + c] <= 1:
-            _clear_seen(seen, players, p, c)
+        # Cleared whatever the revealer still holds: a viewer shown one card of this clan
+        # cannot tell whether the revealed card was that one, and keeping the flag only
+        # when a second copy remains would read the hidden hand.
+        _clear_seen(seen, players, p, a - A_REVEAL)
 
 
 @njit(cache=True)
