@@ -593,7 +593,7 @@ def _pick_algorithm(config: GameConfig) -> tuple[str, str]:
     return "regret", (
         f"the exact tree, about {est.nodes:.2g} nodes, cannot fit: sampled regret matching+ of a "
         "table network, the method of the shipped 2-player draft strategies, least exploitable of "
-        "those measured (docs/solving-the-full-game.md sections 20-21; --algorithm selfplay for "
+        "those measured (docs/regret.md; --algorithm selfplay for "
         "league self-play, belief for public-belief search)"
     )
 
