@@ -58,6 +58,7 @@ class Report:
     created: str = field(default_factory=lambda: dt.date.today().isoformat())
     warnings: list[str] = field(default_factory=list)  # shown above everything else
     compact: bool = True  # PDF: small tables share a page instead of one page each
+    front: Section | None = None  # the answer, alone on page 1 (PDF) and first (HTML)
 
     def tables(self) -> list[StrategyTable]:
         """Every table in order."""

@@ -7,10 +7,12 @@ Inline CSS, figures as base64 PNG, tables sortable by clicking a header
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup, escape
 
 from complots_solver.reports.document import Report, display_frame
 from complots_solver.reports.figures import png_bytes
@@ -21,7 +23,8 @@ max-width:1100px;color:#1d2330;line-height:1.45;padding:0 1em}
 h1{font-size:1.7em;margin-bottom:.2em;overflow-wrap:anywhere}h2{border-bottom:2px solid #d8dce6;padding-bottom:.2em;
 margin-top:2em}h3{font-size:1.05em;margin-bottom:.3em}
 table{border-collapse:collapse;font-size:.82em;margin:.4em 0 1.2em;max-width:100%}
-th,td{border:1px solid #d8dce6;padding:.25em .55em;text-align:right;overflow-wrap:anywhere}
+th,td{border:1px solid #d8dce6;padding:.25em .55em;text-align:right;overflow-wrap:normal;
+word-break:normal;hyphens:none}td{font-variant-numeric:tabular-nums}
 th{background:#eef1f7;cursor:pointer;user-select:none;position:sticky;top:0}
 th.sorted-asc::after{content:" \\25B2"}th.sorted-desc::after{content:" \\25BC"}
 td.text,th.text{text-align:left}tr:nth-child(even) td{background:#fafbfd}
@@ -62,7 +65,7 @@ TEMPLATE = """<!DOCTYPE html>
 {% for w in report.warnings %}<div class="warning" role="alert">{{ w }}</div>
 {% endfor %}
 <table class="facts">{% for k, v in report.facts %}<tr><th class="text">{{ k }}</th>
-<td class="text">{{ v }}</td></tr>{% endfor %}
+<td class="text">{{ v | breakable }}</td></tr>{% endfor %}
 <tr><th class="text">Report date</th><td class="text">{{ report.created }}</td></tr></table>
 <nav><ul>{% for s in report.sections %}<li><a href="#{{ s.key }}">{{ s.title }}</a></li>
 {% endfor %}</ul></nav>
@@ -74,9 +77,9 @@ TEMPLATE = """<!DOCTYPE html>
 <p>{{ t.description }} <span class="basis">[{{ t.basis }}]</span></p>
 {% if t.note %}<p class="note">{{ t.note }}</p>{% endif %}
 {% if t.rows %}<div class="table-wrap"><table class="sortable" data-key="{{ t.key }}"><thead><tr>
-{% for c in t.columns %}<th class="{{ 'text' if c.text else '' }}">{{ c.name }}</th>{% endfor %}
+{% for c in t.columns %}<th class="{{ 'text' if c.text else '' }}">{{ c.name | breakable }}</th>{% endfor %}
 </tr></thead><tbody>
-{% for r in t.rows %}<tr{% if t.faint[loop.index0] %} class="faint"{% endif %}>{% for v in r %}<td class="{{ 'text' if t.columns[loop.index0].text else '' }}">{{ v }}</td>{% endfor %}</tr>
+{% for r in t.rows %}<tr{% if t.faint[loop.index0] %} class="faint"{% endif %}>{% for v in r %}<td class="{{ 'text' if t.columns[loop.index0].text else '' }}">{{ v | breakable }}</td>{% endfor %}</tr>
 {% endfor %}</tbody></table></div>{% endif %}
 {% endfor %}
 {% for f in s.rendered_figures %}
@@ -88,6 +91,40 @@ TEMPLATE = """<!DOCTYPE html>
 <script>{{ js | safe }}</script>
 </body></html>
 """
+
+
+LONG_WORD = 30  # a longer word may break after its commas and '+' (game strings, line-ups)
+_LONG = re.compile(r"\S{" + str(LONG_WORD) + ",}")
+
+
+def breakable(value: object) -> Markup:
+    """A cell's text, escaped, with a line break allowed after each ',' and '+' of a long word.
+
+    Cells never break inside a word or a number; a game string such as
+    ``complots(players=2,...)`` or a five-character line-up would otherwise
+    widen its table past the page.
+    """
+    return Markup(_LONG.sub(_break_points, str(escape(value))))
+
+
+def _break_points(m: re.Match) -> str:
+    """The matched long word with <wbr> after its commas and plus signs."""
+    return m.group(0).replace(",", ",<wbr>").replace("+", "+<wbr>")
+
+
+def restyle(html: str) -> str:
+    """A report written by an earlier version, given the current stylesheet and cell breaks."""
+    html = re.sub(
+        r"<style>.*?</style>", lambda _: f"<style>{CSS}</style>", html, count=1, flags=re.S
+    )
+
+    def cell(m: re.Match) -> str:
+        body = m.group(3)
+        if "<" in body:  # already marked up
+            return m.group(0)
+        return m.group(1) + _LONG.sub(_break_points, body) + m.group(4)
+
+    return re.sub(r"(<(td|th)[^>]*>)(.*?)(</\2>)", cell, html, flags=re.S)
 
 
 def render_html(
@@ -139,6 +176,7 @@ def render_html(
         if on_section:
             on_section(len(sections))
     env = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    env.filters["breakable"] = breakable
     view = {"title": report.title, "facts": report.facts, "created": report.created}
     view["warnings"] = report.warnings
     view["sections"] = sections

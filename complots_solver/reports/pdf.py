@@ -46,7 +46,8 @@ BOTTOM = 0.06
 FAINT = "#a0a6b4"  # rows with little data behind them
 WARNING = "#b3261e"  # page numbers and the footer sit below this
 LEFT = 0.05
-WRAP = 150
+CHAR_EM = 0.6  # a character's mean width in ems (DejaVu Sans, digits and capitals included)
+PARAGRAPH = 9.5  # font size of body text
 
 
 def page_count(report: Report) -> int:
@@ -59,9 +60,19 @@ def _line_height(size: float) -> float:
     return size / 72 / PAGE[1] * 1.45
 
 
+def _wrap_at(size: float, width: float = 1 - 2 * LEFT) -> int:
+    """Characters of ``size`` points that fit on a line ``width`` (share of the page) wide."""
+    return max(20, int(width * PAGE[0] * 72 / (size * CHAR_EM)))
+
+
+def _wrap(text: str, size: float, width: float = 1 - 2 * LEFT) -> list[str]:
+    """``text`` broken into lines that fit ``width`` at ``size`` points (long words split)."""
+    return textwrap.wrap(text, _wrap_at(size, width), break_on_hyphens=False) or [""]
+
+
 def _text_height(lines: list[str], size: float) -> float:
     """Height :func:`_text_block` takes for ``lines``."""
-    wrapped = sum(len(textwrap.wrap(line, WRAP) or [""]) for line in lines)
+    wrapped = sum(len(_wrap(line, size)) for line in lines)
     return wrapped * _line_height(size) + 0.008 * len(lines)
 
 
@@ -77,21 +88,50 @@ def _table_height(table: StrategyTable, rows: list[list[str]], columns: list[str
 
 # one planned item: (section number, section, index in the section, kind, item, height)
 _Item = tuple[int, Section, int, str, object, float]
+HEADING = 0.05  # height of a section heading
+
+
+def _text_chunks(paragraphs: list[str], first: float, room: float) -> list[list[str]]:
+    """Paragraphs cut into pieces that fit: ``first`` of height on the first page, then ``room``.
+
+    A paragraph that does not fit is split between lines, so text never runs
+    past the bottom of a page.
+    """
+    line = _line_height(PARAGRAPH)
+    chunks: list[list[str]] = [[]]
+    free = first
+    for para in paragraphs:
+        lines = _wrap(para, PARAGRAPH)
+        while lines:
+            fit = int((free - 0.008) / line)
+            if fit <= 0:
+                chunks.append([])
+                free = room
+                continue
+            take, lines = lines[:fit], lines[fit:]
+            chunks[-1].append(" ".join(take))
+            free -= len(take) * line + 0.008
+    return [c for c in chunks if c]
 
 
 def _plan(report: Report) -> list[list[_Item]]:
-    """The pages after the title page, each a list of items drawn from the top down.
+    """The pages after the first page, each a list of items drawn from the top down.
 
-    Each table chunk and figure gets its own page; with ``report.compact``
-    table chunks and text-only sections share a page while they fit, so that
-    small tables leave no nearly empty pages (figures still take a page).
+    Text, table chunks and figures are placed one below the other while they
+    fit (with ``report.compact``; off, each table chunk and figure gets its own
+    page); a figure always takes a page of its own, and a section's text that
+    does not fit continues on the next page.
     """
     room = TOP - BOTTOM
     pages: list[list[_Item]] = []
     used = room  # no open page yet
-    open_page = False
     for number, section in enumerate(report.sections, 1):
         items: list[tuple[str, object, float]] = []
+        free = room - used if report.compact else 0.0
+        if free < HEADING + 3 * _line_height(PARAGRAPH):
+            free = room
+        for chunk in _text_chunks(section.paragraphs, free - HEADING, room - HEADING):
+            items.append(("text", chunk, _text_height(chunk, PARAGRAPH)))
         for tab in section.tables:
             columns, chunks = _table_chunks(tab)
             offset = 0
@@ -104,23 +144,17 @@ def _plan(report: Report) -> list[list[_Item]]:
         for f in section.figures:
             items.append(("figure", f, room))
         if not items:
-            items.append(("text", None, 0.0))
-        head = 0.05 + _text_height(section.paragraphs, 9.5)
-        first = items[0][2]
-        if section.paragraphs and items[0][0] == "table" and room - head < 0.6 * first:
-            # below the text the table would be squeezed (at worst to a negative height, which
-            # matplotlib refuses): the text takes a page of its own
-            items.insert(0, ("text", None, 0.0))
+            items.append(("text", [], 0.0))
         for k, (kind, item, height) in enumerate(items):
-            need = height + (head if k == 0 else 0.0)
-            fits = open_page and used + need <= room
-            if report.compact and kind != "figure" and fits:
+            need = min(height + (HEADING if k == 0 else 0.0), room)
+            open_page = bool(pages) and pages[-1][-1][3] != "figure"
+            fits = open_page and used + need <= room + 1e-9
+            if kind != "figure" and fits and (report.compact or kind == "text"):
                 pages[-1].append((number, section, k, kind, item, need))
                 used += need
                 continue
             pages.append([(number, section, k, kind, item, need)])
             used = need
-            open_page = report.compact and kind != "figure"
     return pages
 
 
@@ -178,8 +212,7 @@ def _chunks(cells: list[list[str]], header_lines: int = 1) -> list[list[list[str
 def _text_block(fig: Figure, y: float, lines: list[str], size: float, **kw: object) -> float:
     """Write wrapped paragraphs from height ``y`` down; return the next free height."""
     for line in lines:
-        wrapped = textwrap.wrap(line, WRAP) or [""]
-        for part in wrapped:
+        for part in _wrap(line, size):
             fig.text(LEFT, y, part, fontsize=size, va="top", **kw)
             y -= size / 72 / PAGE[1] * 1.45
         y -= 0.008
@@ -187,37 +220,76 @@ def _text_block(fig: Figure, y: float, lines: list[str], size: float, **kw: obje
 
 
 def _title_page(report: Report) -> Figure:
-    """The title page."""
-    fig = Figure(figsize=PAGE)
-    fig.text(0.5, 0.86, report.title, ha="center", fontsize=20, weight="bold")
-    y = 0.80
+    """The first page: the front section when the report has one, else title, facts, contents.
+
+    The facts and contents shrink until they fit above the bottom margin.
+    """
+    if report.front is not None:
+        return _front_page(report)
+    for scale in (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4):
+        fig = Figure(figsize=PAGE)
+        if _title_contents(fig, report, scale) >= BOTTOM:
+            return fig
+    return fig
+
+
+def _title_contents(fig: Figure, report: Report, scale: float) -> float:
+    """Draw the title page's contents at ``scale``; return the lowest height used."""
+    y = TOP
+    for part in _wrap(report.title, 20, 0.9):
+        fig.text(0.5, y, part, ha="center", fontsize=20, weight="bold", va="top")
+        y -= _line_height(20)
+    y -= 0.04
     for warning in report.warnings:
-        lines = textwrap.wrap(warning, 110)
+        lines = _wrap(warning, 10.5 * scale * BOLD_WIDTH, 0.84)
         fig.text(
             0.08,
             y,
             "\n".join(lines),
-            fontsize=10.5,
+            fontsize=10.5 * scale,
             weight="bold",
             color=WARNING,
             va="top",
             linespacing=1.4,
             bbox={"boxstyle": "square,pad=0.6", "fc": "#fdecea", "ec": WARNING, "lw": 2},
         )
-        y -= 0.027 * len(lines) + 0.045
-    y = min(y, 0.74)
+        y -= len(lines) * _line_height(10.5 * scale) * 1.4 / 1.45 + 0.045
+    size = 11 * scale
     for key, value in [*report.facts, ("Report date", report.created)]:
-        fig.text(0.12, y, f"{key}:", fontsize=11, weight="bold", va="top")
-        for k, part in enumerate(textwrap.wrap(str(value), 95)):
-            fig.text(0.3, y - k * 0.03, part, fontsize=11, va="top")
-        y -= 0.03 * max(1, len(textwrap.wrap(str(value), 95))) + 0.015
+        fig.text(0.08, y, f"{key}:", fontsize=size, weight="bold", va="top")
+        parts = _wrap(str(value), size, 0.66)
+        for k, part in enumerate(parts):
+            fig.text(0.26, y - k * _line_height(size), part, fontsize=size, va="top")
+        y -= _line_height(size) * len(parts) + 0.012 * scale
     y -= 0.02
-    fig.text(0.12, y, "Contents", fontsize=12, weight="bold", va="top")
-    y -= 0.035
+    fig.text(0.08, y, "Contents", fontsize=12 * scale, weight="bold", va="top")
+    y -= _line_height(12 * scale)
     half = (len(report.sections) + 1) // 2
+    step = _line_height(10 * scale)
     for i, s in enumerate(report.sections):
-        x = 0.14 if i < half else 0.5
-        fig.text(x, y - (i % half) * 0.026, f"{i + 1}. {s.title}", fontsize=10, va="top")
+        x = 0.1 if i < half else 0.5
+        title = _wrap(f"{i + 1}. {s.title}", 10 * scale, 0.38)[0]
+        fig.text(x, y - (i % half) * step, title, fontsize=10 * scale, va="top")
+    return y - half * step
+
+
+def _front_page(report: Report) -> Figure:
+    """Page 1 of a report with a front section: its title, text and tables, nothing else."""
+    assert report.front is not None
+    fig = Figure(figsize=PAGE)
+    y = TOP
+    for part in _wrap(report.title, 18, 0.9):
+        fig.text(LEFT, y, part, fontsize=18, weight="bold", va="top")
+        y -= _line_height(18)
+    y -= 0.015
+    front = report.front
+    y = _text_block(fig, y, front.paragraphs[:1], 11)
+    y -= 0.01
+    for tab in front.tables:
+        columns, chunks = _table_chunks(tab)
+        _table_page(tab, chunks[0], columns, "", list(tab.faint))(fig, y)
+        y -= _table_height(tab, chunks[0], columns)
+    _text_block(fig, y, front.paragraphs[1:], 10.5)
     return fig
 
 
@@ -261,7 +333,9 @@ def _table_page(
             cellLoc="right",
         )
         tab.auto_set_font_size(False)
-        tab.set_fontsize(6.5 if len(columns) > 8 else 7.5)
+        # the widest line of every column side by side must fit the table's width
+        fit = 0.9 * PAGE[0] * 72 / (sum(max(w, 4) + 2 for w in widths) * CHAR_EM)
+        tab.set_fontsize(min(6.5 if len(columns) > 8 else 7.5, fit))
         tab.scale(1.0, 1.0)
         text_columns = {k for k, c in enumerate(columns) if c in text_cols}
         for (r, c), cell in tab.get_celld().items():
@@ -300,26 +374,20 @@ def write_pdf(report: Report, path: Path, on_section: Callable[[int], None] | No
             fig: Figure | None = None
             y = TOP
             for number, section, k, kind, item, need in items:
-                top = y
-                heading = f"{number}. {section.title}" if k == 0 else ""
-                if heading:
-                    y -= 0.05
+                below = y - (HEADING if k == 0 else 0.0)
                 if kind == "figure":
                     spec = item
-                    if k == 0:
-                        y = _text_block(Figure(figsize=PAGE), y, section.paragraphs, 9.5)
-                    fig = _figure_page(spec.make(), spec.title, spec.caption, y)  # type: ignore[union-attr]
-                    if k == 0:
-                        _text_block(fig, top - 0.05, section.paragraphs, 9.5)
+                    fig = _figure_page(spec.make(), spec.title, spec.caption, below)  # type: ignore[union-attr]
                 else:
                     fig = fig or Figure(figsize=PAGE)
-                    if k == 0:
-                        y = _text_block(fig, y, section.paragraphs, 9.5)
-                    if kind == "table":
-                        item(fig, y)  # type: ignore[operator]
-                if heading:
-                    fig.text(LEFT, top, heading, fontsize=15, weight="bold", va="top")
-                y = top - need
+                    if kind == "text":
+                        _text_block(fig, below, item, PARAGRAPH)  # type: ignore[arg-type]
+                    else:
+                        item(fig, below)  # type: ignore[operator]
+                if k == 0:
+                    heading = f"{number}. {section.title}"
+                    fig.text(LEFT, y, heading, fontsize=15, weight="bold", va="top")
+                y -= need
             assert fig is not None
             fig.text(LEFT, 0.02, report.title, fontsize=7, color="#5a6275")
             fig.text(0.95, 0.02, f"page {page} of {total}", fontsize=8, ha="right")

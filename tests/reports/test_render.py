@@ -216,7 +216,7 @@ def test_a_section_whose_text_and_table_overfill_a_page_puts_the_table_on_the_ne
 ) -> None:
     """Many verdict paragraphs then a full table: the text takes a page of its own (before, the
     table was squeezed to a negative height and matplotlib refused the page)."""
-    paragraphs = [f"Verdict {i}: " + "a plain sentence about the game " * 6 for i in range(22)]
+    paragraphs = [f"Verdict {i}: " + "a plain sentence about the game " * 6 for i in range(14)]
     table = _long_table(10, 24)  # a page of table on its own
     report = Report(
         "Crowded", [], [Section("s", "S", paragraphs, [table], [])], created="today",
@@ -224,4 +224,23 @@ def test_a_section_whose_text_and_table_overfill_a_page_puts_the_table_on_the_ne
     )  # fmt: skip
     assert write_pdf(report, tmp_path / "c.pdf") == 1 + 2
     text = "".join(p.extract_text() for p in PdfReader(tmp_path / "c.pdf").pages[1:])
-    assert "Verdict 21" in text and "word023" in text
+    assert "Verdict 13" in text and "word023" in text
+
+
+def test_text_longer_than_a_page_continues_on_the_next_and_stays_on_the_page(
+    tmp_path: Path,
+) -> None:
+    """Sixty long paragraphs: cut between lines over several pages, every word kept and none
+    past the bottom of a page or into the footer (the balance report lost its verdicts so)."""
+    from tests.reports.test_layout import PDFTOTEXT, layout_faults
+
+    paragraphs = [f"Verdict {i}: " + "a plain sentence about the game " * 8 for i in range(60)]
+    report = Report("Long", [], [Section("s", "S", paragraphs, [], [])], created="today")
+    path = tmp_path / "long.pdf"
+    pages = write_pdf(report, path)
+    assert pages >= 1 + 4 and pages == page_count(report)
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(path).pages[1:])
+    assert all(f"Verdict {i}:" in text for i in range(60))
+    assert text.count("sentence") == 60 * 8
+    if PDFTOTEXT:
+        assert layout_faults(path) == []
