@@ -243,3 +243,34 @@ def test_bad_input() -> None:
         train_responder(cfg, strategy, 0, "perfect", 0, games=5, seconds=1.0)
     with pytest.raises(ValueError, match="strategy"):
         TabularStrategy(cfg, _ladder()[1], np.ones(3))
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["uniform", pytest.param("random", marks=pytest.mark.slow)],
+)
+def test_table_responder_finds_most_of_the_exact_gain_and_never_more(kind: str) -> None:
+    """``--method responder`` (the strongest recorded bounds): a table network trained by PPO
+    against a table network whose exact gains are known on the tree. Its mean return per game
+    (seats alternating) estimates at most the mean of the two seats' exact gains: it finds at
+    least half of that, and its interval does not lie above it."""
+    from complots_solver.solvers.selfplay.exact import table_tree_strategy
+    from complots_solver.solvers.selfplay.features import config_features
+    from complots_solver.solvers.selfplay.net import TableNet
+    from complots_solver.solvers.selfplay.responder import responder_bound
+
+    config, _ = resolve_game(GAME)
+    _, tree = _ladder()
+    net = TableNet.create(
+        config_features(config.to_array()), config.num_distinct_actions(), (64, 64), seed=5
+    )
+    if kind == "uniform":  # zero last layer: every legal action equally likely
+        net.net.weights[-1][...] = 0.0
+        net.net.biases[-1][...] = 0.0
+    exact = float(np.mean(_exact_gains(table_tree_strategy(config, net, tree))))
+    assert exact > 0.3  # far from equilibrium: a responder that finds little fails
+    result = responder_bound(config, net, iterations=60, games=2000, seed=1)
+    lo, hi = result.return_interval()
+    assert result.train_games == 60 * 256
+    assert lo <= exact
+    assert result.mean_return >= TRAINED_FRACTION * exact
