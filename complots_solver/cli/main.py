@@ -856,9 +856,8 @@ def _print_table_shares(result) -> None:
 @click.argument("game")
 @click.option(
     "--against",
-    required=True,
-    help="bot or strategy: random, honest, bluffer, counter, skeptic, brazen, trusting, solved, "
-    "net:DIR, search:DIR, policy:DIR[:greedy]",
+    help="bot or strategy (required): random, honest, bluffer, counter, skeptic, brazen, "
+    "trusting, solved, net:DIR, search:DIR, policy:DIR[:greedy]",
 )
 @click.option("--seat", default=0, show_default=True, help="your seat (0 moves first)")
 @click.option(
@@ -869,7 +868,7 @@ def _print_table_shares(result) -> None:
 @click.option(
     "--seed", type=int, default=None, help="seed for the deal and the bots (default: random)"
 )
-def play(game: str, against: str, seat: int, show_strategy: bool, seed: int | None) -> None:
+def play(game: str, against: str | None, seat: int, show_strategy: bool, seed: int | None) -> None:
     """Play GAME in the terminal against a bot or a solved strategy.
 
     Type a move's number or name (a character name works: 'captain'); 'q', end
@@ -880,7 +879,12 @@ def play(game: str, against: str, seat: int, show_strategy: bool, seed: int | No
     from complots_solver.play.bots import make_bot, parse_bot_spec
     from complots_solver.play.terminal import play_session
 
-    config, _ = _game_arg(game)
+    config, _ = _game_arg(game)  # an unknown game is the first thing to say
+    if against is None:
+        raise click.UsageError(
+            "Missing option '--against': the bot or strategy to play against "
+            "(e.g. --against counter)."
+        )
     try:
         parse_bot_spec(against)
         make_bot(against, config, np.random.default_rng(0))  # strategy files load, or say why

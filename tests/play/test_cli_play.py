@@ -3,24 +3,31 @@
 from __future__ import annotations
 
 import csv
+import re
 import subprocess
 import sys
 
+import numpy as np
 from click.testing import CliRunner
 
 from complots_solver.cli.main import cli
 from complots_solver.play.terminal import play_session
 from complots_solver.rules.presets import resolve_game
+from complots_solver.rules.text import action_to_string
 from tests.play.conftest import STRATEGY_GAME
 
 ALWAYS_FIRST = "1\n" * 5000  # enough answers for any game at the 200-turn cap
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    """Run `complots ARGS` in a subprocess and capture output."""
+def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """Run `complots ARGS` in a subprocess (``stdin`` on its standard input), capture output."""
     code = "from complots_solver.cli.main import main; main()"
     return subprocess.run(
-        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300
+        [sys.executable, "-c", code, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -54,7 +61,7 @@ def test_play_by_name_as_second_seat():
         input=script,
     )
     assert res.exit_code == 0, res.output
-    assert "> P1 Pick Captain" in res.output
+    assert "> You pick the Captain" in res.output
     assert "Game over:" in res.output
 
 
@@ -106,7 +113,7 @@ def test_scripted_game_names_claims_narrates_challenges_and_plays_forced_moves()
     assert "you lose a card" in out
     assert "P1 announces Assassinate you: counter as Countess, or accept?" in out
     assert "only Reveal Countess is possible, played for you." in out
-    assert "You turn Countess face up and you are out of the game" in out
+    assert "> You turn the Countess face up and are out of the game" in out
     assert "Game over: P1 (counter) wins." in out
     assert "1 coin," in out and "1 coins" not in out
 
@@ -120,13 +127,15 @@ def test_play_prints_the_table_only_when_it_changed():
     boards = ["\n".join(lines[i - 6 : i + 1]) for i in ends]
     assert all(a != b for a, b in zip(boards, boards[1:], strict=False))
     assert len(boards) <= out.count("Choose 1-") + 1
-    assert "> P2, P3, P4, P5 pass" in lines
+    assert "> P2, P3, P4 and P5 let it pass" in lines
 
 
 def test_play_ends_quietly_at_end_of_input():
     """End of input leaves the game: exit code 0, the standing so far, no 'Aborted!'."""
     out = _play("draft-inquisitor", "--against", "counter", "--seed", "3", script="1\n1\n")
-    assert "Game left at turn 2. So far: you: 2 cards, 2 coins; P1: 2 cards, 2 coins." in out
+    assert (
+        "Game left after your 1st turn. So far: you: 2 cards, 2 coins; P1: 2 cards, 2 coins." in out
+    )
     assert "Aborted" not in out and "Game over" not in out
 
 
@@ -139,7 +148,7 @@ def test_ctrl_c_at_a_prompt_ends_with_the_standing():
         raise KeyboardInterrupt
 
     assert play_session(config, "random", 0, 1, interrupt, said.append) is None
-    assert said[-1].startswith("Game left at turn 1. So far: you: 1 card, 1 coin; P1:")
+    assert said[-1].startswith("Game left during the draft. So far: you: 1 card, 1 coin; P1:")
 
 
 def test_a_character_name_picks_the_move_that_names_it():
@@ -147,9 +156,9 @@ def test_a_character_name_picks_the_move_that_names_it():
     out = _play(
         "draft-inquisitor", "--against", "counter", "--seed", "3", script="captain\nP1\ninc\n"
     )
-    assert "> P0 Pick Captain" in out
+    assert "> You pick the Captain" in out
     assert "'P1' could be Steal from P1, Examine P1: type the number." in out
-    assert "> P0 Income" in out
+    assert "> You take Income (1 coin)" in out
 
 
 def test_play_quit_and_errors():
@@ -158,7 +167,7 @@ def test_play_quit_and_errors():
     res = runner.invoke(
         cli, ["play", "draft-ambassador", "--against", "random", "--seed", "1"], input="q\n"
     )
-    assert res.exit_code == 0 and "You left the game." in res.output
+    assert res.exit_code == 0 and "You left the game during the draft." in res.output
     bad = run_cli("play", "draft-ambassador", "--against", "nobody")
     assert bad.returncode == 2 and "bot must be one of" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
@@ -225,3 +234,178 @@ def test_questions_of_examine_and_spy_name_what_is_decided():
     keep = next(n for n in names if n.startswith("Keep"))
     spy = _drive("complots2-catechumene", ["Spy", "Pass", "Pass", "Pass", keep])
     assert question(spy, 0) == "Draw again for 1 coin, or pass?"
+
+
+# The character each action of the Inquisitor line-up claims, from the rulebook (docs/rules.md)
+INQUISITOR_CLAIMS = {
+    "Income": None,
+    "Foreign Aid": None,
+    "Coup on": None,
+    "Tax": "Duchess",
+    "Assassinate": "Assassin",
+    "Steal from": "Captain",
+    "Exchange": "Inquisitor",
+    "Examine": "Inquisitor",
+}
+MENU_ITEM = re.compile(r"^  \d+\. (.+?)(?:  +(.*))?$")
+
+
+def _turn_menus(out: str) -> list[tuple[int, list[str], list[tuple[str, str]]]]:
+    """Each turn's menu: (its number in 'Your Nth turn', the hand shown last, its items)."""
+    menus = []
+    hand: list[str] = []
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("  your hand: "):
+            held = line.removeprefix("  your hand: ").split("   ")[0]
+            hand = [] if held == "-" else held.split(", ")
+        turn = re.match(r"^Your (\d+)(st|nd|rd|th) turn \(", line)
+        if turn is None:
+            continue
+        items = []
+        for item in lines[i + 1 :]:
+            found = MENU_ITEM.match(item)
+            if found is None:
+                break
+            items.append((found.group(1).strip(), found.group(2) or ""))
+        menus.append((int(turn.group(1)), list(hand), items))
+    return menus
+
+
+def test_a_scripted_game_against_solved_reads_like_the_table_game():
+    """`complots play draft-inquisitor --against solved` fed on standard input: every turn's
+    menu names the character each move claims and marks those the hand does not hold, turns
+    are the person's own (1st, 2nd, 3rd...), '?' says how to turn advice on, and every line
+    about the table is a sentence, never a raw action name."""
+    script = "duchess\n?\nexamine\n" + ALWAYS_FIRST
+    res = run_cli("play", "draft-inquisitor", "--against", "solved", "--seed", "3", stdin=script)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "Game over:" in out
+    # '?' without --show-strategy: how to turn the advice on, not a refusal
+    assert "'?' is not a legal move" not in out
+    assert "Advice is off: '?' works in a game started with --show-strategy" in out
+    menus = _turn_menus(out)
+    assert len(menus) >= 3
+    assert [n for n, _, _ in menus] == list(range(1, len(menus) + 1))  # the person's turns
+    bluffs = 0
+    for _, hand, items in menus:
+        assert hand, "a menu before any hand was shown"
+        for name, note in items:
+            kind = next(k for k in INQUISITOR_CLAIMS if name.startswith(k))
+            claimed = INQUISITOR_CLAIMS[kind]
+            if claimed is None:
+                assert note == "", (name, note)
+                continue
+            bluff = claimed not in hand
+            bluffs += bluff
+            assert note == f"claims the {claimed}" + (" (bluff)" if bluff else ""), (name, hand)
+    assert bluffs > 0
+    assert out.count("(bluff: your hand does not hold that character") == 1  # said once
+    # the examine chosen by name, narrated as a sentence
+    assert "> You claim the Inquisitor to examine a card of P1" in out
+    said = [line[2:] for line in out.splitlines() if line.startswith("> ")]
+    config, _ = resolve_game("draft-inquisitor")
+    raw = {action_to_string(config, a) for a in range(config.num_distinct_actions())}
+    for line in said:
+        for name in raw:
+            assert not re.search(rf"\b(P\d|You) {re.escape(name)}$", line), line
+        assert "?" not in line, line  # hidden cards are said in words ('P1 picks a card')
+        assert not re.search(r"P\d, P\d pass", line), line
+    assert "> P1 picks a card from their pile" in out
+
+
+def test_a_seat_that_lets_an_assassination_pass_says_so_once():
+    """Passing the challenge and then the counter of one Assassinate is one sentence."""
+    config, _ = resolve_game("draft-inquisitor")
+    said: list[str] = []
+    shown: list[str] = []
+
+    def echo(text: str) -> None:
+        said.append(text)
+        shown.append(text)
+
+    def prompt(_: str) -> str:  # pick the Assassin, save up, assassinate, accept the rest
+        menu = "\n".join(shown)
+        shown.clear()
+        for move in ("Pick Assassin", "Assassinate P1", "Income"):
+            if f". {move}" in menu:
+                return move
+        return "accept" if "Pass (accept)" in menu else "1"
+
+    play_session(config, "trusting", 0, 5, prompt, echo)
+    lines = "\n".join(said).splitlines()
+    announced = lines.index("> You claim the Assassin to assassinate P1 (paying 3 coins)")
+    assert lines[announced + 1] == "> P1 lets it pass and does not counter"
+    assert not any(", P1 pass" in line for line in lines)
+
+
+def test_complots2_menus_name_the_complots2_characters():
+    """The Complots 2 line-ups' powers name their own characters, bluffs marked by the hand."""
+    from complots_solver.play.terminal import menu_notes
+    from complots_solver.rules import view
+
+    claims = {  # docs/complots2.md: each power and the character that gives it
+        "Donate to": "Ursuline",
+        "Execute": "Bourreau",
+        "Justice on": "Justicier",
+        "Spy": "Espion",
+        "Illusion": "Illusionniste",
+        "Blackmail": "Maître-Chanteur",
+        "Tithe": "Pape",
+    }
+    for game in ("complots2-catechumene", "complots2-expert"):
+        state = _drive(game, [])
+        config = state.config
+        hand = {config.clan_name(c) for c in range(5) if view.hidden(state.s, 0, c) > 0}
+        legal = state.legal_actions()
+        names = [state.action_to_string(0, a) for a in legal]
+        notes = dict(zip(names, menu_notes(state, 0, legal, names), strict=True))
+        checked = 0
+        for name, note in notes.items():
+            kind = next((k for k in claims if name.startswith(k)), None)
+            if kind is None:
+                continue
+            bluff = " (bluff)" if claims[kind] not in hand else ""
+            assert note == f"claims the {claims[kind]}{bluff}", (game, name, note)
+            checked += 1
+        assert checked >= 3, (game, notes)
+
+
+def test_every_move_of_random_games_is_said_as_a_sentence():
+    """Over random games of Complots 1 and 2, the narrator always has words of its own."""
+    import pyspiel
+
+    from complots_solver.play.terminal import narrate
+    from complots_solver.rules.text import token_to_string
+
+    rng = np.random.default_rng(0)
+    for game_name in ("draft-inquisitor", "complots2-catechumene", "complots2-expert"):
+        config, _ = resolve_game(game_name)
+        game = pyspiel.load_game(config.game_string())
+        for g in range(12):
+            seat = g % config.players
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    player, action = -1, outcomes[rng.integers(len(outcomes))][0]
+                else:
+                    player, legal = state.current_player(), state.legal_actions()
+                    action = legal[rng.integers(len(legal))]
+                before = state.s.copy()
+                state.apply_action(action)
+                line = narrate(before, state, player, action, seat)
+                assert line != token_to_string(config, state.view_tokens(seat)[-1]), line
+                assert "?" not in line, line
+
+
+def test_an_unknown_game_is_named_before_a_missing_bot():
+    """`complots play nosuchgame` names the game; a known game without --against asks for it."""
+    bad = run_cli("play", "nosuchgame")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert "nosuchgame" in bad.stderr and "--against" not in bad.stderr
+    missing = run_cli("play", "draft-inquisitor")
+    assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
+    assert "Missing option '--against'" in missing.stderr
+
