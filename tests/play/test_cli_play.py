@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import re
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from complots_solver.cli.main import cli
 from complots_solver.play.terminal import play_session
 from complots_solver.rules.presets import resolve_game
 from complots_solver.rules.text import action_to_string
+from complots_solver.solvers.common.hashing import bytes_digest
 from tests.play.conftest import STRATEGY_GAME
 
 ALWAYS_FIRST = "1\n" * 5000  # enough answers for any game at the 200-turn cap
@@ -408,4 +410,25 @@ def test_an_unknown_game_is_named_before_a_missing_bot():
     missing = run_cli("play", "draft-inquisitor")
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
     assert "Missing option '--against'" in missing.stderr
+
+
+def test_a_pickled_strategy_is_refused_by_name(strategy_dir, tmp_path):
+    """A strategy.npz holding an object array (a pickle), its checksum in order, is refused in
+    one line naming the file and why, never with numpy's own message."""
+    bad = tmp_path / "pickled"
+    bad.mkdir()
+    with np.load(strategy_dir / "strategy.npz") as npz:
+        arrays = {name: npz[name] for name in npz.files}
+    payload = np.empty(1, dtype=object)
+    payload[0] = ("os.system", "echo owned")
+    arrays["average"] = payload
+    np.savez(bad / "strategy.npz", **arrays)
+    meta = json.loads((strategy_dir / "meta.json").read_text())
+    meta["sha256"] = bytes_digest((bad / "strategy.npz").read_bytes())
+    (bad / "meta.json").write_text(json.dumps(meta))
+    res = run_cli("play", STRATEGY_GAME, "--against", f"policy:{bad}")
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
+    assert f"{bad / 'strategy.npz'}: holds pickled objects; refused" in res.stderr
+    assert "allow_pickle" not in res.stderr
+
 

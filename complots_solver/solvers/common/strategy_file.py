@@ -251,6 +251,12 @@ def _read_checked(
             arrays = {n: np.asarray(npz[n], dtype=t) for n, t in schema.items() if n in names}
     except UNREADABLE:
         raise ValueError(corrupt) from None
+    except ValueError as exc:
+        if "pickle" in str(exc).lower():  # numpy's refusal of an object array
+            raise ValueError(
+                f"{npz_path}: holds pickled objects; refused (strategy files are data)"
+            ) from None
+        raise
     missing = set(schema) - names
     if missing:
         raise ValueError(f"{npz_path} lacks arrays {sorted(missing)}")
