@@ -38,6 +38,7 @@ from complots_solver.rules.text import signed
 
 USAGE_ERROR = 2
 PROGRESS_MIN_GAMES = 20_000  # show a progress bar from this many games on
+TABLE_MAX_WIDTH = 1000  # columns a table may take when the output is not a terminal
 
 console = Console()
 
@@ -52,6 +53,19 @@ def _game_arg(spec: str) -> tuple[GameConfig, str | None]:
 def say(text: str, bold: bool = False) -> None:
     """Print one line unwrapped, so that game strings survive copy and paste."""
     console.print(text, soft_wrap=True, style="bold" if bold else None, markup=False)
+
+
+def print_table(table: Table) -> None:
+    """Print a table: fitted to a terminal, at its natural width when the output is not one.
+
+    A pipe or a file has no width, and rich would wrap cells at 80 columns.
+    """
+    if console.is_terminal:
+        console.print(table)
+        return
+    wide = console.options.update_width(TABLE_MAX_WIDTH)
+    natural = console.measure(table, options=wide).maximum
+    Console(file=console.file, width=natural).print(table)
 
 
 @contextmanager
@@ -163,7 +177,7 @@ def info(game: str) -> None:
         table.add_column(col)
     for key, value in config.params().items():
         table.add_row(key, str(value), str(DEFAULT_PARAMS[key]), PARAM_HELP[key])
-    console.print(table)
+    print_table(table)
     sizes = Table(title="Sizes")
     sizes.add_column("figure")
     sizes.add_column("value", justify="right")
@@ -172,7 +186,7 @@ def info(game: str) -> None:
     sizes.add_row("max game length (moves, chance included)", str(config.max_game_length()))
     sizes.add_row("cards in the game", str(config.copies * 5))
     sizes.add_row("starting coins by seat", " ".join(map(str, config.start_coins)))
-    console.print(sizes)
+    print_table(sizes)
 
 
 DEFAULT_SIMULATE_GAME = "draft-ambassador"
@@ -222,7 +236,7 @@ def simulate_cmd(game: str, games: int, seed: int) -> None:
         table.add_row(
             str(seat), f"{int(result.wins[seat]):,}", f"{rate:.4f}", f"[{low:.4f}, {high:.4f}]"
         )
-    console.print(table)
+    print_table(table)
 
 
 # the methods of ``solve`` (cli/solve_options.py holds their settings; imported lazily)
@@ -783,7 +797,7 @@ def evaluate(
             f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
             signed(row.bt_rating, 0),
         )
-    console.print(standings)
+    print_table(standings)
     h2h = Table(title="Head to head (row bot's win rate against the column bot)")
     for col in ("bot", "opponent", "games", "wins", "opp. wins", "draws", "win rate", "95% CI"):
         h2h.add_column(col, justify="left" if col in ("bot", "opponent") else "right")
@@ -798,7 +812,7 @@ def evaluate(
             f"{row.win_rate:.3f}",
             f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
         )
-    console.print(h2h)
+    print_table(h2h)
     seats = Table(title="Win rate by seat (all games)")
     for col in ("seat", "wins", "win rate", "95% CI"):
         seats.add_column(col, justify="right")
@@ -809,7 +823,7 @@ def evaluate(
             f"{row.win_rate:.3f}",
             f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
         )
-    console.print(seats)
+    print_table(seats)
     if config.players >= 3:
         _print_table_shares(result)
     console.print(
@@ -825,7 +839,7 @@ def evaluate(
             lacking.add_column(col, justify="left" if col == "bot" else "right")
         for row in misses.itertuples():
             lacking.add_row(row.bot, f"{row.lookups:,}", f"{row.misses:,}", f"{row.miss_share:.3f}")
-        console.print(lacking)
+        print_table(lacking)
     if csv_path:
         result.write_csv(Path(csv_path))
         console.print(f"results written to {csv_path}")
@@ -849,7 +863,7 @@ def _print_table_shares(result) -> None:
             row["verdict"],
             " ".join(f"{row[f'seat{p}']:.2f}" for p in range(n)),
         )
-    console.print(shares)
+    print_table(shares)
 
 
 @cli.command(short_help="Play a game in the terminal against a bot or strategy.")

@@ -432,3 +432,40 @@ def test_a_pickled_strategy_is_refused_by_name(strategy_dir, tmp_path):
     assert "allow_pickle" not in res.stderr
 
 
+def test_piped_evaluate_tables_keep_their_natural_width():
+    """Piped to a file, the tables are as wide as they need: no interval split over two lines."""
+    res = run_cli(
+        "evaluate", "draft-ambassador", "--bots", "counter,random", "--games", "3", "--workers", "1"
+    )
+    assert res.returncode == 0, res.stderr
+    rows = [line for line in res.stdout.splitlines() if line.startswith("│")]
+    assert rows and max(len(line) for line in rows) > 80  # wider than rich's 80 for a pipe
+    for line in rows:
+        assert re.search(r"\[\d\.\d{3}, \d\.\d{3}\]", line), line
+    standings = [
+        line for line in rows if line.startswith("│ counter ") or line.startswith("│ random ")
+    ]
+    assert len(standings) == 4  # two standings rows, two head-to-head rows
+
+
+def test_tables_on_a_terminal_fit_its_width(monkeypatch):
+    """On a terminal a table still fits the terminal's width (cells wrap there)."""
+    import io
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from complots_solver.cli import main as cli_main
+
+    screen = io.StringIO()
+    terminal = Console(file=screen, force_terminal=True, width=40, color_system=None)
+    monkeypatch.setattr(cli_main, "console", terminal)
+    table = Table(title="t")
+    for col in ("bot", "95% CI", "meaning"):
+        table.add_column(col)
+    table.add_row(
+        "counter", "[0.444, 0.858]", "a long explanation that cannot fit in forty columns"
+    )
+    cli_main.print_table(table)
+    lines = screen.getvalue().splitlines()
+    assert len(lines) > 5 and max(len(line) for line in lines) <= 40
