@@ -334,7 +334,11 @@ def _list_options(ctx: click.Context, param: click.Parameter, value: str | None)
 )
 @click.option("--seconds", type=float, default=None, help="time budget of this session")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), help="run directory (required)")
-@click.option("--resume", is_flag=True, help="continue the run saved in --out")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="continue the run saved in --out; the settings it was given are kept unless given again",
+)
 @click.option(
     "--force", is_flag=True, help="delete any run already in --out (all its files) and start afresh"
 )
@@ -423,6 +427,18 @@ def solve(
             given.append((flag, key, raw if value is None else value))
     values = resolve(algorithm, given)
     kind = family(algorithm)
+    if resume and kind in ("exact", "mccfr"):  # the other families keep their settings themselves
+        ctx = click.get_current_context()
+        flags = {
+            name
+            for name in ("iterations", "seconds", "seed", "workers")
+            if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT
+        }
+        values, kept = _kept_on_resume(Path(out_dir), algorithm, values, flags)
+        iterations = kept.get("iterations", iterations)
+        seconds = kept.get("seconds", seconds)
+        seed = kept.get("seed", seed)
+        workers = kept.get("workers", workers)
     if kind == "exact" and workers != 1:
         raise click.BadParameter(
             f"applies to belief, selfplay, regret, es-mccfr and os-mccfr only, not {algorithm}",
@@ -588,8 +604,50 @@ def _stored_algorithm(out_dir: Path) -> str | None:
         record = json.loads((out_dir / "config.json").read_text())
     except (OSError, ValueError):
         return None
-    name = record.get("algorithm") if isinstance(record, dict) else None
+    if not isinstance(record, dict):
+        return None
+    name = record.get("algorithm")
+    solver = record.get("solver")
+    if name is None and isinstance(solver, dict):  # exact and MCCFR runs record it there
+        made = solver.get("algorithm")
+        name = f"{made}-mccfr" if solver.get("kind") == "mccfr" else made
     return name if name in SOLVE_ALGORITHMS else None
+
+
+def _kept_on_resume(
+    out_dir: Path, algorithm: str, values: dict[str, object], flags: set[str]
+) -> tuple[dict[str, object], dict[str, object]]:
+    """On --resume of an exact or MCCFR run: (its settings under those given again, the flags
+    the command did not give that the run keeps: budget, seed and MCCFR workers).
+
+    A run of another method or game keeps nothing here; the run then refuses it by name.
+    """
+    from complots_solver.cli.solve_options import MCCFR_ALGORITHMS, table
+
+    try:
+        record = json.loads((out_dir / "config.json").read_text())
+    except (OSError, ValueError):
+        return values, {}
+    solver = record.get("solver") if isinstance(record, dict) else None
+    if not isinstance(solver, dict):
+        return values, {}
+    mccfr = algorithm in MCCFR_ALGORITHMS
+    if solver.get("algorithm") != MCCFR_ALGORITHMS.get(algorithm, algorithm) or mccfr != (
+        solver.get("kind") == "mccfr"
+    ):
+        return values, {}
+    specs = table(algorithm)
+    kept = {k: solver[k] for k in specs if k in solver and k not in values}
+    changed = [f"{k}={v}" for k, v in sorted(kept.items()) if v != specs[k].default]
+    if changed:
+        say(f"settings kept from the run in {out_dir}: {', '.join(changed)}")
+    flagged: dict[str, object] = {}
+    if not flags & {"iterations", "seconds"}:  # a budget given replaces the whole budget
+        flagged |= {k: solver[k] for k in ("iterations", "seconds") if k in solver}
+    flagged |= {k: solver[k] for k in ("seed",) if k in solver and k not in flags}
+    if mccfr and "workers" not in flags and "workers" in solver:
+        flagged["workers"] = solver["workers"]
+    return {**kept, **values}, flagged
 
 
 def _pick_algorithm(config: GameConfig) -> tuple[str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 from complots_solver.cli import main as cli_main
 from complots_solver.cli import solve_options
 from complots_solver.solvers.common.driver import LogSpec, RunDriver
+from complots_solver.solvers.common.faults import PAUSE_ENV, PAUSED
 from complots_solver.solvers.common.options import OptionSpec, parse_value
 from complots_solver.solvers.common.rundir import RUN_FILES
 
@@ -108,6 +110,43 @@ def test_config_file_settings_reach_the_run(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     solver = json.loads((out / "config.json").read_text())["solver"]
     assert solver["key"] == "perfect" and solver["averaging"] == "simple"
+
+
+def test_a_killed_run_resumes_with_the_options_it_was_given(tmp_path: Path) -> None:
+    """Killed, then resumed with --resume alone, a run keeps its --option settings (in
+    config.json too), its method and its budget; an option given again replaces its own."""
+    out = tmp_path / "run"
+    given = ("--option", "checkpoint_seconds=5", "--option", "eval_every=5")
+    args = [
+        sys.executable, "-c", CODE, "solve", "ladder-1-ambassador", "--algorithm", "cfr+",
+        "-n", "40", *given, "--option", "alternating=false", "--out", str(out),
+    ]  # fmt: skip
+    env = {**os.environ, PAUSE_ENV: "iterations@2"}
+    with subprocess.Popen(
+        args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env
+    ) as proc:
+        assert proc.stderr is not None
+        paused = any(line.startswith(PAUSED) for line in proc.stderr)  # stops reading there
+        proc.kill()
+    assert paused
+    resumed = run_cli("solve", "ladder-1-ambassador", "--out", str(out), "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "method: cfr+ (the run in" in resumed.stdout
+    assert "settings kept from the run in" in resumed.stdout and "checkpoint_seconds=5.0" in (
+        resumed.stdout
+    )
+    solver = json.loads((out / "config.json").read_text())["solver"]
+    assert solver["checkpoint_seconds"] == 5.0 and solver["eval_every"] == 5
+    assert solver["alternating"] is False and solver["iterations"] == 40
+    assert json.loads((out / "meta.json").read_text())["iterations"] == 40
+    again = run_cli(
+        "solve", "ladder-1-ambassador", "-n", "50", "--option", "checkpoint_seconds=7",
+        "--out", str(out), "--resume",
+    )  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    solver = json.loads((out / "config.json").read_text())["solver"]
+    assert solver["checkpoint_seconds"] == 7.0 and solver["eval_every"] == 5
+    assert solver["iterations"] == 50
 
 
 def test_force_deletes_every_file_of_the_previous_run(tmp_path: Path) -> None:

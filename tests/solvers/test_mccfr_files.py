@@ -346,9 +346,17 @@ def test_cli_mccfr_discount_and_regret_floor(tmp_path: Path) -> None:
         used = int(npz["solver_counters"][1])
         assert (npz["solver_regret"][:used] >= 0.0).all()  # floored
         assert int(npz["solver_counters"][5]) == 300 // 50  # discount steps done
-    # resuming with other settings is refused by name
-    bad = run_cli("solve", *common[:-2], "-n", "400", "--out", str(out), "--resume")
+    # resuming with another value of a setting is refused by name; without it, it is kept
+    bad = run_cli(
+        "solve", *common[:-2], "-n", "400", "--out", str(out), "--resume",
+        "--option", "regret_floor=false",
+    )  # fmt: skip
     assert bad.returncode == 2 and "regret_floor" in bad.stderr
+    kept = run_cli("solve", *common[:-2], "-n", "400", "--out", str(out), "--resume")
+    assert kept.returncode == 0, kept.stderr
+    solver = json.loads((out / "config.json").read_text())["solver"]
+    assert solver["regret_floor"] is True and solver["discount_interval"] == 50
+    assert load_keyed_strategy(out).meta["iterations"] == 400
     bad = run_cli("solve", *common, "--out", str(tmp_path / "a"), "--alpha", "1")
     assert bad.returncode == 2 and "--discount-interval" in bad.stderr
     assert "Traceback" not in bad.stderr
