@@ -23,13 +23,21 @@ def paused(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     return monkeypatch
 
 
-def test_unset_or_other_points_pass(paused: pytest.MonkeyPatch) -> None:
-    """Without the variable, or at another point, nothing happens."""
+def test_unset_or_other_points_pass(
+    paused: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without the variable, or at another point, a pause point returns at once: it says
+    nothing and counts nothing, so the named point later still pauses on its first pass."""
     paused.delenv(faults.PAUSE_ENV, raising=False)
     faults.pause_point("iterations")
+    faults.pause_point("tree-build")  # unset: not even the point it would name
     paused.setenv(faults.PAUSE_ENV, "tree-build")
     faults.pause_point("iterations")
     faults.pause_point("replace:meta.json")
+    assert sum(faults._reached.values()) == 0
+    assert capsys.readouterr().err == ""
+    with pytest.raises(Paused):
+        faults.pause_point("tree-build")
 
 
 def test_the_named_occurrence_pauses_and_says_so(
