@@ -13,7 +13,10 @@ from complots_solver.solvers.exact.best_response import exploitability
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 
 HAVE_EXTRA = all(importlib.util.find_spec(m) is not None for m in ("torch", "tree"))
-needs_extra = pytest.mark.skipif(not HAVE_EXTRA, reason="the deepcfr extra (torch, dm-tree)")
+needs_extra = pytest.mark.skipif(
+    not HAVE_EXTRA,
+    reason="needs the optional deepcfr extra (torch, dm-tree): pip install -e '.[deepcfr]'",
+)
 
 
 def _uniform(tree) -> np.ndarray:
