@@ -179,6 +179,13 @@ def compare(
     show_default=True,
     help="self-play games per line-up (about 0.2-0.5 s each on one core)",
 )
+@click.option(
+    "--pair-games",
+    type=int,
+    default=None,
+    help="games of draft-ambassador and draft-inquisitor (default: --games); about 35000 "
+    "each puts their difference within +-1.5 points",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the games")
 @click.option(
     "--workers",
@@ -188,7 +195,13 @@ def compare(
     help="worker processes (results do not depend on it)",
 )
 def balance(
-    presets: tuple[str, ...], fmt: str, out: Path, games: int, seed: int, workers: int
+    presets: tuple[str, ...],
+    fmt: str,
+    out: Path,
+    games: int,
+    pair_games: int | None,
+    seed: int,
+    workers: int,
 ) -> None:
     """Balance report of the shipped strategies (HTML and/or PDF), verdicts first.
 
@@ -197,23 +210,33 @@ def balance(
     3- and 4-player games). Each is played --games times, solved against
     solved, with seeded games.
     """
-    from complots_solver.reports.balance import check_presets, write_balance
+    from complots_solver.reports.balance import MIN_GAMES, check_presets, write_balance
 
     try:
         chosen = check_presets(presets)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="PRESETS") from None
-    if games < 1:
-        raise click.BadParameter(f"must be >= 1, got {games}", param_hint="--games")
+    if games < MIN_GAMES:
+        raise click.BadParameter(
+            f"must be at least {MIN_GAMES} to decide anything, got {games}", param_hint="--games"
+        )
+    if pair_games is not None and pair_games < MIN_GAMES:
+        raise click.BadParameter(
+            f"must be at least {MIN_GAMES}, got {pair_games}", param_hint="--pair-games"
+        )
     if workers < 1:
         raise click.BadParameter(f"must be >= 1, got {workers}", param_hint="--workers")
     _check_outputs(out, None)
     formats = _formats(fmt)
-    words = ["complots balance", *presets, f"--games {games}", f"--seed {seed}"]
+    words = ["complots balance", *presets, f"--games {games}"]
+    words += [f"--pair-games {pair_games}"] if pair_games else []
+    words.append(f"--seed {seed}")
     words += [f"--workers {workers}", f"--out {out}"]
     if fmt != "html,pdf":
         words.append(f"--format {fmt}")
     with report_progress() as progress:
-        paths = write_balance(chosen, out, formats, games, seed, workers, " ".join(words), progress)
+        paths = write_balance(
+            chosen, out, formats, games, seed, workers, " ".join(words), progress, pair_games
+        )
     for kind, path in paths.items():
         click.echo(f"{kind}: {path}")

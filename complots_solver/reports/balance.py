@@ -20,7 +20,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -33,14 +33,18 @@ from complots_solver.reports import figures
 from complots_solver.reports.api import write_outputs
 from complots_solver.reports.balance_games import play_preset
 from complots_solver.reports.balance_stats import (
+    ALPHA,
     MIN_EVENTS,
+    Z95,
     Estimate,
     LineupData,
     Metric,
+    adjust,
     balance_verdict,
     compare_balance,
 )
 from complots_solver.reports.document import FigureSpec, Report, Section
+from complots_solver.reports.html import write_html
 from complots_solver.reports.tables import SAMPLED, StrategyTable
 from complots_solver.rules.presets import load_presets
 
@@ -68,9 +72,12 @@ PAIRS = (
     ("complots-ambassador-6", "complots-inquisitor-6"),
 )
 DEFAULT_GAMES = 1000
+MIN_GAMES = 30  # fewer games per line-up cannot decide anything (refused by the command)
 WEAK_BOUND = 0.2  # an exploitability bound above this gets the strategy warning
 DRAWS_DOMINATE = 0.5  # a draw share from this on gets the short-horizon warning
 FIFTH = "Ambassador / Inquisitor"
+FIFTH_SHORT = "Amb./Inq."
+EXTREME_BLUFF = 0.9  # a character claimed as a bluff more often than this is pointed out
 # a trained responder's win share over 1/n at a table of 3+ (``responder_gain``); at 2 players
 # the same responder's mean return per game is an ordinary lower bound ("responder")
 TABLE_RESPONDER = "table-responder"
@@ -298,6 +305,8 @@ class BalanceInputs:
     command: str
     seconds: float = float("nan")
     workers: int = 1
+    stem: str = "balance"  # the report's file name: the appendix and CSV folder are named after it
+    csv_tables: list[StrategyTable] = field(default_factory=list)  # filled by the build
 
 
 @dataclass(frozen=True)
@@ -511,498 +520,762 @@ def _metric_frame(metrics: list[Metric], names: tuple[str, str]) -> pd.DataFrame
     return pd.DataFrame(rows)
 
 
+HALF_WIDTH_GOAL = 0.015  # the 2-player line-up difference should be known to +-1.5 points
+GLOSSARY = (
+    (
+        "Win share",
+        "the share of games a seat or player wins, from 0% to 100%; a game that reaches the "
+        "turn cap is a draw, a win for no one.",
+    ),
+    (
+        "Fair share",
+        "the win share every seat would have if no seat had an advantage and no game were "
+        "drawn: 1 in n at n players (50% at 2, 33% at 3, 25% at 4, 20% at 5, 17% at 6).",
+    ),
+    (
+        "First player's edge",
+        "how much more often the player who moves first (seat 0) wins, in percentage points: "
+        "seat 0's win share minus seat 1's at 2 players, minus the fair share at 3 or more; "
+        "0 means no edge.",
+    ),
+    (
+        "Exploitability",
+        "how much a player who studies this strategy can win from it, per game, counting +1 a "
+        "win, -1 a loss and 0 a draw: 0 means nothing to gain, +0.35 means winning about 68% "
+        "of 2-player games against it; we only have lower bounds, from players trained against "
+        "each strategy.",
+    ),
+    (
+        "95% interval",
+        "the range in brackets after a figure, [low, high]: with 95% confidence the figure these "
+        "games estimate lies in it; a difference whose interval excludes 0 is significant.",
+    ),
+)
+
+
+def _definition(tests: int) -> str:
+    """The one-sentence definition of 'better balanced' with its decision rule."""
+    return (
+        "Better balanced means a smaller gap between the seats' win shares (seat spread; at 2 "
+        "players, the size of the first player's edge), a smaller gap between the best and the "
+        "worst character to start with (character spread) and fewer games ending in a draw at "
+        "the turn cap; a line-up is called better balanced when at "
+        f"least one of these differs significantly after correcting for the {tests} tests "
+        "made (Holm, 5% overall) and none favours the other line-up."
+    )
+
+
+def _win_share_against(q: Quality, players: int) -> float | None:
+    """The win share of a player trained against ``q``'s strategy, from its strongest bound."""
+    if q.lower is None:
+        return None
+    if q.lower_by == TABLE_RESPONDER:
+        return 1.0 / players + q.lower[0]
+    return (1.0 + q.lower[0]) / 2  # +1 a win, -1 a loss: draws are rare in the full game
+
+
+def strength_sentence(data: dict[str, LineupData], quality: dict[str, Quality]) -> str:
+    """One plain sentence on how strong the strategies behind the answer are."""
+    two, more = [], []
+    for pair in PAIRS:
+        for p in pair:
+            if p not in data:
+                continue
+            share = _win_share_against(quality[p], data[p].players)
+            if share is not None:
+                (two if data[p].players == 2 else more).append((p, data[p].players, share))
+    if not two and not more:
+        return (
+            "No exploitability has been measured for these strategies, so treat these "
+            "verdicts as provisional."
+        )
+    parts = []
+    if two:
+        shares = " and ".join(
+            f"{100 * s:.0f}% ({'Ambassador' if 'ambassador' in p else 'Inquisitor'})"
+            for p, _, s in two
+        )
+        parts.append(f"about {shares} of 2-player games against them (fair share 50%)")
+    if more:
+        lo, hi = min(s for *_, s in more), max(s for *_, s in more)
+        sizes = sorted({n for _, n, _ in more})
+        parts.append(
+            f"{100 * lo:.0f}% to {100 * hi:.0f}% of games at {sizes[0]} to {sizes[-1]} "
+            f"players (fair shares {100 / sizes[0]:.0f}% to {100 / sizes[-1]:.0f}%)"
+        )
+    return (
+        "A player who trains against these strategies wins "
+        + ", and ".join(parts)
+        + ": the strategies are weak, so treat these verdicts as provisional."
+    )
+
+
+def _deciding(metrics: list[Metric]) -> tuple[Metric, str]:
+    """The measure that decides a comparison (the most significant counted one) and the verdict."""
+    counted = [m for m in metrics if m.criterion]
+    sides = {m.better for m in counted if m.better is not None}
+    if len(sides) > 1:
+        verdict = "mixed (each is better on one measure)"
+    elif sides:
+        verdict = ("Ambassador", "Inquisitor")[sides.pop()]
+    else:
+        verdict = "cannot tell"
+    key = [m.adjusted if math.isfinite(m.adjusted) else m.p for m in counted]
+    best = counted[int(np.nanargmin(key))] if any(math.isfinite(k) for k in key) else counted[0]
+    return best, verdict
+
+
+def _sure(m: Metric, tests: int) -> str:
+    """How sure a verdict is, in words with its corrected p-value."""
+    p = m.adjusted if math.isfinite(m.adjusted) else m.p
+    if not math.isfinite(p):
+        return "no test possible"
+    shown = f"p = {p:.3f}" if p >= 0.001 else "p < 0.001"
+    if p < 0.01:
+        word = "sure"
+    elif p < ALPHA:
+        word = "fairly sure"
+    else:
+        word = "not sure: could be chance"
+    return f"{word} ({shown} after Holm, {tests} tests)"
+
+
+def _measure_name(m: Metric) -> str:
+    """'seat spread' for 'seat spread (|seat 0 - seat 1| win rate)'."""
+    return m.name.split(" (")[0]
+
+
+def _answer_frame(comps: list[Comparison], data: dict[str, LineupData], tests: int) -> pd.DataFrame:
+    """Page 1's table: one row per player count."""
+    rows = []
+    for c in comps:
+        edges = []
+        for p in c.presets:
+            edges.append(data[p].first_player_edge().points() if p in data else "no strategy")
+        if c.metrics is None:
+            missing = ", ".join(c.missing)
+            verdict, measure, diff, sure = "not compared", "", "", f"no strategy for {missing}"
+        else:
+            m, verdict = _deciding(c.metrics)
+            measure = _measure_name(m)
+            diff = _metric_texts(m)[2]
+            sure = _sure(m, tests)
+        rows.append(
+            {
+                "players": c.players,
+                "better balanced": verdict,
+                "deciding measure": measure,
+                "difference (Ambassador - Inquisitor)": diff,
+                "how sure": sure,
+                "first player's edge, Ambassador": edges[0],
+                "first player's edge, Inquisitor": edges[1],
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _games_needed(a: LineupData, b: LineupData) -> int:
+    """Games per line-up for the difference of first player's edges to be within +-1.5 points."""
+    var = 0.0
+    for d in (a, b):
+        p0 = float((d.winner == 0).mean())
+        p1 = float((d.winner == 1).mean())
+        var += p0 + p1 - (p0 - p1) ** 2  # per-game variance of the edge
+    return math.ceil(Z95 * Z95 * var / HALF_WIDTH_GOAL**2)
+
+
+def _edge_difference(a: LineupData, b: LineupData) -> Estimate:
+    """Ambassador's first player's edge minus the Inquisitor's (independent samples)."""
+    ea, eb = a.first_player_edge(), b.first_player_edge()
+    half = math.hypot(ea.high - ea.value, eb.high - eb.value)
+    d = ea.value - eb.value
+    return Estimate(d, d - half, d + half, min(a.games, b.games))
+
+
+def _short_quality(q: Quality, players: int) -> str:
+    """'WEAK: a player trained against it wins about 68% of games (+0.354 a game [0.326, ...])'."""
+    share = _win_share_against(q, players)
+    if q.bound is not None:
+        return f"{q.label}: exploitability at most {q.bound:.3g} a game"
+    if share is None or q.lower is None:
+        return f"{q.label}: exploitability not measured"
+    v, lo, hi = q.lower
+    if q.lower_by == TABLE_RESPONDER:
+        detail = f"{100 * v:+.0f} points over the fair share [{100 * lo:+.0f}, {100 * hi:+.0f}]"
+    else:
+        detail = f"exploitability at least {v:.2f} a game [{lo:.2f}, {hi:.2f}]"
+    return (
+        f"{q.label}: a player trained against it wins about {100 * share:.0f}% of games "
+        f"(fair share {100 / players:.0f}%; {detail})"
+    )
+
+
+def _extremes(d: LineupData) -> list[str]:
+    """Sentences on extreme behaviour: a claim bluffed over 90% or under 2%, a claim never made."""
+    out = []
+    name = _lineup_name(d)
+    for _, r in d.play_table().iterrows():
+        bluff: Estimate = r["bluff share"]
+        claims: Estimate = r["claims per game"]
+        c = r["character"]
+        if claims.value == 0:
+            out.append(f"{name}: the strategy never claims the {c} in {d.games:,} games.")
+            continue
+        if bluff.n >= MIN_EVENTS and bluff.value > EXTREME_BLUFF:
+            out.append(
+                f"{name}: almost every {c} claim is a bluff, {bluff.pct()} of {bluff.n:,} claims."
+            )
+        for key, holding in (("challenged, holding none", "holding none"),):
+            e: Estimate = r[key]
+            if e.n >= MIN_EVENTS and e.value == 0:
+                out.append(
+                    f"{name}: the strategy never challenges a {c} claim when {holding} "
+                    f"({e.n:,} decisions)."
+                )
+    return out
+
+
+def _drop_rare(
+    table: StrategyTable, counts: Sequence[int], what: str, full: list[StrategyTable]
+) -> StrategyTable:
+    """``table`` without the rows resting on fewer than MIN_EVENTS ``what``; ``full`` keeps it."""
+    full.append(table)
+    keep = [n >= MIN_EVENTS for n in counts]
+    dropped = len(keep) - sum(keep)
+    if not dropped:
+        return table
+    frame = table.frame[keep].reset_index(drop=True)
+    note = (
+        f"{dropped} row(s) resting on fewer than {MIN_EVENTS} {what} are left out; the CSV file "
+        f"{table.key}.csv keeps them."
+    )
+    return _table(table.key, table.title, table.description, frame, table.method, note=note)
+
+
 def build_balance_report(inputs: BalanceInputs) -> Report:
-    """The balance report (verdicts first) from recorded self-play of the shipped strategies."""
+    """The balance report: the answer on page 1, then how sure, the measures and the detail."""
+    return build_balance_reports(inputs)[0]
+
+
+def build_balance_reports(inputs: BalanceInputs) -> tuple[Report, Report]:
+    """The balance report and its appendix (every table, all rows in the CSV files)."""
     data, quality = inputs.data, inputs.qualities
-    two = {p: d for p, d in data.items() if d.players == 2}
     tables = {p: d for p, d in data.items() if d.players > 2}
     play = "solved in every seat" if tables else "solved vs solved"
     method = (
-        f"self-play of the shipped strategies ({play}), {inputs.games:,} games "
-        f"per line-up, seed {inputs.seed}; 95% intervals"
+        f"self-play of the shipped strategies ({play}), seed {inputs.seed}; "
+        + ", ".join(f"{d.games:,} games of {p}" for p, d in data.items())
+        + "; 95% intervals"
     )
-    warnings = []
-    strat = strategy_warning([quality[p] for p in data])
-    if strat:
-        warnings.append(strat)
+    comps = comparisons(data, inputs.seed)
+    adjusted = iter(adjust([c.metrics for c in comps if c.metrics is not None]))
+    comps = [
+        Comparison(c.players, c.presets, next(adjusted), c.missing) if c.metrics else c
+        for c in comps
+    ]
+    tests = sum(m.criterion for c in comps if c.metrics for m in c.metrics)
+    names = ("Ambassador", "Inquisitor")
+
+    # ---- page 1 -----------------------------------------------------------------------------
+    front = Section("answer", "Ambassador or Inquisitor: which line-up is better balanced?")
+    front.paragraphs.append(_definition(tests))
+    front.tables.append(
+        _table(
+            "answer",
+            "The answer at each player count",
+            "The better-balanced line-up, or 'cannot tell'; the difference on the measure that "
+            "decides (or comes closest to deciding), with its 95% interval; how sure we are; "
+            "and the first player's edge with each line-up. Sample: "
+            + "; ".join(
+                f"{c.players} players {data[c.presets[0]].games:,} games per line-up"
+                for c in comps
+                if c.metrics is not None
+            )
+            + ".",
+            _answer_frame(comps, data, tests),
+            f"self-play of the shipped strategies, seed {inputs.seed}; 95% intervals",
+        )
+    )
+    front.paragraphs.append(strength_sentence(data, quality))
+
+    # ---- how to read, how sure -------------------------------------------------------------
+    glossary = Section("glossary", "How to read these numbers")
+    glossary.paragraphs += [f"{term}: {text}" for term, text in GLOSSARY]
+    glossary.paragraphs.append(f"Better balanced: {_definition(tests)[len('Better balanced ') :]}")
+    sure = Section("sure", "How sure are we")
+    sure.paragraphs.append(
+        "These strategies were trained by the project, not by strong players, and a player "
+        "who studies them beats them easily; every figure describes how they play against "
+        "themselves. Strength of each strategy behind the answer:"
+    )
+    for pair in PAIRS:
+        for p in pair:
+            if p in data:
+                sure.paragraphs.append(
+                    f"{_lineup_name(data[p])} ({p}): {_short_quality(quality[p], data[p].players)}."
+                )
+    sure.paragraphs.append(
+        f"Number of tests: {tests} ({len([c for c in comps if c.metrics])} player counts, 3 "
+        "measures each). The verdicts use Holm's correction, so the chance that any of them "
+        "is a false alarm is at most 5%; the intervals shown are the plain 95% ones."
+    )
+    if AMBASSADOR in data and INQUISITOR in data:
+        a, b = data[AMBASSADOR], data[INQUISITOR]
+        diff = _edge_difference(a, b)
+        half = (diff.high - diff.low) / 2
+        need = _games_needed(a, b)
+        enough = "enough" if half <= HALF_WIDTH_GOAL + 1e-9 else "not enough"
+        sure.paragraphs.append(
+            f"Games at 2 players: {min(a.games, b.games):,} per line-up. The difference of the "
+            f"first player's edges (Ambassador minus Inquisitor) is {diff.points()}, known to "
+            f"+-{100 * half:.1f} points; about {need:,} games per line-up give +-1.5 points, so "
+            f"this is {enough}."
+        )
+    sure.paragraphs.append(
+        "Second opinion: the verdicts have not been recomputed with a second set of "
+        "strategies, so none is called robust yet."
+    )
     for p, d in data.items():
         w = draw_warning(p, d.draws(), d.config.max_turns)
         if w:
-            warnings.append(w)
+            sure.paragraphs.append(w)
 
-    verdicts = Section("verdicts", "Verdicts")
-    seats_sec = Section("seats", "Seat win rates and the first player's edge")
-    balance_sec = Section("balance", "Ambassador or Inquisitor: which is better balanced?")
-    chars_sec = Section("characters", "Value of each character")
-    hands_sec = Section("hands", "Value of each starting hand")
-    draft_sec = Section("draft", "Draft picks")
-    play_sec = Section("play", "How to play: bluffs, challenges, first turns")
-    c2_sec = Section("complots2", "Complots 2 line-ups and other player counts")
-    method_sec = Section("method", "How these numbers were made")
-
-    # ---- verdicts ---------------------------------------------------------------------
-    verdicts.paragraphs.append(
-        "Each sentence gives its number, the 95% confidence interval in brackets and the "
-        "quality of the strategy behind it. Seat 0 moves first."
-    )
-    verdicts.paragraphs += [_seat_sentence(d, quality[p]) for p, d in data.items()]
-    names = ("Ambassador", "Inquisitor")
-    comps = comparisons(data, inputs.seed)
-    compared = [c for c in comps if c.metrics is not None]
-
-    def at(c: Comparison) -> int | None:
-        # a lone 2-player comparison keeps its sentence; several name their table size
-        return c.players if c.players > 2 or len(compared) > 1 else None
-
-    for c in comps:
-        if c.metrics is not None:
-            qa, qi = quality[c.presets[0]].short, quality[c.presets[1]].short
-            both = f"both: {qa}" if qa == qi else f"{qa} and {qi}"
-            lines = _comparison_sentences(c.metrics, names, at(c))
-            lines[0] += f" Strategies behind it: {both}."
-            verdicts.paragraphs += lines
-        elif c.partial:
-            verdicts.paragraphs.append(_missing_pair_sentence(c))
-    if not any(c.metrics is not None or c.partial for c in comps):
-        verdicts.paragraphs.append(_no_pair_sentence())
-    verdicts.paragraphs += [_character_sentence(d, quality[p]) for p, d in data.items()]
-    plays = [_play_sentence(d, quality[p]) for p, d in data.items()]
-    verdicts.paragraphs += [t for t in plays if t]
-    missing = _unavailable(list(data))
-    if missing:
-        verdicts.paragraphs.append(
-            "Not available yet (no shipped strategy): " + ", ".join(missing) + ". The report "
-            "covers them as soon as strategies ship under games/strategies/."
-        )
-
-    # ---- seats ------------------------------------------------------------------------
+    # ---- the measures ---------------------------------------------------------------------
+    measures = Section("measures", "The balance measures at each player count")
     rows = []
-    for p, d in two.items():
+    for c in comps:
+        if c.metrics is None:
+            continue
+        for m in c.metrics:
+            a, b, diff = _metric_texts(m)
+            if not m.criterion:
+                verdict = "context only"
+            elif m.better is None:
+                verdict = "cannot tell"
+            else:
+                verdict = names[m.better]
+            p_adj = "" if not m.criterion else f"{m.adjusted:.3f}"
+            rows.append(
+                {
+                    "players": c.players,
+                    "measure": _measure_name(m),
+                    "Ambassador": a,
+                    "Inquisitor": b,
+                    "difference": diff,
+                    "p (Holm)": p_adj,
+                    "better balanced": verdict,
+                }
+            )
+    if rows:
+        measures.tables.append(
+            _table(
+                "balance_measures",
+                "Balance measures",
+                "Each measure for both line-ups, their difference (Ambassador minus Inquisitor) "
+                "with its bias-corrected 95% bootstrap interval (1,000 resamples of the games), "
+                "and the Holm-adjusted p-value of the difference. Lower is better balanced; "
+                "the mean game length is context only.",
+                pd.DataFrame(rows),
+                method,
+            )
+        )
+    else:
+        measures.paragraphs.append(_no_pair_sentence())
+
+    # ---- the first player's edge ------------------------------------------------------------
+    edge_sec = Section("edge", "The first player's edge")
+    rows = []
+    for d in data.values():
         rows.append(
             {
                 "line-up": _lineup_name(d),
+                "players": d.players,
                 "games": d.games,
                 "seat 0 wins": d.seat_win(0).pct(),
-                "seat 1 wins": d.seat_win(1).pct(),
+                "fair share": f"{100 / d.players:.0f}%",
                 "draws": d.draws().pct(),
                 "first player's edge": d.first_player_edge().points(),
-                "strategy": quality[p].short,
             }
         )
-    if rows:
-        seats_sec.paragraphs.append(
-            "Win rates of each seat over the self-play games (Wilson 95% intervals); the first "
-            "player's edge is seat 0's win rate minus seat 1's, in percentage points."
+    edge_sec.tables.append(
+        _table(
+            "first_player_edge",
+            "Seat 0's win share and the first player's edge",
+            "Seat 0 moves first. Win shares with Wilson 95% intervals; the edge is seat 0's "
+            "share minus seat 1's at 2 players (normal interval of the difference) and minus "
+            "the fair share at 3 or more. Every seat's share is in the appendix.",
+            pd.DataFrame(rows),
+            method,
         )
-        seats_sec.tables.append(
-            _table(
-                "seat_win_rates",
-                "Seat win rates",
-                "Share of games each seat wins, draws (turn cap), and the first player's edge.",
-                pd.DataFrame(rows),
-                method,
-            )
-        )
-    if tables:
-        sizes = sorted({d.players for d in tables.values()})
-        fair = ", ".join(f"1/{n} at {n} players" for n in sizes)
-        seats_sec.paragraphs.append(
-            "At 3 or more players, one row per seat: its share of games won (Wilson 95% "
-            f"intervals) and that share minus the fair share 1/n ({fair}), in percentage "
-            "points, with the Wilson interval shifted by 1/n. The first player's edge there "
-            "is seat 0's share minus the fair share 1/n (seat 0's row). A draw (turn cap) is "
-            "a win for no seat, so when games are drawn the seats' shares add up to less "
-            "than 1."
-        )
-        rows = []
-        for d in tables.values():
-            for seat, e in enumerate(d.seat_wins()):
-                rows.append(
-                    {
-                        "line-up": _lineup_name(d),
-                        "games": d.games,
-                        "seat": str(seat),
-                        "share of games": e.pct(),
-                        "minus the fair share 1/n": d.seat_over_fair(seat).points(),
-                    }
-                )
-            rows.append(
-                {
-                    "line-up": _lineup_name(d),
-                    "games": d.games,
-                    "seat": "draws",
-                    "share of games": d.draws().pct(),
-                    "minus the fair share 1/n": "",
-                }
-            )
-        seats_sec.tables.append(
-            _table(
-                "seat_win_rates_tables",
-                "Seat win rates at 3 or more players",
-                "Share of games each seat wins, minus the fair share 1/n; and draws (turn "
-                "cap). Seat 0's row gives the first player's edge.",
-                pd.DataFrame(rows),
-                method,
-            )
-        )
-    seat_bars = []
-    most = max(d.players for d in data.values())
-    for seat in range(most):  # seats first, then draws, whatever the table sizes
-        for d in data.values():
-            if seat < d.players:
-                seat_bars.append((_lineup_name(d), f"seat {seat}", d.seat_win(seat)))
-    for d in data.values():
-        seat_bars.append((_lineup_name(d), "draw", d.draws()))
-    seats_sec.figures.append(
+    )
+    edge_sec.figures.append(
         FigureSpec(
-            "seat_win_rates",
-            "Seat win rates",
-            f"Share of games won by each seat, and draws; error bars: 95% intervals ({method}).",
-            lambda bars=seat_bars: _bars(bars, "share of games (%)", "Seat win rates"),
+            "edge_by_players",
+            "First player's edge against player count",
+            "Seat 0's edge in percentage points with its 95% interval, Ambassador and "
+            "Inquisitor line-ups; 0 is no edge (seat 0 at its fair share).",
+            lambda data=data: _edge_figure(data),
         )
     )
 
-    # ---- balance ----------------------------------------------------------------------
-    balance_sec.paragraphs.append(
-        "Better balanced means: a smaller gap between the seats' win rates (seat spread), a "
-        "smaller gap between the best and the worst character to hold (character spread, "
-        "the win rate of a seat whose starting hand holds the character), and fewer games "
-        "decided by the turn cap. A line-up is called better balanced when at least one of "
-        "these three differs significantly (the 95% bootstrap interval of the difference "
-        "excludes 0) and none favours the other line-up. The mean game length is given as "
-        "context and does not count. Spreads are maxima of noisy estimates, so they are "
-        "biased upwards by the sampling noise at small sizes, the same way for both line-ups."
+    # ---- characters ----------------------------------------------------------------------------
+    chars_sec = Section("characters", "Which character is best to start with")
+    chars_sec.paragraphs.append(
+        "A character's value is the win share of a seat whose starting hand holds it (after "
+        "the draft at 2 players); every seat plays the same strategy, so a character that "
+        "helps shows a share above the others'. Compare within one player count only."
     )
-    if any(c.players > 2 and (c.metrics is not None or c.partial) for c in comps):
-        balance_sec.paragraphs.append(
-            "Only games of one table size are compared. At 3 or more players the seat spread "
-            "is the best seat's win rate minus the worst seat's, over all seats, and its "
-            "interval is a bootstrap over games like the character spread's."
-        )
-    for c in comps:
-        if c.metrics is not None:
-            balance_sec.paragraphs += _comparison_sentences(c.metrics, names, at(c))
-            size = (
-                ""
-                if c.players == 2
-                else f" at {c.players} players ({c.presets[0]} and {c.presets[1]})"
-            )
-            balance_sec.tables.append(
-                _table(
-                    "balance_measures" if c.players == 2 else f"balance_measures_{c.players}",
-                    "Balance measures" + ("" if c.players == 2 else f", {c.players} players"),
-                    f"Each measure for both line-ups{size} and their difference (Ambassador "
-                    "minus Inquisitor), with 95% bootstrap intervals over games.",
-                    _metric_frame(c.metrics, names),
-                    method + f", 1,000 bootstrap resamples (seed {inputs.seed})",
-                )
-            )
-        elif c.partial:
-            balance_sec.paragraphs.append(_missing_pair_sentence(c))
-    if not any(c.metrics is not None or c.partial for c in comps):
-        balance_sec.paragraphs.append(
-            "Not measured: both draft-ambassador and draft-inquisitor are needed (or, at 3 "
-            "or more players, both games of a pair: "
-            + "; ".join(f"{a} and {b}" for a, b in PAIRS[1:])
-            + ")."
-        )
-
-    # ---- characters -------------------------------------------------------------------
-    rows, faint, char_bars = [], [], []
+    rows = []
     for d in data.values():
-        for _, r in d.character_table().iterrows():
-            est: Estimate = r["estimate"]
-            rows.append(
-                {
-                    "line-up": _lineup_name(d),
-                    "character": r["character"],
-                    "win rate holding it": _cell(est),
-                    "seats holding it": r["holders"],
-                    "share of hands": f"{100 * r['share of hands']:.1f}%",
-                }
-            )
-            faint.append(r["holders"] < MIN_EVENTS)
-            name = r["character"]
-            if name in ("Ambassador", "Inquisitor") and len(data) > 1:
-                name = FIFTH
-            char_bars.append((_lineup_name(d), name, est))
-    if tables:
-        chars_sec.paragraphs.append(
-            "The value of a character is the win rate of a seat whose starting hand (after "
-            "the draft in the 2-player draft, as dealt at 3 or more players) holds at least "
-            "one copy of it. Every seat "
-            "plays the same strategy, so a character that helps shows a win rate above that "
-            "of the others. Compare values within one table size only: at n players a "
-            "seat's fair share is 1/n."
-        )
-    else:
-        chars_sec.paragraphs.append(
-            "The value of a character is the win rate of a seat whose starting hand (after "
-            "the draft) holds at least one copy of it. Both seats play the same strategy, so "
-            "a character that helps shows a win rate above that of the others."
+        chars = d.character_table()
+        held = chars[chars["holders"] >= MIN_EVENTS]
+        if held.empty:
+            continue
+        values = [e.value for e in held["estimate"]]
+        best = held.iloc[int(np.argmax(values))]
+        worst = held.iloc[int(np.argmin(values))]
+        rows.append(
+            {
+                "line-up": _lineup_name(d),
+                "strongest": f"{best['character']} {best['estimate'].pct()}",
+                "weakest": f"{worst['character']} {worst['estimate'].pct()}",
+                "fair share": f"{100 / d.players:.0f}%",
+            }
         )
     chars_sec.tables.append(
         _table(
-            "character_values",
-            "Win rate when holding each character",
-            "Win rate of a seat whose starting hand holds the character (cluster-robust 95% "
-            "intervals over games), how many seats held it, and the share of starting hands "
-            f"holding it. Rows resting on fewer than {MIN_EVENTS} seats are greyed out.",
+            "character_extremes",
+            "Strongest and weakest character to start with",
+            "Win share of a seat holding the character (95% intervals over games, Wilson on "
+            f"the effective count); characters held by fewer than {MIN_EVENTS} seats are left "
+            "out. Every character's value is in the appendix.",
             pd.DataFrame(rows),
             method,
-            faint,
         )
     )
     chars_sec.figures.append(
         FigureSpec(
             "character_values",
-            "Win rate when holding each character",
-            f"Win rate of a seat whose starting hand holds the character; error bars: 95% "
-            f"intervals ({method}).",
-            lambda bars=char_bars: _bars(bars, "win rate (%)", "Win rate when holding it"),
+            "Win share when holding each character",
+            "One panel per player count (Complots 1 line-ups); error bars: 95% intervals; the "
+            "dashed line is the fair share.",
+            lambda data=data: _character_figure(data),
         )
     )
 
-    # ---- hands ------------------------------------------------------------------------
-    rows, faint = [], []
-    for d in data.values():
-        hands = d.hand_table()
-        order = np.argsort([-e.value for e in hands["estimate"]], kind="stable")
-        for _, r in hands.iloc[order].iterrows():
-            rows.append(
-                {
-                    "line-up": _lineup_name(d),
-                    "starting hand": r["hand"],
-                    "win rate": _cell(r["estimate"]),
-                    "seats": r["seats"],
-                }
-            )
-            faint.append(r["seats"] < MIN_EVENTS)
-    hands_sec.tables.append(
-        _table(
-            "hand_values",
-            "Win rate of each starting hand",
-            "Win rate of a seat by the two cards it starts play with (after the draft"
-            + (" in the 2-player draft, as dealt at 3 or more players" if tables else "")
-            + f"), best first; rows resting on fewer than {MIN_EVENTS} seats are greyed out.",
-            pd.DataFrame(rows),
-            method,
-            faint,
-        )
-    )
-
-    # ---- draft ------------------------------------------------------------------------
-    order_rows, given_rows, faint = [], [], []
+    # ---- draft and play ---------------------------------------------------------------------
+    play_sec = Section("play", "How the strategies play")
+    rows = []
     for d in data.values():
         if not d.has_draft:
             continue
-        for rank, (_, r) in enumerate(d.pick_table().iterrows(), 1):
-            order_rows.append(
-                {
-                    "line-up": _lineup_name(d),
-                    "rank": rank,
-                    "character": r["character"],
-                    "share of picks": _cell(r["estimate"]),
-                    "picks": r["picks"],
-                }
-            )
-        for _, r in d.pick_given_random().iterrows():
-            given_rows.append(
-                {
-                    "line-up": _lineup_name(d),
-                    "random card": r["random card"],
-                    "most picked": r["most picked"],
-                    "share of those picks": _cell(r["estimate"]),
-                    "picks": r["picks"],
-                }
-            )
-            faint.append(r["picks"] < MIN_EVENTS)
-    if order_rows:
-        draft_sec.paragraphs.append(
-            "In the 2-player draft each player receives a random card and picks one of the "
-            "five cards of their own pile. The pick order is the strategy's: characters by "
-            "their share of all picks."
+        picks = d.pick_table()
+        if picks.empty:
+            continue
+        order = ", ".join(
+            f"{r['character']} {r['estimate'].pct(0)}" for _, r in picks.head(3).iterrows()
         )
-        draft_sec.tables.append(
+        rows.append({"line-up": _lineup_name(d), "most picked in the draft": order})
+    if rows:
+        play_sec.tables.append(
             _table(
-                "draft_pick_order",
-                "Draft pick order",
-                "Share of all picks going to each character (cluster-robust 95% intervals).",
-                pd.DataFrame(order_rows),
+                "draft_picks",
+                "Draft: the three most picked characters",
+                "In the 2-player draft each player keeps one card of their pile beside a random "
+                "card; share of all picks (95% intervals). The full pick order is in the "
+                "appendix.",
+                pd.DataFrame(rows),
                 method,
             )
         )
-        draft_sec.tables.append(
-            _table(
-                "draft_pick_given_card",
-                "Most picked card for each random card",
-                "For each random card received, the card the strategy picks most and how "
-                "often (Wilson 95% intervals).",
-                pd.DataFrame(given_rows),
-                method,
-                faint,
-            )
-        )
-    dealt = [p for p, d in data.items() if not d.has_draft]
-    if dealt:
-        draft_sec.paragraphs.append(
-            "Not measured for " + ", ".join(dealt) + ": the draft exists only in the "
-            "2-player draft variant; these games deal their starting hands."
-        )
-
-    # ---- how to play ------------------------------------------------------------------
-    rows, faint = [], []
+    rows = []
     for d in data.values():
-        for _, r in d.play_table().iterrows():
-            claims: Estimate = r["claims per game"]
-            rows.append(
-                {
-                    "line-up": _lineup_name(d),
-                    "character": r["character"],
-                    "claims per game": f"{claims.value:.2f}",
-                    "bluff share of its claims": _cell(r["bluff share"]),
-                    "bluffs challenged": _cell(r["bluffs challenged"]),
-                    "claim challenged, holding none": _cell(r["challenged, holding none"]),
-                    "claim challenged, holding one": _cell(r["challenged, holding one"]),
-                }
-            )
-            faint.append(r["bluff share"].n < MIN_EVENTS)
+        play_t = d.play_table()
+        bluff = [(r["character"], r["bluff share"]) for _, r in play_t.iterrows()]
+        bluff = [b for b in bluff if b[1].n >= MIN_EVENTS]
+        chal = [(r["character"], r["challenged, holding none"]) for _, r in play_t.iterrows()]
+        chal = [c for c in chal if c[1].n >= MIN_EVENTS]
+        if not bluff and not chal:
+            continue
+        most = max(bluff, key=lambda b: b[1].value) if bluff else None
+        least = min(bluff, key=lambda b: b[1].value) if bluff else None
+        top = max(chal, key=lambda c: c[1].value) if chal else None
+        rows.append(
+            {
+                "line-up": _lineup_name(d),
+                "most bluffed claim": f"{most[0]} {most[1].pct(0)}" if most else "",
+                "least bluffed claim": f"{least[0]} {least[1].pct(0)}" if least else "",
+                "most challenged claim": f"{top[0]} {top[1].pct(0)}" if top else "",
+            }
+        )
     play_sec.paragraphs.append(
-        "A claim is an action or a counter that needs the character; it is a bluff when "
-        "the claimant holds no copy. 'Claim challenged' is how often the strategy "
-        "challenges a claim of the character, split by whether it holds a copy itself. "
-        f"A cell with fewer than {MIN_EVENTS} events gives its count (n=...); rows with "
-        "few claims are greyed out."
+        "A claim is an action or counter that needs a character; it is a bluff when the "
+        "claimant holds no copy (read from the true cards, which the strategy never sees). "
+        "'Most challenged' is how often the strategy challenges that claim when it holds no "
+        "copy itself."
     )
+    extremes = [t for d in data.values() for t in _extremes(d)]
+    play_sec.paragraphs += extremes or ["No claim is bluffed over 90% of the time."]
     play_sec.tables.append(
         _table(
-            "bluffs_and_challenges",
-            "Bluffs and challenges per character",
-            "Per character: claims per game, the share of claims that are bluffs, how often "
-            "a bluff is challenged, and how often a claim is challenged (cluster-robust 95% "
-            "intervals over games).",
+            "bluffs",
+            "Bluffs and challenges",
+            f"Shares with 95% intervals over games; characters with fewer than {MIN_EVENTS} "
+            "claims or decisions are left out. Every character is in the appendix.",
             pd.DataFrame(rows),
             method,
-            faint,
-        )
-    )
-    rows, faint = [], []
-    for d in data.values():
-        for _, r in d.first_moves().iterrows():
-            rows.append(
-                {
-                    "line-up": _lineup_name(d),
-                    "seat": r["seat"],
-                    "first action": r["first action"],
-                    "share of first turns": _cell(r["estimate"]),
-                    "bluffed": _cell(r["bluffed"]) if r["turns"] else "",
-                    "turns": r["turns"],
-                }
-            )
-            faint.append(r["turns"] < MIN_EVENTS)
-    play_sec.tables.append(
-        _table(
-            "first_turns",
-            "First-turn plays",
-            "Each seat's first action: its share of first turns and the share of those made "
-            "without the claimed character (Wilson 95% intervals).",
-            pd.DataFrame(rows),
-            method,
-            faint,
-        )
-    )
-    bluff_bars = []
-    for d in data.values():
-        for _, r in d.play_table().iterrows():
-            if r["bluff share"].n:
-                name = r["character"]
-                if name in ("Ambassador", "Inquisitor") and len(data) > 1:
-                    name = FIFTH
-                bluff_bars.append((_lineup_name(d), name, r["bluff share"]))
-    play_sec.figures.append(
-        FigureSpec(
-            "bluff_share",
-            "Bluff share of each character's claims",
-            f"Share of the claims of each character made without holding it; error bars: 95% "
-            f"intervals ({method}).",
-            lambda bars=bluff_bars: _bars(bars, "bluff share (%)", "Bluff share of claims"),
         )
     )
 
-    # ---- Complots 2 and other player counts ---------------------------------------------
-    c2_sec.paragraphs.append(
-        "The named Complots 2 line-ups (docs/complots2.md) and the 3- and 4-player games. "
-        "A row is filled in as soon as a strategy for it ships under games/strategies/."
-    )
-    c2_sec.tables.append(
-        _table(
-            "complots2_lineups",
-            "Complots 2 line-ups",
-            "Each named line-up, its characters, its presets and whether a strategy ships.",
-            _complots2_frame(data),
-            "presets and shipped strategies",
-        )
-    )
-    c2_sec.tables.append(
-        _table(
-            "coverage",
-            "Games covered by this report",
-            "Each game the report covers, and whether it is in this report.",
-            _coverage_frame(data, quality),
-            "presets and shipped strategies",
-        )
-    )
-
-    # ---- method -----------------------------------------------------------------------
-    copies = (
-        "with a copy of the shipped strategy in every seat"
-        if tables
-        else "between two copies of the shipped strategy"
-    )
+    # ---- method ---------------------------------------------------------------------------
+    method_sec = Section("method", "How these numbers were made")
+    copies = "with a copy of the shipped strategy in every seat"
     method_sec.paragraphs += [
         f"Command: {inputs.command}",
-        f"Every number comes from {inputs.games:,} self-play games per line-up "
-        f"{copies} (the bot spec 'solved': the policy network under "
-        f"games/strategies/PRESET), seed {inputs.seed}, played on {inputs.workers} worker "
-        f"process(es) in {inputs.seconds:,.0f} s; the same seed gives the same games on any "
-        "number of workers. Nothing here is exact: every figure is sampled.",
-        "Intervals: win rates over games are Wilson 95% intervals; rates over events "
-        "(claims, challenge decisions, seats holding a character) pool the events of each "
-        "game and use a cluster-robust (delta method) interval, the game being the sampling "
-        "unit; spreads and differences between line-ups use 1,000 bootstrap resamples of "
-        "the games. Rows or cells resting on fewer than "
-        f"{MIN_EVENTS} events are greyed out or carry their count.",
-        "Bluffs are read from the true cards, which the strategy does not see: a claim is "
-        "a bluff when the claimant holds no face-down copy of the character.",
+        "Every number comes from seeded self-play games "
+        f"{copies} (the bot 'solved': the policy network under games/strategies/PRESET), "
+        f"seed {inputs.seed}, played on {inputs.workers} worker process(es) in "
+        f"{inputs.seconds:,.0f} s; the same seed gives the same games on any number of workers. "
+        "Nothing here is exact: every figure is sampled.",
+        "Intervals: win shares over games are Wilson 95% intervals; shares over events (claims, "
+        "challenge decisions, seats holding a character) pool the events of each game and use "
+        "a Wilson interval on the effective count (the events divided by the design effect of "
+        "the games as clusters); spreads and differences between line-ups use a bias-corrected "
+        "percentile bootstrap of 1,000 resamples of the games, which also gives the p-values.",
+        "Games: " + ", ".join(f"{p} ({_lineup_name(d)})" for p, d in data.items()) + ".",
     ]
+    missing = _unavailable(list(data))
+    if missing:
+        method_sec.paragraphs.append(
+            "Not covered (no shipped strategy): " + ", ".join(missing) + "."
+        )
+    method_sec.paragraphs.append(
+        "The full tables (every seat, character, starting hand, draft pick, first turn and "
+        "bluff) are in the appendix beside this report, "
+        f"{inputs.stem}-appendix.html, and every row, few events included, in the CSV files "
+        f"of the folder {inputs.stem}-tables/ beside it."
+    )
     for p in data:
         method_sec.paragraphs.append(
             f"{p}: strategy quality from its meta.json: {quality[p].detail}"
         )
+    method_sec.links += [
+        (f"Appendix: every table ({inputs.stem}-appendix.html)", f"{inputs.stem}-appendix.html"),
+        (f"CSV files of every table ({inputs.stem}-tables/)", f"{inputs.stem}-tables/"),
+    ]
 
-    sections = [
-        s
-        for s in (
-            verdicts,
-            seats_sec,
-            balance_sec,
-            chars_sec,
-            hands_sec,
-            draft_sec,
-            play_sec,
-            c2_sec,
-            method_sec,
+    sections = [glossary, sure, measures, edge_sec, chars_sec, play_sec, method_sec]
+    report = Report(
+        "Complots balance report",
+        [("Command", inputs.command)],
+        [s for s in sections if s.paragraphs or s.tables or s.figures],
+        front=front,
+    )
+    appendix = Report(
+        "Complots balance report: appendix",
+        [("Command", inputs.command), ("Sampling", method)],
+        _appendix_sections(data, quality, method, inputs.csv_tables),
+    )
+    inputs.csv_tables += [t for s in (front, *sections) for t in s.tables]
+    return report, appendix
+
+
+def _edge_figure(data: dict[str, LineupData]) -> Figure:
+    """The first player's edge against player count, one line per line-up (Ambassador, Inquisitor)."""
+    fig = Figure(figsize=figures.WIDE)
+    ax = fig.add_subplot(1, 1, 1)
+    for k, (label, idx) in enumerate((("Ambassador", 0), ("Inquisitor", 1))):
+        xs, ys, lo, hi = [], [], [], []
+        for pair in PAIRS:
+            p = pair[idx]
+            if p in data:
+                e = data[p].first_player_edge()
+                xs.append(data[p].players + (k - 0.5) * 0.08)
+                ys.append(100 * e.value)
+                lo.append(100 * (e.value - e.low))
+                hi.append(100 * (e.high - e.value))
+        if xs:
+            ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=4, label=label)
+    ax.axhline(0.0, color="black", lw=0.8, ls="--", label="no edge (fair share)")
+    ax.set_xlabel("players")
+    ax.set_ylabel("first player's edge (percentage points)")
+    ax.set_xticks(range(2, 7))
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def _character_figure(data: dict[str, LineupData]) -> Figure:
+    """Small multiples: per player count, each character's holder win share for both line-ups."""
+    panels = [pair for pair in PAIRS if any(p in data for p in pair)]
+    fig = Figure(figsize=figures.WIDE)
+    if not panels:
+        return fig
+    axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    for ax, pair in zip(axes, panels, strict=True):
+        players = next(data[p].players for p in pair if p in data)
+        for k, p in enumerate(pair):
+            if p not in data:
+                continue
+            chars = data[p].character_table()
+            names = [
+                FIFTH_SHORT if c in ("Ambassador", "Inquisitor") else c for c in chars["character"]
+            ]
+            est = list(chars["estimate"])
+            x = np.arange(len(names)) + (k - 0.5) * 0.38
+            ys = [100 * e.value for e in est]
+            err = [
+                [max(0.0, 100 * (e.value - e.low)) for e in est],
+                [max(0.0, 100 * (e.high - e.value)) for e in est],
+            ]
+            ax.bar(x, ys, 0.38, yerr=err, capsize=2, label=("Ambassador", "Inquisitor")[k])
+            ax.set_xticks(np.arange(len(names)))
+            ax.set_xticklabels(names, rotation=60, ha="right", fontsize=7)
+        ax.axhline(100 / players, color="black", ls="--", lw=0.9)
+        ax.set_title(f"{players} players", fontsize=9)
+        ax.grid(True, axis="y", alpha=0.3)
+    axes[0].set_ylabel("win share holding it (%)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=2, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.92))
+    return fig
+
+
+def _appendix_sections(
+    data: dict[str, LineupData],
+    quality: dict[str, Quality],
+    method: str,
+    full: list[StrategyTable],
+) -> list[Section]:
+    """Every table of the balance data; rows with few events only in ``full`` (the CSV files)."""
+    seats = Section("seats", "Every seat's win share")
+    rows = []
+    for d in data.values():
+        for seat, e in enumerate(d.seat_wins()):
+            rows.append(
+                {
+                    "line-up": _lineup_name(d),
+                    "seat": str(seat),
+                    "win share": e.pct(),
+                    "minus the fair share": d.seat_over_fair(seat).points(),
+                }
+            )
+        rows.append(
+            {"line-up": _lineup_name(d), "seat": "draws", "win share": d.draws().pct(),
+             "minus the fair share": ""}
+        )  # fmt: skip
+    seats.tables.append(
+        _table(
+            "seat_win_rates", "Seat win shares", "Wilson 95% intervals.", pd.DataFrame(rows), method
         )
-        if s.paragraphs or s.tables or s.figures
-    ]
-    facts = [
-        ("Games", ", ".join(f"{p} ({_lineup_name(d)})" for p, d in data.items())),
-        ("Strategies", "; ".join(f"{p}: {quality[p].short}" for p in data)),
-        ("Sampling", method),
-        ("Command", inputs.command),
-    ]
-    report = Report("Complots balance report", facts, sections, warnings=warnings)
-    return report
+    )
+    chars = Section("characters", "Every character's value")
+    rows, counts = [], []
+    for d in data.values():
+        for _, r in d.character_table().iterrows():
+            rows.append(
+                {
+                    "line-up": _lineup_name(d),
+                    "character": r["character"],
+                    "win share holding it": _cell(r["estimate"]),
+                    "seats holding it": r["holders"],
+                }
+            )
+            counts.append(r["holders"])
+    chars.tables.append(
+        _drop_rare(
+            _table("character_values", "Win share when holding each character",
+                   "95% intervals over games.", pd.DataFrame(rows), method),
+            counts, "seats", full,
+        )
+    )  # fmt: skip
+    hands = Section("hands", "Every starting hand's value")
+    rows, counts = [], []
+    for d in data.values():
+        h = d.hand_table()
+        order = np.argsort([-e.value for e in h["estimate"]], kind="stable")
+        for _, r in h.iloc[order].iterrows():
+            rows.append(
+                {"line-up": _lineup_name(d), "starting hand": r["hand"],
+                 "win share": _cell(r["estimate"]), "seats": r["seats"]}
+            )  # fmt: skip
+            counts.append(r["seats"])
+    hands.tables.append(
+        _drop_rare(
+            _table("hand_values", "Win share of each starting hand", "Best first; 95% intervals.",
+                   pd.DataFrame(rows), method),
+            counts, "seats", full,
+        )
+    )  # fmt: skip
+    draft = Section("draft", "Draft picks")
+    rows, counts = [], []
+    for d in data.values():
+        for _, r in d.pick_given_random().iterrows():
+            rows.append(
+                {"line-up": _lineup_name(d), "random card": r["random card"],
+                 "most picked": r["most picked"], "share of those picks": _cell(r["estimate"]),
+                 "picks": r["picks"]}
+            )  # fmt: skip
+            counts.append(r["picks"])
+    if rows:
+        draft.tables.append(
+            _drop_rare(
+                _table("draft_pick_given_card", "Most picked card for each random card",
+                       "Wilson 95% intervals.", pd.DataFrame(rows), method),
+                counts, "picks", full,
+            )
+        )  # fmt: skip
+    play = Section("play", "Bluffs, challenges and first turns")
+    rows, counts = [], []
+    for d in data.values():
+        for _, r in d.play_table().iterrows():
+            rows.append(
+                {
+                    "line-up": _lineup_name(d),
+                    "character": r["character"],
+                    "claims per game": f"{r['claims per game'].value:.2f}",
+                    "bluff share": _cell(r["bluff share"]),
+                    "bluffs challenged": _cell(r["bluffs challenged"]),
+                    "challenged, holding none": _cell(r["challenged, holding none"]),
+                    "challenged, holding one": _cell(r["challenged, holding one"]),
+                }
+            )
+            counts.append(r["bluff share"].n)
+    play.tables.append(
+        _drop_rare(
+            _table("bluffs_and_challenges", "Bluffs and challenges per character",
+                   "95% intervals over games.", pd.DataFrame(rows), method),
+            counts, "claims", full,
+        )
+    )  # fmt: skip
+    rows, counts = [], []
+    for d in data.values():
+        for _, r in d.first_moves().iterrows():
+            rows.append(
+                {"line-up": _lineup_name(d), "seat": r["seat"], "first action": r["first action"],
+                 "share of first turns": _cell(r["estimate"]),
+                 "bluffed": _cell(r["bluffed"]) if r["turns"] else "", "turns": r["turns"]}
+            )  # fmt: skip
+            counts.append(r["turns"])
+    play.tables.append(
+        _drop_rare(
+            _table("first_turns", "First-turn plays", "Wilson 95% intervals.",
+                   pd.DataFrame(rows), method),
+            counts, "turns", full,
+        )
+    )  # fmt: skip
+    cover = Section("coverage", "Games covered and Complots 2 line-ups")
+    cover.tables.append(
+        _table("coverage", "Games covered by this report", "Each covered game and its status.",
+               _coverage_frame(data, quality), "presets and shipped strategies")
+    )  # fmt: skip
+    cover.tables.append(
+        _table("complots2_lineups", "Complots 2 line-ups",
+               "Each named line-up, its characters, its presets and whether a strategy ships.",
+               _complots2_frame(data), "presets and shipped strategies")
+    )  # fmt: skip
+    return [s for s in (seats, chars, hands, draft, play, cover) if s.tables]
 
 
 def _bars(bars: list[tuple[str, str, Estimate]], ylabel: str, title: str) -> Figure:
@@ -1086,25 +1359,26 @@ def _coverage_frame(data: dict[str, LineupData], quality: dict[str, Quality]) ->
 
 def run_balance(
     presets: Sequence[str],
-    games: int,
+    games: int | dict[str, int],
     seed: int,
     workers: int,
     progress: Callable[[str, int, int | None], None] | None = None,
 ) -> dict[str, LineupData]:
-    """Play and record ``games`` self-play games of each preset's shipped strategy."""
+    """Play and record ``games`` self-play games (per preset if a dict) of each shipped strategy."""
     out = {}
     all_presets = load_presets()
     for p in presets:
+        n = games[p] if isinstance(games, dict) else games
         done = [0]
 
-        def tick(k: int, p: str = p, done: list[int] = done) -> None:
+        def tick(k: int, p: str = p, done: list[int] = done, n: int = n) -> None:
             done[0] += k
             if progress is not None:
-                progress(f"playing {p}", done[0], games)
+                progress(f"playing {p}", done[0], n)
 
         if progress is not None:
-            progress(f"playing {p}", 0, games)
-        records = play_preset(p, games, seed, workers, tick)
+            progress(f"playing {p}", 0, n)
+        records = play_preset(p, n, seed, workers, tick)
         out[p] = LineupData(p, all_presets[p].config(), records)
     return out
 
@@ -1118,12 +1392,20 @@ def write_balance(
     workers: int = 1,
     command: str = "",
     progress: Callable[[str, int, int | None], None] | None = None,
+    pair_games: int | None = None,
 ) -> dict[str, Path]:
-    """Play, measure and write the balance report of ``presets`` (see :func:`check_presets`)."""
+    """Play, measure and write the balance report of ``presets`` (see :func:`check_presets`).
+
+    ``pair_games`` (default ``games``) is the number of games of draft-ambassador and
+    draft-inquisitor, the 2-player comparison that needs the most. Beside the
+    report: ``<stem>-appendix.html`` (every table) and ``<stem>-tables/`` (CSV).
+    """
     chosen = check_presets(presets)
     qualities = {p: strategy_quality(p) for p in chosen}  # before the long part
     start = time.perf_counter()
-    data = run_balance(chosen, games, seed, workers, progress)
+    counts = {p: pair_games if pair_games and p in PAIRS[0] else games for p in chosen}
+    data = run_balance(chosen, counts, seed, workers, progress)
+    out = Path(out)
     inputs = BalanceInputs(
         data=data,
         qualities=qualities,
@@ -1132,5 +1414,13 @@ def write_balance(
         command=command or f"complots balance --games {games} --seed {seed}",
         seconds=time.perf_counter() - start,
         workers=workers,
+        stem=out.name,
     )
-    return write_outputs(build_balance_report(inputs), out, formats, progress)
+    report, appendix = build_balance_reports(inputs)
+    paths = write_outputs(report, out, formats, progress)
+    folder = out.parent / f"{out.name}-tables"
+    for table in inputs.csv_tables:
+        table.to_csv(folder)
+    paths["csv"] = folder
+    paths["appendix"] = write_html(appendix, out.parent / f"{out.name}-appendix.html")
+    return paths

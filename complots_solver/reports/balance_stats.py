@@ -2,10 +2,14 @@
 
 The sampling unit is the game: rates over events (claims, challenge decisions,
 seats holding a character) pool every event of a game, and their intervals
-are cluster-robust (a ratio estimator with the delta method), so correlated
-events of one game are not counted as independent. Win rates over games use
+are Wilson intervals on the effective number of events (the events divided by
+the design effect of a ratio estimator with the delta method, never below 1),
+so correlated events of one game are not counted as independent and no
+interval is [0, 0] or leaves out its estimate. Win rates over games use
 Wilson intervals. Spreads (a maximum minus a minimum) and differences between
-line-ups use a seeded bootstrap over games.
+line-ups use a seeded bias-corrected percentile bootstrap over games, which
+also gives each difference a two-sided p-value; :func:`holm` corrects those
+for the number of tests.
 
 At 2 players the first player's edge is seat 0's win share minus seat 1's; at
 n >= 3 players it is seat 0's win share minus the fair share 1/n, with seat 0's
@@ -16,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -27,6 +31,7 @@ from complots_solver.rules.enums import NUM_CLANS, Variant
 from complots_solver.rules.simulate import wilson_interval
 
 Z95 = 1.959963984540054
+ALPHA = 0.05  # family-wise error rate of the verdicts (Holm)
 BOOTSTRAP = 1000
 MIN_EVENTS = 30  # rows resting on fewer events are greyed out as rough estimates
 
@@ -84,8 +89,21 @@ def proportion(successes: int, trials: int) -> Estimate:
     return Estimate(successes / trials, low, high, int(trials))
 
 
+def wilson(share: float, n: float) -> tuple[float, float]:
+    """The Wilson 95% interval of a share observed over ``n`` (possibly effective) trials."""
+    z2 = Z95 * Z95
+    centre = (share + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(share * (1 - share) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def ratio(num: np.ndarray, den: np.ndarray, bounded: bool = True) -> Estimate:
-    """sum(num) / sum(den) over games, with a cluster-robust (delta method) 95% interval."""
+    """sum(num) / sum(den) over games with a 95% interval that respects the games as clusters.
+
+    ``bounded`` (a share): Wilson on the effective count, the events divided by
+    the design effect (cluster-robust variance over the binomial one, at least
+    1). Otherwise (a rate such as claims per game): the delta-method interval.
+    """
     num = np.asarray(num, dtype=np.float64)
     den = np.asarray(den, dtype=np.float64)
     total = den.sum()
@@ -96,11 +114,14 @@ def ratio(num: np.ndarray, den: np.ndarray, bounded: bool = True) -> Estimate:
     if g < 2:
         return Estimate(r, float("nan"), float("nan"), int(total))
     z = num - r * den
-    half = Z95 * math.sqrt(g / (g - 1) * float((z * z).sum())) / total
-    low, high = r - half, r + half
+    var = g / (g - 1) * float((z * z).sum()) / (total * total)
     if bounded:
-        low, high = max(0.0, low), min(1.0, high)
-    return Estimate(float(r), float(low), float(high), int(total))
+        binomial = r * (1 - r) / total
+        design = var / binomial if binomial > 0 and var > 0 else 1.0
+        low, high = wilson(float(r), total / max(design, 1.0))
+        return Estimate(float(r), low, high, int(total))
+    half = Z95 * math.sqrt(var)
+    return Estimate(float(r), float(r - half), float(r + half), int(total))
 
 
 def mean(values: np.ndarray) -> Estimate:
@@ -115,12 +136,56 @@ def mean(values: np.ndarray) -> Estimate:
     return Estimate(m, m - half, m + half, int(x.size))
 
 
+def _normal_cdf(x: float) -> float:
+    """Standard normal distribution function."""
+    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
+
+
+def _normal_ppf(q: float) -> float:
+    """Standard normal quantile (bisection: accurate to 1e-9, no scipy needed)."""
+    lo, hi = -10.0, 10.0
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _normal_cdf(mid) < q else (lo, mid)
+    return (lo + hi) / 2
+
+
 def bootstrap_interval(point: float, samples: np.ndarray, n: int) -> Estimate:
-    """The point estimate with the 2.5% and 97.5% quantiles of its bootstrap samples."""
+    """The point estimate with its bias-corrected percentile 95% bootstrap interval.
+
+    A spread (best minus worst) is biased upwards, so its plain percentile
+    interval can lie wholly above the estimate; the bias correction (its
+    offset held within +-1.96) keeps the estimate inside.
+    """
+    s = samples[np.isfinite(samples)]
+    if s.size == 0 or not math.isfinite(point):
+        return Estimate(point, float("nan"), float("nan"), n)
+    below = (np.sum(s < point) + 0.5 * np.sum(s == point)) / s.size
+    z0 = min(max(_normal_ppf(min(max(below, 1e-9), 1 - 1e-9)), -Z95), Z95)
+    q_low, q_high = _normal_cdf(2 * z0 - Z95), _normal_cdf(2 * z0 + Z95)
+    low, high = float(np.quantile(s, q_low)), float(np.quantile(s, q_high))
+    return Estimate(point, min(low, point), max(high, point), n)
+
+
+def bootstrap_p(samples: np.ndarray) -> float:
+    """Two-sided bootstrap p-value of 'the difference is 0': twice the smaller tail at 0."""
     s = samples[np.isfinite(samples)]
     if s.size == 0:
-        return Estimate(point, float("nan"), float("nan"), n)
-    return Estimate(point, float(np.quantile(s, 0.025)), float(np.quantile(s, 0.975)), n)
+        return float("nan")
+    tail = min(np.mean(s <= 0), np.mean(s >= 0))
+    return float(min(1.0, max(2 * tail, 1 / s.size)))
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm-adjusted p-values (family-wise error), in the order given; NaN stays NaN."""
+    order = sorted((p, k) for k, p in enumerate(pvalues) if math.isfinite(p))
+    m = len(order)
+    out = [float("nan")] * len(pvalues)
+    running = 0.0
+    for rank, (p, k) in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p))
+        out[k] = running
+    return out
 
 
 def hand_label(config: GameConfig, hand: Sequence[int]) -> str:
@@ -398,18 +463,40 @@ class Metric:
     difference: Estimate
     unit: str  # 'share' (a difference of shares), 'share of games' or 'turns'
     criterion: bool  # whether it counts towards the verdict (lower is better balanced)
+    p: float = float("nan")  # two-sided bootstrap p-value of the difference
+    adjusted: float = float("nan")  # Holm-adjusted over every counted test of the report
 
     @property
     def better(self) -> int | None:
-        """0 if line-up a is significantly better balanced, 1 if b, None if undecided."""
-        if not self.criterion or not self.difference.significant:
+        """0 if line-up a is significantly better balanced, 1 if b, None if undecided.
+
+        Significant means the Holm-adjusted p-value is below 5% when the
+        measures were adjusted (:func:`adjust`), else that the 95% interval
+        of the difference excludes 0.
+        """
+        if not self.criterion:
+            return None
+        if math.isfinite(self.adjusted):
+            if self.adjusted >= ALPHA:
+                return None
+        elif not self.difference.significant:
             return None
         return 1 if self.difference.value > 0 else 0
 
 
-def _difference(point: float, sa: np.ndarray, sb: np.ndarray, n: int) -> Estimate:
-    """a - b with the percentile interval of independent bootstrap samples."""
-    return bootstrap_interval(point, sa - sb, n)
+def _difference(point: float, sa: np.ndarray, sb: np.ndarray, n: int) -> tuple[Estimate, float]:
+    """a - b with the interval and p-value of independent bootstrap samples."""
+    return bootstrap_interval(point, sa - sb, n), bootstrap_p(sa - sb)
+
+
+def adjust(groups: Sequence[list[Metric]]) -> list[list[Metric]]:
+    """Every group's counted measures with Holm-adjusted p-values over all of them together."""
+    flat = [(g, k) for g, ms in enumerate(groups) for k, m in enumerate(ms) if m.criterion]
+    adjusted = holm([groups[g][k].p for g, k in flat])
+    out = [list(ms) for ms in groups]
+    for (g, k), a in zip(flat, adjusted, strict=True):
+        out[g][k] = replace(out[g][k], adjusted=a)
+    return out
 
 
 def compare_balance(a: LineupData, b: LineupData, seed: int) -> list[Metric]:
@@ -443,40 +530,27 @@ def compare_balance(a: LineupData, b: LineupData, seed: int) -> list[Metric]:
     db, dsb = b.draws(), b.draw_samples(rng)
     la, lsa = a.game_length(), a.length_samples(rng)
     lb, lsb = b.game_length(), b.length_samples(rng)
-    return [
-        Metric(
-            seat_name,
-            ea,
-            eb,
-            _difference(ea.value - eb.value, sa, sb, n),
-            "share",
-            True,
-        ),
-        Metric(
-            "character spread (best - worst holder win rate)",
-            ca,
-            cb,
-            _difference(ca.value - cb.value, csa, csb, n),
-            "share",
-            True,
-        ),
-        Metric(
-            "games decided by the turn cap (draws)",
-            da,
-            db,
-            _difference(da.value - db.value, dsa, dsb, n),
-            "share of games",
-            True,
-        ),
-        Metric(
-            "mean game length (turns)",
-            la,
-            lb,
-            _difference(la.value - lb.value, lsa, lsb, n),
-            "turns",
-            False,
-        ),
+    measures = [
+        (seat_name, ea, eb, sa, sb, "share", True),
+        ("character spread (best - worst holder win rate)", ca, cb, csa, csb, "share", True),
+        ("games decided by the turn cap (draws)", da, db, dsa, dsb, "share of games", True),
+        ("mean game length (turns)", la, lb, lsa, lsb, "turns", False),
     ]
+    out = []
+    for name, x, y, xs, ys, unit, counted in measures:
+        diff, p = _difference(x.value - y.value, xs, ys, n)
+        if unit == "share of games":  # two proportions: Newcombe's interval from their Wilson ones
+            diff = newcombe(x, y)
+        out.append(Metric(name, x, y, diff, unit, counted, p))
+    return out
+
+
+def newcombe(a: Estimate, b: Estimate) -> Estimate:
+    """a - b of two independent shares with Newcombe's hybrid score interval (from Wilson's)."""
+    d = a.value - b.value
+    low = d - math.hypot(a.value - a.low, b.high - b.value)
+    high = d + math.hypot(a.high - a.value, b.value - b.low)
+    return Estimate(d, low, high, min(a.n, b.n))
 
 
 def balance_verdict(

@@ -14,7 +14,13 @@ import pandas as pd
 
 from complots_solver.browse import PROB_CI, Browser, signed
 from complots_solver.reports import figures
-from complots_solver.reports.document import FigureSpec, Report, Section, report_warnings
+from complots_solver.reports.document import (
+    FigureSpec,
+    Report,
+    Section,
+    quoted_headline,
+    report_warnings,
+)
 from complots_solver.reports.tables import (
     StrategyTable,
     bluffs,
@@ -269,6 +275,20 @@ def _sampled_summary(a: Browser, b: Browser) -> list[str]:
             return text + f": the strategy favours seat {0 if v > 0 else 1}."
         return text + ": not significantly different from an even game."
 
+    qa, qb = quoted_headline(a), quoted_headline(b)
+    if qa is not None and qb is not None and {qa[0], qb[0]} == {"Ambassador", "Inquisitor"}:
+        head = qa[1]
+        lines.append(
+            head.edge_sentence("Ambassador")
+            + " "
+            + head.edge_sentence("Inquisitor")
+            + " "
+            + head.verdict_sentence()
+            + " Every report of this project states these answers from that one computation "
+            "(the most games, with the correction for the number of tests); the tables below "
+            "compare how the two strategies play, from this report's own games."
+        )
+        return lines
     lines.append(who(va, ca, la) + " " + who(vb, cb, lb))
     diff = vb - va
     half = math.hypot(ca, cb)

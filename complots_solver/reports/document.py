@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 from matplotlib.figure import Figure
 
 from complots_solver.browse import Browser, signed
 from complots_solver.reports import figures
+from complots_solver.reports.headline import Headline, read_headline, shipped_lineup
 from complots_solver.reports.tables import (
     StrategyTable,
     all_tables,
@@ -22,7 +23,8 @@ MAX_DISPLAY_PROB_COLUMNS = 9  # wider distributions are shown as one text column
 DISPLAY_MIN_PROBABILITY = 0.001
 TINY = 1e-4  # smaller magnitudes are shown as '< 0.0001', never as 6.4e-08
 FAINT_REACH = 1e-4  # exact tables: rows reached less often than this are greyed out
-FAINT_VISITS = 30  # sampled tables: rows resting on fewer sampled decisions are greyed out
+FAINT_VISITS = 30  # sampled tables: rows resting on fewer sampled decisions are left out
+MAX_SHOWN_ROWS = 24  # sampled tables: the most visited rows shown; every row is in the CSV
 WEAK_EXPLOITABILITY = 0.2  # above this (or unmeasured on a sampled run) the report warns
 DRAWS_DOMINATE = 0.5  # a turn-cap share from this on gets the short-horizon warning
 
@@ -46,6 +48,7 @@ class Section:
     paragraphs: list[str] = field(default_factory=list)
     tables: list[StrategyTable] = field(default_factory=list)
     figures: list[FigureSpec] = field(default_factory=list)
+    links: list[tuple[str, str]] = field(default_factory=list)  # (text, relative address)
 
 
 @dataclass
@@ -133,9 +136,18 @@ def _pivot(frame: pd.DataFrame, index: str, columns: str, values: str) -> pd.Dat
     return pivot.reindex(index=list(dict.fromkeys(frame[index])))
 
 
+def quoted_headline(b: Browser) -> tuple[str, Headline] | None:
+    """(line-up, the balance report's answers) when ``b`` is a shipped 2-player draft strategy."""
+    run = b.describe_run()
+    lineup = shipped_lineup(run.get("preset"), run.get("run_dir", ""))
+    head = read_headline() if lineup else None
+    return (lineup, head) if lineup and head else None
+
+
 def _sampled_summary(b: Browser) -> list[str]:
     """Plain-language headline paragraphs of a run read by sampled self-play."""
     run = b.describe_run()
+    quoted = quoted_headline(b) is not None
     v0, v1 = b.game_value()
     c0, c1 = b.game_value_ci() or (float("nan"), float("nan"))
     cap_ci = b.turn_cap_ci()
@@ -159,12 +171,21 @@ def _sampled_summary(b: Browser) -> list[str]:
         f"{signed(v0)} ± {c0:.4f} and seat 1 {signed(v1)} ± {c1:.4f} (+1 a win, -1 a loss, 0 a "
         "draw; 95% CI). "
         + (
-            f"The difference from 0 is significant: the strategy favours seat {0 if v0 > 0 else 1}."
+            "Whether seat 0 has an edge is answered above, from the balance report's larger "
+            "sample, not from these games."
+            if quoted
+            else f"The difference from 0 is significant: the strategy favours seat "
+            f"{0 if v0 > 0 else 1}."
             if significant
             else "The difference from 0 is not significant at this sample size."
         ),
-        f"{b.turn_cap_share():.1%} ± {cap_ci:.1%} of games reach the turn cap of "
-        f"{b.config.max_turns} turns and are draws.",
+        (
+            f"None of the {run['games']:,} games reaches the turn cap of {b.config.max_turns} "
+            "turns (no draws)."
+            if b.turn_cap_share() == 0
+            else f"{b.turn_cap_share():.1%} ± {cap_ci:.1%} of games reach the turn cap of "
+            f"{b.config.max_turns} turns and are draws."
+        ),
         "How to read the tables: probabilities are visit-weighted over the situations of "
         "each row (the sampled counterpart of reach weighting): a row's probability of a "
         "move is the strategy's probability of it, averaged over the row's visits in the "
@@ -264,7 +285,19 @@ def report_warnings(b: Browser) -> list[str]:
 def _takeaways(b: Browser, t: dict[str, StrategyTable]) -> list[str]:
     """Win rates and the plainest facts first, before any solver detail."""
     lines = []
-    if b.config.players == 2:
+    quoted = quoted_headline(b)
+    if quoted is not None:
+        lineup, head = quoted
+        lines.append(
+            "Takeaways: "
+            + head.edge_sentence(lineup)
+            + " "
+            + head.verdict_sentence()
+            + " Every report of this project states these two answers from that one "
+            "computation; the tables below describe how the strategy plays, from this "
+            "report's own games."
+        )
+    elif b.config.players == 2:
         p0, p1, d = seat_shares(b)
         how = "exactly, on the game tree" if b.exact else "in the sampled self-play games"
         lines.append(
@@ -291,11 +324,41 @@ def _mark_faint(table: StrategyTable, exact: bool) -> StrategyTable:
     return table
 
 
+def shorten(table: StrategyTable) -> StrategyTable:
+    """A sampled table as shown: rows with fewer than FAINT_VISITS visits left out, at most
+    MAX_SHOWN_ROWS of the most visited kept in their order; the note says where the rest is."""
+    frame = table.frame
+    if "visits" not in frame.columns or frame.empty:
+        return table
+    visits = frame["visits"].fillna(0)
+    keep = visits >= FAINT_VISITS
+    rare = int((~keep).sum())
+    top = visits[keep].sort_values(ascending=False, kind="stable").index[:MAX_SHOWN_ROWS]
+    over = int(keep.sum()) - len(top)
+    if not rare and not over:
+        return table
+    parts = []
+    if rare:
+        parts.append(f"{rare} row(s) with fewer than {FAINT_VISITS} sampled decisions")
+    if over:
+        parts.append(f"{over} less visited row(s)")
+    note = (
+        " and ".join(parts) + f" are left out here; the CSV file {table.key}.csv keeps every row."
+    )
+    shown = frame.loc[sorted(top)].reset_index(drop=True)
+    return replace(table, frame=shown, note=" ".join(x for x in (table.note, note) if x), faint=[])
+
+
 def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> Report:
-    """The report of one solved line-up."""
-    t = tables or all_tables(b)
+    """The report of one solved line-up (a sampled one shows its well-visited rows only)."""
+    t = dict(tables or all_tables(b))
     for table in t.values():
         _mark_faint(table, b.exact)
+    rare = []
+    if not b.exact:
+        short = {k: shorten(v) for k, v in t.items()}
+        rare = [v.title for k, v in t.items() if not v.frame.empty and short[k].frame.empty]
+        t = short
     run = b.describe_run()
     name = run["preset"] or run["game"]
     sections = [
@@ -417,7 +480,8 @@ def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> 
             ),
         )
     )
-    if b.config.influence > 1:  # with one card a hand is a character: the same chart twice
+    # with one card a hand is a character (the same chart twice); sampled, the hand table suffices
+    if b.config.influence > 1 and b.exact:
         values_sec.figures.append(
             FigureSpec(
                 "hand_values",
@@ -435,6 +499,12 @@ def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> 
         )
     sections.append(values_sec)
     sections, dropped = _drop_empty(sections)
+    dropped = [x for x in dropped if x not in rare]
+    if rare:
+        sections[0].paragraphs.append(
+            f"Left out, every row resting on fewer than {FAINT_VISITS} sampled decisions (the "
+            "CSV files keep them): " + "; ".join(rare) + "."
+        )
     if dropped:
         sections[0].paragraphs.append(
             "Not shown, because no such situation arises under this strategy in this game: "

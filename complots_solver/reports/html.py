@@ -14,7 +14,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup, escape
 
-from complots_solver.reports.document import Report, display_frame
+from complots_solver.reports.document import Report, Section, display_frame
 from complots_solver.reports.figures import png_bytes
 
 CSS = """
@@ -62,16 +62,9 @@ TEMPLATE = """<!DOCTYPE html>
 <title>{{ report.title }}</title><style>{{ css | safe }}</style></head>
 <body>
 <h1>{{ report.title }}</h1>
-{% for w in report.warnings %}<div class="warning" role="alert">{{ w }}</div>
-{% endfor %}
-<table class="facts">{% for k, v in report.facts %}<tr><th class="text">{{ k }}</th>
-<td class="text">{{ v | breakable }}</td></tr>{% endfor %}
-<tr><th class="text">Report date</th><td class="text">{{ report.created }}</td></tr></table>
-<nav><ul>{% for s in report.sections %}<li><a href="#{{ s.key }}">{{ s.title }}</a></li>
-{% endfor %}</ul></nav>
-{% for s in report.sections %}
+{% macro show(s) %}
 <section id="{{ s.key }}"><h2>{{ s.title }}</h2>
-{% for p in s.paragraphs %}<p>{{ p }}</p>{% endfor %}
+{% for p in s.paragraphs[:s.lead] %}<p>{{ p }}</p>{% endfor %}
 {% for t in s.rendered_tables %}
 <h3 id="table-{{ t.key }}">{{ t.title }}</h3>
 <p>{{ t.description }} <span class="basis">[{{ t.basis }}]</span></p>
@@ -82,12 +75,23 @@ TEMPLATE = """<!DOCTYPE html>
 {% for r in t.rows %}<tr{% if t.faint[loop.index0] %} class="faint"{% endif %}>{% for v in r %}<td class="{{ 'text' if t.columns[loop.index0].text else '' }}">{{ v | breakable }}</td>{% endfor %}</tr>
 {% endfor %}</tbody></table></div>{% endif %}
 {% endfor %}
+{% for p in s.paragraphs[s.lead:] %}<p>{{ p }}</p>{% endfor %}
+{% for text, href in s.links %}<p><a href="{{ href }}">{{ text }}</a></p>{% endfor %}
 {% for f in s.rendered_figures %}
 <figure id="figure-{{ f.key }}"><img alt="{{ f.title }}" src="data:image/png;base64,{{ f.data }}">
 <figcaption>{{ f.title }}: {{ f.caption }}</figcaption></figure>
 {% endfor %}
 </section>
+{% endmacro %}
+{% if report.front %}{{ show(report.front) }}{% endif %}
+{% for w in report.warnings %}<div class="warning" role="alert">{{ w }}</div>
 {% endfor %}
+<table class="facts">{% for k, v in report.facts %}<tr><th class="text">{{ k }}</th>
+<td class="text">{{ v | breakable }}</td></tr>{% endfor %}
+<tr><th class="text">Report date</th><td class="text">{{ report.created }}</td></tr></table>
+<nav><ul>{% for s in report.sections %}<li><a href="#{{ s.key }}">{{ s.title }}</a></li>
+{% endfor %}</ul></nav>
+{% for s in report.sections %}{{ show(s) }}{% endfor %}
 <script>{{ js | safe }}</script>
 </body></html>
 """
@@ -131,11 +135,11 @@ def render_html(
     report: Report, dpi: int = 80, on_section: Callable[[int], None] | None = None
 ) -> str:
     """The report as one HTML document; ``on_section`` is told how many sections are done."""
-    sections = []
-    for s in report.sections:
+
+    def shown(s: Section, lead: int) -> dict:
         tables = []
         for t in s.tables:
-            shown = display_frame(t)
+            frame = display_frame(t)
             text_cols = {
                 c
                 for c in t.frame.columns
@@ -148,9 +152,9 @@ def render_html(
                     "description": t.description,
                     "basis": t.basis_text,
                     "note": t.note,
-                    "columns": [{"name": c, "text": c in text_cols} for c in shown.columns],
-                    "rows": shown.values.tolist(),
-                    "faint": [bool(x) for x in t.faint] + [False] * (len(shown) - len(t.faint)),
+                    "columns": [{"name": c, "text": c in text_cols} for c in frame.columns],
+                    "rows": frame.values.tolist(),
+                    "faint": [bool(x) for x in t.faint] + [False] * (len(frame) - len(t.faint)),
                 }
             )
         rendered = []
@@ -164,15 +168,19 @@ def render_html(
                     "data": base64.b64encode(png_bytes(fig, dpi)).decode("ascii"),
                 }
             )
-        sections.append(
-            {
-                "key": s.key,
-                "title": s.title,
-                "paragraphs": s.paragraphs,
-                "rendered_tables": tables,
-                "rendered_figures": rendered,
-            }
-        )
+        return {
+            "key": s.key,
+            "title": s.title,
+            "paragraphs": s.paragraphs,
+            "lead": lead,
+            "links": s.links,
+            "rendered_tables": tables,
+            "rendered_figures": rendered,
+        }
+
+    sections = []
+    for s in report.sections:
+        sections.append(shown(s, len(s.paragraphs)))
         if on_section:
             on_section(len(sections))
     env = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
@@ -180,6 +188,8 @@ def render_html(
     view = {"title": report.title, "facts": report.facts, "created": report.created}
     view["warnings"] = report.warnings
     view["sections"] = sections
+    # the front section: its first paragraph above its table, the rest below (as on page 1)
+    view["front"] = shown(report.front, 1) if report.front is not None else None
     return env.from_string(TEMPLATE).render(report=view, css=CSS, js=JS)
 
 

@@ -130,7 +130,8 @@ def _plan(report: Report) -> list[list[_Item]]:
         free = room - used if report.compact else 0.0
         if free < HEADING + 3 * _line_height(PARAGRAPH):
             free = room
-        for chunk in _text_chunks(section.paragraphs, free - HEADING, room - HEADING):
+        text = section.paragraphs + [f"{label}: {href}" for label, href in section.links]
+        for chunk in _text_chunks(text, free - HEADING, room - HEADING):
             items.append(("text", chunk, _text_height(chunk, PARAGRAPH)))
         for tab in section.tables:
             columns, chunks = _table_chunks(tab)

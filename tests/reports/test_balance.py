@@ -14,7 +14,7 @@ from complots_solver.reports.balance import (
     INQUISITOR,
     BalanceInputs,
     Quality,
-    build_balance_report,
+    build_balance_reports,
     check_presets,
     draw_warning,
     strategy_warning,
@@ -24,7 +24,9 @@ from complots_solver.reports.balance_stats import (
     Estimate,
     LineupData,
     balance_verdict,
+    bootstrap_interval,
     compare_balance,
+    holm,
     ratio,
 )
 from complots_solver.reports.html import render_html
@@ -44,15 +46,46 @@ def _data(preset: str, records: list[GameRecord]) -> LineupData:
     return LineupData(preset, load_presets()[preset].config(), records)
 
 
-def test_ratio_interval_is_the_cluster_robust_one() -> None:
-    """One event per game: 3 of 4; half-width 1.96 * sqrt(4/3 * 0.75) / 4 = 0.49, clipped at 1."""
+def _wilson(share: float, n: float, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval, written out here from its textbook formula."""
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * (share * (1 - share) / n + z * z / (4 * n * n)) ** 0.5
+    return centre - half, centre + half
+
+
+def test_ratio_interval_is_wilson_on_the_effective_count() -> None:
+    """One event per game, 3 of 4: the cluster variance 4/3 * 0.75 / 16 over the binomial
+    0.75 * 0.25 / 4 is a design effect of 4/3, so Wilson on 3 effective events."""
     e = ratio(np.array([1, 0, 1, 1]), np.array([1, 1, 1, 1]))
-    assert e.value == pytest.approx(0.75)
-    assert e.low == pytest.approx(0.75 - 1.959964 * 0.25, abs=1e-6)
-    assert e.high == 1.0 and e.n == 4
-    # events of one game count once as a cluster: (2 of 2) and (0 of 2) is 50% with a wide interval
+    low, high = _wilson(0.75, 3.0)
+    assert e.value == pytest.approx(0.75) and e.n == 4
+    assert (e.low, e.high) == pytest.approx((low, high), abs=1e-6)
+    # events of one game count once as a cluster: (2 of 2) and (0 of 2) is 50%, 1 effective event
     c = ratio(np.array([2.0, 0.0]), np.array([2.0, 2.0]))
-    assert c.value == 0.5 and c.low == 0.0 and c.high == 1.0
+    assert c.value == 0.5 and (c.low, c.high) == pytest.approx(_wilson(0.5, 1.0), abs=1e-6)
+
+
+@pytest.mark.parametrize(("num", "den"), [([0, 0, 0, 0, 0], [1, 1, 1, 1, 1]), ([3, 2], [3, 2])])
+def test_a_share_of_0_or_1_has_a_real_interval(num: list[int], den: list[int]) -> None:
+    """0 of 5 or 5 of 5: never [0, 0] or [100, 100]; the estimate inside its interval."""
+    e = ratio(np.array(num, dtype=float), np.array(den, dtype=float))
+    low, high = _wilson(e.value, 5.0)
+    assert (e.low, e.high) == pytest.approx((max(low, 0.0), min(high, 1.0)), abs=1e-6)
+    assert e.high - e.low > 0.3 and e.low <= e.value <= e.high
+
+
+def test_bootstrap_interval_of_a_spread_keeps_its_estimate() -> None:
+    """A spread whose bootstrap samples all lie above it (max-min bias): the plain percentile
+    interval would leave it out ('1.6 points [1.6, 8.4]'); the corrected one holds it."""
+    samples = np.linspace(0.03, 0.09, 1000)
+    e = bootstrap_interval(0.016, samples, 1000)
+    assert e.low <= 0.016 <= e.high and e.high > 0.03
+
+
+def test_holm_adjusts_in_order() -> None:
+    """Holm on (0.01, 0.04, 0.03): sorted 0.01*3, max(0.03*2, 0.03), max(0.04*1, 0.06)."""
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5, float("nan")])[0] == 0.5
 
 
 def test_lineup_statistics_on_hand_made_games() -> None:
@@ -146,8 +179,21 @@ def test_presets_without_a_strategy_are_refused() -> None:
         check_presets(["complots-7"])
 
 
-def test_report_opens_with_verdicts_and_keeps_its_promises() -> None:
-    """Verdicts first, no empty section, greyed thin rows, narrow tables, no 1e-08 numbers."""
+def _intervals_hold_their_estimates(text: str) -> list[str]:
+    """Every 'x% [a, b]' and 'x points [a, b]' of ``text`` whose estimate lies outside."""
+    bad = []
+    pattern = r"([-+]?\d+\.\d)(%| points) \[([-+]?\d+\.\d), ([-+]?\d+\.\d)\]"
+    for m in re.finditer(pattern, text):
+        x, lo, hi = float(m.group(1)), float(m.group(3)), float(m.group(4))
+        # a share's interval is never a single point; a difference may round to one
+        if not lo <= x <= hi or (m.group(2) == "%" and lo == hi):
+            bad.append(m.group(0))
+    return bad
+
+
+def test_report_opens_with_the_answer_and_keeps_its_promises() -> None:
+    """Page 1 is the answer table (one row per player count), a definition and a strength
+    sentence; then the glossary and 'how sure'; rare rows only in the appendix and CSV."""
     rng = np.random.default_rng(3)
     hands = [(DUCHESS, CAPTAIN), (ASSASSIN, FIFTH), (COUNTESS, COUNTESS), (DUCHESS, FIFTH)]
 
@@ -155,7 +201,7 @@ def test_report_opens_with_verdicts_and_keeps_its_promises() -> None:
         out = []
         for g in range(120):
             a, b = rng.choice(len(hands), 2, replace=False)
-            first = (CAPTAIN, CAPTAIN) if g < 5 else hands[a]  # a rare hand: a greyed row
+            first = (CAPTAIN, CAPTAIN) if g < 5 else hands[a]  # a rare hand: left out
             out.append(
                 _game(g, int(rng.random() > p0), hands=(first, hands[b]),
                       picks=[(DUCHESS, int(rng.integers(5))), (FIFTH, DUCHESS)],
@@ -165,28 +211,44 @@ def test_report_opens_with_verdicts_and_keeps_its_promises() -> None:
         return out
 
     data = {AMBASSADOR: _data(AMBASSADOR, games(0.5)), INQUISITOR: _data(INQUISITOR, games(0.6))}
-    quality = {p: Quality(p, "WEAK", None, "WEAK: test") for p in data}
-    report = build_balance_report(BalanceInputs(data, quality, 120, 0, "complots balance x"))
-    assert report.sections[0].key == "verdicts"
-    assert all(s.paragraphs or s.tables or s.figures for s in report.sections)
-    assert report.warnings and "weak strategies" in report.warnings[0]
-    verdicts = " ".join(report.sections[0].paragraphs)
-    assert "first player's edge" in verdicts and "WEAK" in verdicts
-    assert "not available yet" in verdicts.lower() and "draft-c2-expert" in verdicts
-    assert re.search(r"\d+\.\d% \[\d+\.\d, \d+\.\d\]", verdicts)
+    quality = {
+        p: Quality(p, "WEAK", None, "WEAK: test", (0.354, 0.326, 0.383), "responder") for p in data
+    }
+    inputs = BalanceInputs(data, quality, 120, 0, "complots balance x")
+    report, appendix = build_balance_reports(inputs)
+    front = report.front
+    assert front is not None and [t.key for t in front.tables] == ["answer"]
+    answer = front.tables[0].frame
+    assert list(answer["players"]) == [2, 3, 4, 5, 6]
+    assert answer["better balanced"][0] in ("Ambassador", "Inquisitor", "cannot tell")
+    assert (answer["better balanced"][1:] == "not compared").all()
+    assert answer["first player's edge, Ambassador"][0].endswith("]")
+    assert front.paragraphs[0].startswith("Better balanced means")
+    # (1 + 0.354) / 2 = 67.7%: a trained player's win share, rounded
+    assert "wins about 68% (Ambassador) and 68% (Inquisitor)" in front.paragraphs[1]
+    assert "provisional" in front.paragraphs[1] and len(front.paragraphs) == 2
+    keys = [s.key for s in report.sections]
+    assert keys[:2] == ["glossary", "sure"] and not report.warnings
+    glossary = " ".join(report.sections[0].paragraphs)
+    for term in ("Win share:", "Fair share:", "Exploitability:", "per game"):
+        assert term in glossary
+    sure = " ".join(report.sections[1].paragraphs)
+    assert "Number of tests: 3" in sure and "Holm" in sure and "120 per line-up" in sure
     for table in report.tables():
         assert len(table.frame.columns) <= 7, table.key
         assert not table.frame.empty, table.key
-    hands_table = next(t for t in report.tables() if t.key == "hand_values")
-    assert any(hands_table.faint) and not all(hands_table.faint)
-    c2 = next(t for t in report.tables() if t.key == "complots2_lineups")
-    assert {"Expert", "Catéchumène"} <= set(c2.frame["line-up"])
-    assert c2.frame["strategy"].str.startswith("not available").all()
+        assert not any(table.faint), table.key
+    hands_table = next(t for t in appendix.tables() if t.key == "hand_values")
+    assert "Captain+Captain" not in set(hands_table.frame["starting hand"])
+    assert "left out" in hands_table.note
+    full = next(t for t in inputs.csv_tables if t.key == "hand_values")
+    assert "Captain+Captain" in set(full.frame["starting hand"])
     figures = [f.key for s in report.sections for f in s.figures]
-    assert len(figures) == len(set(figures)) == 3
+    assert figures == ["edge_by_players", "character_values"]
     page = render_html(report)
-    assert 'class="warning"' in page and 'class="faint"' in page
+    assert page.index('id="answer"') < page.index('class="facts"')
     assert not re.search(r"\d\.\d+e-\d", page.split("<img")[0])
+    assert _intervals_hold_their_estimates(page + render_html(appendix)) == []
 
 
 def test_games_do_not_depend_on_workers() -> None:
@@ -200,14 +262,19 @@ def test_games_do_not_depend_on_workers() -> None:
 
 
 def test_balance_command_end_to_end(tmp_path: Path, capsys) -> None:
-    """Two games of one line-up give an HTML report that records its command."""
+    """Thirty games of one line-up: the report records its command, the appendix and the CSV
+    folder sit beside it, and a line-up without its pair reads 'not compared'."""
     out = tmp_path / "b"
-    main(["balance", AMBASSADOR, "--games", "2", "--workers", "1", "--format", "html",
+    main(["balance", AMBASSADOR, "--games", "30", "--workers", "1", "--format", "html",
           "--out", str(out)])  # fmt: skip
     page = (tmp_path / "b.html").read_text()
-    assert 'id="verdicts"' in page
-    assert f"complots balance draft-ambassador --games 2 --seed 0 --workers 1 --out {out}" in page
+    assert 'id="answer"' in page
+    assert f"complots balance draft-ambassador --games 30 --seed 0 --workers 1 --out {out}" in page
     assert "not compared" in page
+    assert (tmp_path / "b-appendix.html").exists() and (
+        tmp_path / "b-tables" / "answer.csv"
+    ).exists()
+    assert 'href="b-appendix.html"' in page
 
 
 @pytest.mark.parametrize(
@@ -216,6 +283,8 @@ def test_balance_command_end_to_end(tmp_path: Path, capsys) -> None:
         ["balance", "complots-7", "--out", "{tmp}/x"],
         ["balance", "--out", "/proc/r"],
         ["balance", "--games", "0", "--out", "{tmp}/x"],
+        ["balance", "--games", "29", "--out", "{tmp}/x"],
+        ["balance", "--pair-games", "10", "--out", "{tmp}/x"],
         ["report", "{tmp}", "--out", "/proc/r"],
     ],
 )

@@ -22,6 +22,7 @@ from complots_solver.reports.balance import (
     BalanceInputs,
     Quality,
     build_balance_report,
+    build_balance_reports,
     comparisons,
 )
 from complots_solver.reports.balance_games import GameRecord
@@ -153,91 +154,79 @@ def test_comparisons_found_at_3_and_4_players() -> None:
     assert found[3].metrics[0].better == 0 and found[4].metrics[0].better == 0
 
     report = build_balance_report(BalanceInputs(data, weak(data), 300, 0, "complots balance"))
-    verdicts = report.sections[0].paragraphs
-    assert any(
-        p.startswith("At 3 players, the Ambassador line-up is better balanced") for p in verdicts
-    )
-    assert any(
-        p.startswith("At 4 players, the Ambassador line-up is better balanced") for p in verdicts
-    )
-    assert not any("not compared" in p for p in verdicts)
-    keys = {t.key for t in report.tables()}
-    assert {"balance_measures_3", "balance_measures_4"} <= keys and "balance_measures" not in keys
+    assert report.front is not None
+    answer = report.front.tables[0].frame.set_index("players")
+    assert answer.loc[3, "better balanced"] == "Ambassador"
+    assert answer.loc[4, "better balanced"] == "Ambassador"
+    assert answer.loc[3, "deciding measure"] == "seat spread"
+    assert (answer.loc[[2, 5, 6], "better balanced"] == "not compared").all()
+    measures = next(t for t in report.tables() if t.key == "balance_measures").frame
+    assert sorted(set(measures["players"])) == [3, 4]
+    assert "Number of tests: 6" in " ".join(report.sections[1].paragraphs)
 
 
 def test_a_pair_with_one_side_missing_says_which() -> None:
-    """Only the 4-player Ambassador game: the 4-player comparison names the missing game."""
+    """Only the 4-player Ambassador game: the 4-player row names the missing game."""
     data = {AMB4: lineup(AMB4, [0, 1, 2, 3] * 10)}
     found = {c.players: c for c in comparisons(data, seed=0)}
     assert found[4].metrics is None and found[4].missing == (INQ4,) and found[4].partial
     report = build_balance_report(BalanceInputs(data, weak(data), 40, 0, "complots balance"))
-    text = " ".join(report.sections[0].paragraphs)
-    assert (
-        "Ambassador vs Inquisitor at 4 players: not compared, the report has "
-        "complots-ambassador but not complots-inquisitor." in text
-    )
-    assert "at 3 players" not in text  # neither 3-player game: nothing to say about that pair
+    answer = report.front.tables[0].frame.set_index("players")
+    assert answer.loc[4, "better balanced"] == "not compared"
+    assert answer.loc[4, "how sure"] == f"no strategy for {INQ4}"
+    assert answer.loc[4, "first player's edge, Inquisitor"] == "no strategy"
+    assert answer.loc[4, "first player's edge, Ambassador"].endswith("]")
+    assert answer.loc[3, "how sure"] == f"no strategy for {AMB3}, {INQ3}"
 
 
 def test_report_at_3_players_names_every_seat_and_the_fair_share() -> None:
-    """Seat sentence with all three seats; one seat table row per seat; no draft statistics."""
+    """The edge table gives seat 0's share and its edge over 1/3; the appendix every seat."""
     winners = [0] * 60 + [1] * 30 + [2] * 27 + [-1] * 3  # 120 games
     data = {AMB3: lineup(AMB3, winners)}
-    report = build_balance_report(BalanceInputs(data, weak(data), 120, 0, "complots balance"))
-    verdicts = " ".join(report.sections[0].paragraphs)
-    pct = [f"{100 * k / 120:.1f}%" for k in (60, 30, 27, 3)]
+    report, appendix = build_balance_reports(
+        BalanceInputs(data, weak(data), 120, 0, "complots balance")
+    )
     lo, hi = wilson(60, 120)
     edge = (
         f"+{100 * (0.5 - 1 / 3):.1f} points [{100 * (lo - 1 / 3):+.1f}, {100 * (hi - 1 / 3):+.1f}]"
     )
-    assert (
-        f"seat 0, who moves first, wins {pct[0]} [{100 * lo:.1f}, {100 * hi:.1f}] of games"
-        in verdicts
-    )
-    assert f"seat 1 wins {pct[1]}" in verdicts and f"seat 2 wins {pct[2]}" in verdicts
-    assert f"and {pct[3]}" in verdicts
-    assert (
-        f"(seat 0's share minus the fair share 1/3) is {edge}: significant: seat 0 wins more"
-        in (verdicts)
-    )
-    assert "3-player Ambassador line-up" in verdicts
-    seats = next(t for t in report.tables() if t.key == "seat_win_rates_tables")
-    assert list(seats.frame["seat"]) == ["0", "1", "2", "draws"]
-    assert seats.frame.iloc[0]["minus the fair share 1/n"] == edge
-    assert not any(t.key == "seat_win_rates" for t in report.tables())  # the 2-player table
-    draft = next(s for s in report.sections if s.key == "draft")
-    assert not draft.tables and "Not measured for complots-ambassador-3" in draft.paragraphs[0]
+    row = next(t for t in report.tables() if t.key == "first_player_edge").frame.iloc[0]
+    assert row["line-up"] == "3-player Ambassador" and row["fair share"] == "33%"
+    assert row["seat 0 wins"] == f"50.0% [{100 * lo:.1f}, {100 * hi:.1f}]"
+    assert row["first player's edge"] == edge
+    assert report.front.tables[0].frame.iloc[1]["first player's edge, Ambassador"] == edge
+    seats = next(t for t in appendix.tables() if t.key == "seat_win_rates").frame
+    assert list(seats["seat"]) == ["0", "1", "2", "draws"]
+    assert list(seats["win share"].str.split("%").str[0]) == [
+        f"{100 * k / 120:.1f}" for k in (60, 30, 27, 3)
+    ]
+    assert not any(t.key == "draft_picks" for t in report.tables())  # no draft at 3 players
     for table in report.tables():
         assert len(table.frame.columns) <= 7, table.key
-    figure = next(f for s in report.sections for f in s.figures if f.key == "seat_win_rates")
-    labels = [t.get_text() for t in figure.make().axes[0].get_xticklabels()]
-    assert labels == ["seat 0", "seat 1", "seat 2", "draw"]
 
 
-def test_two_player_sentences_stay_when_a_table_pair_joins() -> None:
-    """The 2-player pair alone keeps its sentence; with a 3-player pair both name their size."""
+def test_two_player_answer_with_a_table_pair_beside_it() -> None:
+    """A 2-player pair with a strong first-player edge for the Inquisitor: the Ambassador is
+    better balanced at 2 players whether or not a 3-player pair joins; 3 players cannot tell."""
     two = {
         AMBASSADOR: lineup(AMBASSADOR, [0, 1] * 150),
         INQUISITOR: lineup(INQUISITOR, [0] * 210 + [1] * 90),
     }
     alone = build_balance_report(BalanceInputs(two, weak(two), 300, 0, "complots balance"))
-    text = alone.sections[0].paragraphs
-    assert any(p.startswith("The Ambassador line-up is better balanced") for p in text)
-    assert not any(re.match(r"At \d players", p) for p in text)
-    seat = next(t for t in alone.tables() if t.key == "seat_win_rates")
-    assert list(seat.frame.columns)[2:4] == ["seat 0 wins", "seat 1 wins"]
-    # Inquisitor: 210 - 90 of 300, edge +40.0 points
-    assert seat.frame.iloc[1]["first player's edge"].startswith("+40.0 points")
+    answer = alone.front.tables[0].frame.set_index("players")
+    assert answer.loc[2, "better balanced"] == "Ambassador"
+    # Inquisitor: 210 - 90 of 300, edge +40.0 points; Ambassador 150 - 150: +0.0
+    assert answer.loc[2, "first player's edge, Inquisitor"].startswith("+40.0 points")
+    assert answer.loc[2, "first player's edge, Ambassador"].startswith("+0.0 points")
 
     mixed = dict(two)
     mixed[AMB3] = lineup(AMB3, [0, 1, 2] * 100)
     mixed[INQ3] = lineup(INQ3, [0, 1, 2] * 100)
     both = build_balance_report(BalanceInputs(mixed, weak(mixed), 300, 0, "complots balance"))
-    text = both.sections[0].paragraphs
-    assert any(
-        p.startswith("At 2 players, the Ambassador line-up is better balanced") for p in text
-    )
-    assert any(p.startswith("At 3 players, the data cannot tell") for p in text)
+    answer = both.front.tables[0].frame.set_index("players")
+    assert answer.loc[2, "better balanced"] == "Ambassador"
+    assert answer.loc[3, "better balanced"] == "cannot tell"
+    assert answer.loc[3, "how sure"].startswith("not sure")
 
 
 @pytest.fixture
@@ -263,20 +252,21 @@ def table_games_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_balance_command_at_3_players_end_to_end(table_games_dir: Path, tmp_path: Path) -> None:
-    """Six self-play games of a 3-player table network give a report of every seat."""
+    """Thirty self-play games of a 3-player table network: the answer row, the strength in
+    plain words, every seat in the appendix."""
     out = tmp_path / "b3"
-    main(["balance", AMB3, "--games", "6", "--workers", "1", "--format", "html",
+    main(["balance", AMB3, "--games", "30", "--workers", "1", "--format", "html",
           "--out", str(out)])  # fmt: skip
     page = (tmp_path / "b3.html").read_text()
-    assert 'id="verdicts"' in page
-    assert "seat 2 wins" in page and "minus the fair share 1/3" in page
-    assert "a trained responder gains +0.10 win share over the fair share" in page
-    assert "at 3 players: not compared, the report has complots-ambassador-3 but not " in page
-    assert "Not measured for complots-ambassador-3" in page  # no draft in a dealt game
-    shares = re.search(
-        r"wins (\d+\.\d)% \[[^]]*\] of games, seat 1 wins (\d+\.\d)% \[[^]]*\], seat 2 wins "
-        r"(\d+\.\d)% \[[^]]*\], and (\d+\.\d)% \[[^]]*\] are draws",
-        page,
-    )
-    assert shares is not None
-    assert sum(float(x) for x in shares.groups()) == pytest.approx(100.0, abs=0.2)
+    assert 'id="answer"' in page
+    assert f"no strategy for {INQ3}" in page
+    # gain +0.10 over the fair share 1/3: a trained player wins about 43% of games
+    assert "wins about 43% of games (fair share 33%; +10 points over the fair share" in page
+    appendix = (tmp_path / "b3-appendix.html").read_text()
+    shares = [
+        float(x)
+        for x in re.findall(
+            r'<td class="text">(?:0|1|2|draws)</td><td class="text">(\d+\.\d)%', appendix
+        )
+    ]
+    assert len(shares) == 4 and sum(shares) == pytest.approx(100.0, abs=0.2)

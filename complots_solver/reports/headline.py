@@ -1,0 +1,108 @@
+"""The 2-player answers, computed once by the balance report and quoted by every other report.
+
+The first player's edge at 2 players and the Ambassador-or-Inquisitor verdict
+at 2 players are measured by ``complots balance`` on its games of the shipped
+strategies (the most games, Holm's correction over all its tests). It writes
+them to ``<report>-tables/answer.csv`` and ``first_player_edge.csv``; the
+strategy and comparison reports of the shipped ``draft-ambassador`` and
+``draft-inquisitor`` read those files instead of answering from their own
+smaller samples, so every report states the same numbers and the same verdict.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from complots_solver.play.search_bot import strategies_dir
+
+BALANCE_TABLES = Path(__file__).resolve().parents[2] / "reports" / "balance-tables"
+PAIR = {"draft-ambassador": "Ambassador", "draft-inquisitor": "Inquisitor"}
+_INTERVAL = re.compile(r"\[([-+]?\d+\.?\d*), ([-+]?\d+\.?\d*)\]")
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The balance report's 2-player answers, as it shows them."""
+
+    edges: dict[str, str]  # 'Ambassador' -> '+1.2 points [-0.3, +2.7]'
+    games: dict[str, int]  # games per line-up behind each edge
+    verdict: str  # 'Ambassador', 'Inquisitor', 'cannot tell' or 'mixed ...'
+    measure: str
+    difference: str
+    sure: str
+    source: str  # the folder read
+
+    def edge_sentence(self, lineup: str) -> str:
+        """'The first player's edge with the Ambassador line-up is ... (balance report, ...).'"""
+        edge = self.edges[lineup]
+        m = _INTERVAL.search(edge)
+        sig = ""
+        if m:
+            low, high = float(m.group(1)), float(m.group(2))
+            sig = (
+                "; significant, seat 0 has the edge"
+                if low > 0
+                else "; significant, seat 1 has the edge"
+                if high < 0
+                else "; not significant"
+            )
+        return (
+            f"The first player's edge with the {lineup} line-up is {edge} (the balance "
+            f"report's {self.games[lineup]:,} self-play games{sig})."
+        )
+
+    def verdict_sentence(self) -> str:
+        """The line-up verdict at 2 players as the balance report states it."""
+        return (
+            f"Ambassador or Inquisitor at 2 players, from the balance report: better balanced: "
+            f"{self.verdict} ({self.measure} difference, Ambassador minus Inquisitor, "
+            f"{self.difference}; {self.sure})."
+        )
+
+
+def _csv(path: Path) -> pd.DataFrame:
+    """A table written by StrategyTable.to_csv (leading '#' lines skipped)."""
+    text = "".join(line for line in path.open(encoding="utf-8") if not line.startswith("#"))
+    return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+
+
+def read_headline(folder: Path | None = None) -> Headline | None:
+    """The 2-player answers from a balance report's CSV folder (default: the committed one)."""
+    folder = BALANCE_TABLES if folder is None else folder
+    try:
+        answer = _csv(folder / "answer.csv")
+        edges = _csv(folder / "first_player_edge.csv")
+    except (OSError, ValueError):
+        return None
+    row = answer[answer["players"] == "2"]
+    two = edges[edges["players"] == "2"].set_index("line-up")
+    if row.empty or not set(PAIR.values()) <= set(two.index):
+        return None
+    r = row.iloc[0]
+    if r["better balanced"] == "not compared":
+        return None
+    return Headline(
+        edges={k: two.loc[k, "first player's edge"] for k in PAIR.values()},
+        games={k: int(two.loc[k, "games"]) for k in PAIR.values()},
+        verdict=r["better balanced"],
+        measure=r["deciding measure"],
+        difference=r["difference (Ambassador - Inquisitor)"],
+        sure=r["how sure"],
+        source=str(folder),
+    )
+
+
+def shipped_lineup(preset: str | None, run_dir: str | Path) -> str | None:
+    """'Ambassador' or 'Inquisitor' when the run is that shipped 2-player strategy, else None."""
+    if preset not in PAIR:
+        return None
+    try:
+        same = Path(run_dir).resolve() == (strategies_dir() / preset).resolve()
+    except OSError:
+        return None
+    return PAIR[preset] if same else None

@@ -1,0 +1,126 @@
+"""One set of numbers: the 2-player first player's edge and the line-up verdict, computed once by
+the balance report and quoted word for word by the strategy and comparison reports."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from complots_solver.browse import load_run
+from complots_solver.play.search_bot import strategies_dir
+from complots_solver.reports import headline
+from complots_solver.reports.balance import (
+    AMBASSADOR,
+    INQUISITOR,
+    BalanceInputs,
+    Quality,
+    build_balance_reports,
+)
+from complots_solver.reports.balance_games import GameRecord
+from complots_solver.reports.balance_stats import LineupData
+from complots_solver.reports.compare import build_comparison
+from complots_solver.reports.document import build_report
+from complots_solver.rules.presets import load_presets
+
+REPORTS = Path(__file__).resolve().parents[2] / "reports"
+DRAFT_REPORTS = [
+    "draft-ambassador.html",
+    "draft-inquisitor.html",
+    "draft-ambassador-vs-inquisitor.html",
+]
+
+
+def _lineup(preset: str, seat0_wins: int, games: int = 400) -> LineupData:
+    """Hand-made games: seat 0 wins the first ``seat0_wins``, seat 1 the rest."""
+    records = [
+        GameRecord(game=g, winner=0 if g < seat0_wins else 1, turns=9, hands=[(0, 3), (1, 2)])
+        for g in range(games)
+    ]
+    return LineupData(preset, load_presets()[preset].config(), records)
+
+
+@pytest.fixture
+def balance_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A balance report's CSV folder from hand-made games, made the committed one."""
+    data = {AMBASSADOR: _lineup(AMBASSADOR, 200), INQUISITOR: _lineup(INQUISITOR, 280)}
+    quality = {p: Quality(p, "WEAK", None, "WEAK: test") for p in data}
+    inputs = BalanceInputs(data, quality, 400, 0, "complots balance x")
+    report, _ = build_balance_reports(inputs)
+    folder = tmp_path / "balance-tables"
+    for table in inputs.csv_tables:
+        table.to_csv(folder)
+    monkeypatch.setattr(headline, "BALANCE_TABLES", folder)
+    return folder
+
+
+def test_the_headline_is_the_balance_reports_answer_row(balance_folder: Path) -> None:
+    """Edges and verdict read back from the CSV equal page 1's cells; Inquisitor 280 - 120 of
+    400 is +40.0 points, Ambassador 200 - 200 is +0.0."""
+    head = headline.read_headline()
+    assert head is not None
+    assert head.edges["Inquisitor"].startswith("+40.0 points [")
+    assert head.edges["Ambassador"].startswith("+0.0 points [")
+    assert head.games == {"Ambassador": 400, "Inquisitor": 400}
+    assert head.verdict == "Ambassador"
+    assert "significant, seat 0 has the edge" in head.edge_sentence("Inquisitor")
+    assert "not significant" in head.edge_sentence("Ambassador")
+    assert headline.read_headline(balance_folder.parent / "missing") is None
+
+
+def test_shipped_strategy_reports_quote_it(balance_folder: Path) -> None:
+    """A report of the shipped draft strategies states the balance report's edge and verdict,
+    and no verdict of its own on those questions."""
+    head = headline.read_headline()
+    a = load_run(strategies_dir() / AMBASSADOR, 4, 0)
+    b = load_run(strategies_dir() / INQUISITOR, 4, 1)
+    own = " ".join(build_report(a).sections[0].paragraphs)
+    assert head.edge_sentence("Ambassador") in own and head.verdict_sentence() in own
+    assert "The difference from 0 is significant" not in own
+    both = " ".join(build_comparison(a, b).sections[0].paragraphs)
+    assert head.edge_sentence("Inquisitor") in both and head.verdict_sentence() in both
+    assert "seat 0 does better with" not in both and "significant at the 95% level" not in both
+
+
+def _text(path: Path) -> str:
+    """A committed HTML report's text, tags dropped, spaces collapsed."""
+    raw = re.sub(r"<[^>]+>", " ", path.read_text(encoding="utf-8"))
+    return " ".join(html.unescape(raw).split())
+
+
+@pytest.mark.skipif(headline.read_headline() is None, reason="no committed balance tables")
+def test_committed_reports_state_the_same_two_player_answers() -> None:
+    """balance.html and every committed draft report give the same edges and the same verdict."""
+    head = headline.read_headline()
+    assert head is not None
+    balance = _text(REPORTS / "balance.html")
+    for lineup in ("Ambassador", "Inquisitor"):
+        assert head.edges[lineup] in balance
+    assert head.sure in balance
+    for name in DRAFT_REPORTS:
+        text = _text(REPORTS / name)
+        assert head.verdict_sentence() in text, name
+        assert "seat 0 does better with" not in text, name
+        assert "The difference from 0 is significant" not in text, name
+    for lineup, name in (("Ambassador", DRAFT_REPORTS[0]), ("Inquisitor", DRAFT_REPORTS[1])):
+        assert head.edge_sentence(lineup) in _text(REPORTS / name)
+
+
+def test_edge_sentence_reads_the_interval_not_the_estimate() -> None:
+    """An estimate above 0 whose interval holds 0 is not significant; one below 0 clear of it is
+    seat 1's edge."""
+    h = headline.Headline(
+        {"Ambassador": "+1.0 points [-0.5, +2.5]", "Inquisitor": "-2.0 points [-3.5, -0.5]"},
+        {"Ambassador": 10, "Inquisitor": 10},
+        "cannot tell",
+        "seat spread",
+        "-1.0 points [-3.0, +1.0]",
+        "not sure",
+        "x",
+    )
+    assert h.edge_sentence("Ambassador").endswith("not significant).")
+    assert "seat 1 has the edge" in h.edge_sentence("Inquisitor")
+    assert "better balanced: cannot tell (seat spread difference" in h.verdict_sentence()
+    assert "-1.0 points [-3.0, +1.0]; not sure)" in h.verdict_sentence()
