@@ -754,15 +754,22 @@ def _solve_mccfr(
     say(f"strategy written to {out_dir}/strategy.npz and meta.json")
 
 
+BOT_SPECS = (
+    "random, honest, bluffer, counter, skeptic, brazen, trusting, "
+    "solved, net:DIR, search:DIR, policy:DIR[:greedy]"
+)
+
+
 @cli.command(short_help="Tournament between bots: win rates and ratings.")
 @click.argument("game")
+@click.option("--bots", help=f"comma-separated distinct bots, a round robin: {BOT_SPECS}")
 @click.option(
-    "--bots",
-    required=True,
-    help="comma-separated bots: random, honest, bluffer, counter, skeptic, brazen, trusting, "
-    "solved, net:DIR, search:DIR, policy:DIR[:greedy]",
+    "--table",
+    "table_spec",
+    help="comma-separated bots, one per seat (names may repeat, e.g. solved,counter,counter): "
+    "this one table in each of its seat rotations",
 )
-@click.option("--games", "-n", default=100, show_default=True, help="games per seating")
+@click.option("--games", "-n", default=100, show_default=True, help="games per seating (rotation)")
 @click.option("--seed", default=0, show_default=True, help="seed of every game's randomness")
 @click.option(
     "--workers",
@@ -774,44 +781,73 @@ def _solve_mccfr(
 @click.option(
     "--duplicate/--no-duplicate",
     default=None,
-    help="the rotations of each table replay the same deals (default: on at 3+ players)",
+    help="the rotations of each table replay the same deals (default: on at 3+ players "
+    "and with --table)",
 )
 def evaluate(
     game: str,
-    bots: str,
+    bots: str | None,
+    table_spec: str | None,
     games: int,
     seed: int,
     workers: int,
     csv_path: str | None,
     duplicate: bool | None,
 ) -> None:
-    """Round-robin tournament between bots on GAME: win rates, 95% intervals, ratings.
+    """Tournament between bots on GAME: win rates, 95% intervals, ratings.
 
-    At 3 or more players each table of distinct bots plays every seat
-    rotation, in duplicate format by default (each deal replayed in every
-    rotation), and each bot's win share at each table is set against the
-    fair share 1/n.
+    --bots plays a round robin of distinct bots. At 3 or more players each
+    table of distinct bots plays every seat rotation, in duplicate format by
+    default (each deal replayed in every rotation), and each bot's win share
+    at each table is set against the fair share 1/n.
+
+    --table seats one fixed table, a bot per seat (solved,counter,counter:
+    one strategy against two copies of a bot), and plays each of its seat
+    rotations, in duplicate format by default; copies of a bot are pooled.
     """
     import numpy as np
 
     from complots_solver.play.bots import make_bot, parse_bot_spec
-    from complots_solver.play.tournament import run_tournament, seatings
+    from complots_solver.play.tournament import rotations, run_tournament, seatings
 
     config, _ = _game_arg(game)
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    for name in names:  # before the progress bar, which would leave a blank line
+    if bots is not None and table_spec is not None:
+        raise click.UsageError(
+            "--bots and --table cannot be combined: --bots plays a round robin of distinct "
+            "bots, --table one table with a bot per seat"
+        )
+    if bots is None and table_spec is None:
+        raise click.UsageError(
+            "Missing option '--bots' or '--table': a round robin of distinct bots "
+            "(--bots counter,honest,random) or one table, a bot per seat "
+            "(--table solved,counter,counter)"
+        )
+    fixed = table_spec is not None
+    hint = "--table" if fixed else "--bots"
+    spec = table_spec if fixed else bots
+    names = [b.strip() for b in spec.split(",")]
+    if fixed and "" in names:
+        raise click.BadParameter(f"an empty seat in {spec!r}", param_hint=hint)
+    names = [b for b in names if b]
+    try:
+        table = rotations(names, config.players) if fixed else seatings(names, config.players)
+    except ValueError as exc:
+        if not fixed and len(set(names)) < len(names):
+            exc = ValueError(f"{exc} (a table with repeated bots: --table)")
+        raise click.BadParameter(str(exc), param_hint=hint) from None
+    for name in dict.fromkeys(names):  # before the progress bar, which would leave a blank line
         try:
             parse_bot_spec(name)
             make_bot(name, config, np.random.default_rng(0))  # strategy files load, or say why
         except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--bots") from None
+            raise click.BadParameter(str(exc), param_hint=hint) from None
     if games < 1:
         raise click.BadParameter(f"must be >= 1, got {games}", param_hint="--games")
     if workers < 1:
         raise click.BadParameter(f"must be >= 1, got {workers}", param_hint="--workers")
     if csv_path:
         writable_folder(Path(csv_path).parent, "--csv", Path(csv_path))
-    total = len(seatings(names, config.players)) * games
+    total = len(table) * games
     with Progress(
         TextColumn("playing"),
         BarColumn(),
@@ -824,7 +860,7 @@ def evaluate(
         task = bar.add_task("games", total=total)
         start = time.perf_counter()
         if duplicate is None:
-            duplicate = config.players >= 3
+            duplicate = fixed or config.players >= 3
         result = run_tournament(
             config,
             names,
@@ -833,8 +869,15 @@ def evaluate(
             workers,
             progress=lambda k: bar.advance(task, k),
             duplicate=duplicate,
+            fixed_table=fixed,
         )
         seconds = time.perf_counter() - start
+    if fixed:
+        _print_fixed_table(result, games, seed, seconds, workers)
+        if csv_path:
+            result.write_csv(Path(csv_path))
+            console.print(f"results written to {csv_path}")
+        return
     say(config.game_string(), bold=True)
     say(
         f"{total:,} games ({games} per seating, {len(result.seatings)} seatings"
@@ -887,20 +930,75 @@ def evaluate(
     console.print(
         "BT rating: Bradley-Terry strength on the Elo scale, mean 0, from the same games."
     )
-    misses = result.table_misses()
-    if not misses.empty:
-        lacking = Table(
-            title="Strategy-table misses (policy bots: decisions at information states "
-            "the table lacks, played uniformly)"
-        )
-        for col in ("bot", "decisions", "misses", "miss share"):
-            lacking.add_column(col, justify="left" if col == "bot" else "right")
-        for row in misses.itertuples():
-            lacking.add_row(row.bot, f"{row.lookups:,}", f"{row.misses:,}", f"{row.miss_share:.3f}")
-        print_table(lacking)
+    _print_misses(result)
     if csv_path:
         result.write_csv(Path(csv_path))
         console.print(f"results written to {csv_path}")
+
+
+def _print_fixed_table(result, games: int, seed: int, seconds: float, workers: int) -> None:
+    """A fixed table's results: each bot's win share over its seats against 1/n, and per seat."""
+    n = result.config.players
+    seats = ", ".join(result.seatings[0])
+    how = "duplicate deals" if result.duplicate else "independent deals"
+    say(result.config.game_string(), bold=True)
+    say(
+        f"{len(result.records):,} games of the table {seats} ({games} per seat rotation, "
+        f"{len(result.seatings)} rotations, {how}), seed {seed}, {seconds:.1f} s on "
+        f"{workers} worker(s)"
+    )
+    shares = Table(
+        title=f"Win share against the fair share 1/{n} = {1 / n:.3f} "
+        "(a bot's copies pooled; draws = turn cap)"
+    )
+    columns = ("bot", "seats", "games", "wins", "draws", "share [95% CI]", "fair", "vs 1/n")
+    for col in (*columns, "by seat 0.."):
+        shares.add_column(col, justify="left" if col == "bot" else "right")
+    for row in result.table_shares().to_dict("records"):
+        shares.add_row(
+            row["bot"],
+            str(row["copies"]),
+            f"{row['games']:,}",
+            f"{row['wins']:,}",
+            f"{row['draws']:,}",
+            f"{row['share']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]",
+            f"{row['fair']:.3f}",
+            row["verdict"],
+            " ".join(f"{row[f'seat{p}']:.2f}" for p in range(n)),
+        )
+    print_table(shares)
+    say(
+        "share: a bot's wins over its seats' games (games x seats); by seat: its win share "
+        "in the games it sat at that seat."
+    )
+    by_seat = Table(title="Win rate by seat (all games)")
+    for col in ("seat", "wins", "win rate", "95% CI"):
+        by_seat.add_column(col, justify="right")
+    for row in result.by_seat().itertuples():
+        by_seat.add_row(
+            str(row.seat),
+            f"{row.wins:,}",
+            f"{row.win_rate:.3f}",
+            f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
+        )
+    print_table(by_seat)
+    _print_misses(result)
+
+
+def _print_misses(result) -> None:
+    """The policy bots' strategy-table misses, if any bot looked decisions up in a table."""
+    misses = result.table_misses()
+    if misses.empty:
+        return
+    lacking = Table(
+        title="Strategy-table misses (policy bots: decisions at information states "
+        "the table lacks, played uniformly)"
+    )
+    for col in ("bot", "decisions", "misses", "miss share"):
+        lacking.add_column(col, justify="left" if col == "bot" else "right")
+    for row in misses.itertuples():
+        lacking.add_row(row.bot, f"{row.lookups:,}", f"{row.misses:,}", f"{row.miss_share:.3f}")
+    print_table(lacking)
 
 
 def _print_table_shares(result) -> None:

@@ -3,6 +3,9 @@
 Seatings: with 2 players every ordered pair of distinct bots (so each bot
 plays both seats); with ``n`` players every combination of ``n`` distinct bots
 in each of its ``n`` cyclic seat rotations. Each seating plays ``games`` games.
+A **fixed table** (``fixed_table=True``) names one bot per seat, names may
+repeat (one strategy against copies of a bot), and plays each of its ``n``
+cyclic rotations, identical ones included: every rotation is a seating.
 
 Game ``g`` of seating ``m`` draws all its randomness (chance and each seat's
 bot) from ``SeedSequence(seed, spawn_key=(m, g))``, so the results do not
@@ -93,6 +96,17 @@ def seatings(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
     for combo in itertools.combinations(names, players):
         out += [combo[r:] + combo[:r] for r in range(players)]
     return out
+
+
+def rotations(seats: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """The seatings of a fixed table: its ``players`` cyclic seat rotations, repeats included."""
+    names = tuple(seats)
+    if len(names) != players:
+        raise ValueError(
+            f"a {players}-player game seats {players} bots, one per seat, "
+            f"got {len(names)} ({', '.join(names)})"
+        )
+    return [names[r:] + names[:r] for r in range(players)]
 
 
 def tables_of(table: Sequence[tuple[str, ...]]) -> list[int]:
@@ -187,13 +201,18 @@ class TournamentResult:
     def table_shares(self) -> pd.DataFrame:
         """Per bot and table it sat at: its win share against the fair share 1/n, and per seat.
 
-        ``opponents`` names the other bots of the table. The interval is
-        Wilson's over games; in duplicate format over an effective number of
+        ``opponents`` names the other seats' bots. A bot with several seats
+        at the table (``copies``, a fixed table) is pooled over them: its share
+        is its wins over its seats' games (``games`` times ``copies``), so 1/n
+        stays the fair share. The interval is Wilson's over games; in
+        duplicate format, or over a bot's copies, over an effective number of
         games, scaled by the design effect of the deals (the variance of the
-        per-deal shares, each deal's rotations one sample, against the
-        binomial variance), so games that share a deal are not counted as
+        per-deal shares, each deal's rotations one sample, or of each game's
+        share among the copies, against the binomial variance), so games
+        that share a deal, or seats that share a game, are not counted as
         independent where they are not.
         ``verdict`` says whether the interval lies wholly above or below 1/n.
+        ``draws``: the games of the table that ended at the turn cap.
         Columns ``seatP``: the bot's win share in the games it sat at seat P.
         """
         n = self.config.players
@@ -204,25 +223,32 @@ class TournamentResult:
             members = next(s for s, k in zip(self.seatings, tables, strict=True) if k == t)
             mine = [r for r in self.records if tables[r.seating] == t]
             for bot in [b for b in self.bots if b in members]:
+                copies = members.count(bot)
+                others = list(members)
+                others.remove(bot)
                 wins = [float(r.winner_bot == bot) for r in mine]
                 games = len(wins)
-                share = sum(wins) / games if games else float("nan")
-                by_deal: dict[int, list[float]] = {}
+                slots = games * copies
+                share = sum(wins) / slots if slots else float("nan")
+                by_deal: dict[object, list[float]] = {}
                 for r, w in zip(mine, wins, strict=True):
-                    by_deal.setdefault(r.game, []).append(w)
-                size = float(games)
-                if self.duplicate and len(by_deal) > 1 and 0.0 < share < 1.0:
+                    key = r.game if self.duplicate else (r.seating, r.game)
+                    by_deal.setdefault(key, []).append(w / copies)
+                size = float(slots)
+                if (self.duplicate or copies > 1) and len(by_deal) > 1 and 0.0 < share < 1.0:
                     samples = np.array([np.mean(v) for v in by_deal.values()])
                     clustered = samples.var(ddof=1) / len(samples)
-                    effect = clustered / (share * (1.0 - share) / games)
-                    size = games / max(effect, 1.0 / n)
+                    effect = clustered / (share * (1.0 - share) / slots)
+                    size = slots / max(effect, 1.0 / n)
                 low, high = wilson_interval(share * size, size)
                 verdict = "above" if low > fair else "below" if high < fair else "-"
                 row = {
                     "bot": bot,
-                    "opponents": ", ".join(b for b in members if b != bot),
+                    "opponents": ", ".join(others),
+                    "copies": copies,
                     "games": games,
                     "wins": int(sum(wins)),
+                    "draws": sum(r.capped for r in mine),
                     "share": share,
                     "ci_low": low,
                     "ci_high": high,
@@ -425,19 +451,23 @@ def run_tournament(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     duplicate: bool = False,
+    fixed_table: bool = False,
 ) -> TournamentResult:
     """Play a round robin of ``games`` games per seating; identical results for any ``workers``.
 
     ``duplicate``: the rotations of each table replay the same deals (module note).
+    ``fixed_table``: ``bots`` is one table, a bot per seat (names may repeat), played
+    in each of its seat rotations; the result's ``bots`` are its distinct names.
     """
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     bots = [b.strip() for b in bots]
-    for spec in bots:  # fail early on a bad spec; loads (and caches) strategy tables
+    for spec in dict.fromkeys(bots):  # fail early on a bad spec; loads (and caches) strategy tables
         make_bot(spec, config, np.random.default_rng(0))
-    table = seatings(bots, config.players)
+    table = rotations(bots, config.players) if fixed_table else seatings(bots, config.players)
+    bots = list(dict.fromkeys(bots))
     game_string = config.game_string()
     units = [(m, g) for m in range(len(table)) for g in range(games)]
     if workers == 1:
