@@ -1,6 +1,10 @@
 """Exact exploitability of sampled regret matching+'s average network on a ladder rung, by iteration.
 
 python scripts/regret_check.py ladder-2-ambassador --iterations 200 --every 40 --games 2000
+
+With ``--mixture K`` each point also gives the exact exploitability of the mixture of the last K
+measured average networks (one drawn at the start of each game: a mixed strategy, so its
+exploitability is at most the mean of theirs).
 """
 
 from __future__ import annotations
@@ -11,9 +15,10 @@ import time
 from dataclasses import fields
 
 from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.exact.best_response import exploitability
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
-from complots_solver.solvers.selfplay.exact import table_exploitability
+from complots_solver.solvers.selfplay.exact import mixture_strategy, table_tree_strategy
 
 
 def main() -> None:
@@ -23,6 +28,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--every", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--mixture", type=int, default=0, help="mix the last K measured points")
     for f in fields(RegretSettings):
         parser.add_argument(
             f"--{f.name.replace('_', '-')}", type=type(f.default), default=f.default
@@ -33,16 +39,22 @@ def main() -> None:
     print(json.dumps({"game": args.game, "seed": args.seed, **settings.record()}), flush=True)
     tree = compile_complots_tree(config)
     run = RegretSampler(config, settings, seed=args.seed)
+    kept: list = []
     start = time.perf_counter()
     while run.iteration < args.iterations:
         run.step()
         if run.iteration % args.every == 0 or run.iteration == args.iterations:
             spent = time.perf_counter() - start
-            exact = table_exploitability(config, run.policy(), tree)
-            print(json.dumps({
-                "iteration": run.iteration, "average": exact["exploitability"],
+            strategy = table_tree_strategy(config, run.policy(), tree)
+            row = {
+                "iteration": run.iteration, "average": float(exploitability(tree, strategy)),
                 "samples": run.samples, "seconds": round(spent, 1),
-            }), flush=True)  # fmt: skip
+            }  # fmt: skip
+            if args.mixture > 0:
+                kept = [*kept[-(args.mixture - 1) :], strategy] if args.mixture > 1 else [strategy]
+                mixed = mixture_strategy(tree, kept)
+                row[f"mixture_{len(kept)}"] = float(exploitability(tree, mixed))
+            print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":

@@ -97,6 +97,8 @@ REGRET_HELP = {
     "jobs": "game streams an iteration is split into, each with its own seed, played on the "
     "--workers (default: --workers; the result depends on jobs, never on --workers; runs made "
     "before it existed used 1)",
+    "power": "the regret network holds the clipped regret sum over t**power (1: the mean "
+    "regret; 0.5 keeps its scale steady as it converges)",
 }
 RAY = OptionSpec(
     "ray_address", str, None, "run the workers as Ray actors ('local' starts one)", True

@@ -14,7 +14,13 @@ from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.exact.best_response import game_value
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.regret.run import RegretRun
-from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings, Table, matched
+from complots_solver.solvers.regret.sampler import (
+    RegretSampler,
+    RegretSettings,
+    Table,
+    matched,
+    running_target,
+)
 from complots_solver.solvers.selfplay.average import AveragePolicy
 from complots_solver.solvers.selfplay.exact import table_exploitability
 from complots_solver.solvers.selfplay.net import TableNet
@@ -169,3 +175,30 @@ def test_weighted_reservoir_draws_rows_by_weight():
     avg.train(rng)
     p = avg.net.policy_value(np.array([[0.5, 0.5, 0.0]], dtype=np.float32), legal[:1])[0]
     assert p[0, 1] > 0.8
+
+
+@pytest.mark.parametrize("power", [1.0, 0.5, 0.0])
+def test_the_held_value_is_the_clipped_regret_sum_over_t_to_the_power(power):
+    """Fed its own clipped value back each iteration (a perfect fit), the rule holds regret
+    matching+'s clipped running sum divided by t**power, for any power: the strategy (regret
+    matching on the held value) does not depend on the power."""
+    rng = np.random.default_rng(4)
+    regrets = rng.normal(size=(12, 3))
+    held = np.zeros(3)
+    total = np.zeros(3)  # regret matching+: clip the running sum after each addition
+    for t, r in enumerate(regrets, start=1):
+        held = running_target(np.maximum(held, 0.0), r, float(t), power)
+        total = np.maximum(total, 0.0) + r
+        np.testing.assert_allclose(held, total / t**power, atol=1e-12)
+    legal = np.ones((1, 3))
+    base = matched(np.maximum(total, 0.0)[None, :], legal)
+    np.testing.assert_allclose(matched(held[None, :], legal), base, atol=1e-12)
+
+
+def test_a_power_outside_zero_to_one_is_refused():
+    """power scales the held regrets by t**power: only [0, 1] is a valid setting."""
+    with pytest.raises(ValueError, match="power"):
+        replace(SMALL, power=1.5).validate()
+    with pytest.raises(ValueError, match="power"):
+        replace(SMALL, power=-0.1).validate()
+    replace(SMALL, power=0.5).validate()
