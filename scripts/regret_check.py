@@ -21,6 +21,14 @@ from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
 from complots_solver.solvers.selfplay.exact import mixture_strategy, table_tree_strategy
 
 
+def _flag(text: str) -> bool:
+    """A true/false word as a bool (argparse error on anything else)."""
+    words = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+    if text.lower() not in words:
+        raise argparse.ArgumentTypeError(f"true or false, got {text!r}")
+    return words[text.lower()]
+
+
 def main() -> None:
     """Parse the arguments, run, print one JSON line per measured point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -30,9 +38,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--mixture", type=int, default=0, help="mix the last K measured points")
     for f in fields(RegretSettings):
-        parser.add_argument(
-            f"--{f.name.replace('_', '-')}", type=type(f.default), default=f.default
-        )
+        kind = type(f.default)
+        if kind is bool:  # bool("false") is True: read the word
+            kind = _flag
+        parser.add_argument(f"--{f.name.replace('_', '-')}", type=kind, default=f.default)
     args = parser.parse_args()
     config, _ = resolve_game(args.game)
     settings = RegretSettings(**{f.name: getattr(args, f.name) for f in fields(RegretSettings)})
