@@ -44,7 +44,9 @@ def solve_rung(name: str, args: argparse.Namespace) -> dict:
     resume = (out / "checkpoint.npz").is_file()
     run = SolveRun(out, config, settings, preset=name, resume=resume, tree=tree)
     strategy = run.run(
-        lambda p: print(f"  {name}: it {p.iteration} expl {p.exploitability:.3g}", flush=True)
+        progress=lambda p: print(
+            f"  {name}: it {p.iteration} expl {p.exploitability:.3g}", flush=True
+        )
     )
     meta = strategy.meta
     return {

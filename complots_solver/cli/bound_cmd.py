@@ -41,7 +41,7 @@ DEFAULT_TRAIN_GAMES = 2000
 
 def bot_spec(spec: str, folder: Path) -> str:
     """The bot spec that plays the strategy ``spec`` (``solved``, or the folder's network or file)."""
-    from complots_solver.solvers.belief.train import POLICY_FILE
+    from complots_solver.solvers.common.folders import POLICY_FILE
 
     if spec == "solved":
         return "solved"
@@ -60,8 +60,8 @@ def strategy_folder(spec: str, config: GameConfig) -> Path:
 def load_strategy(spec: str, config: GameConfig) -> tuple[BoundStrategy, Path]:
     """The strategy named by ``spec`` (``solved`` or a folder) and its folder; ValueError if unusable."""
     from complots_solver.solvers.belief.policy_net import PolicyNet
-    from complots_solver.solvers.belief.train import POLICY_FILE
     from complots_solver.solvers.bounds.strategy import NetStrategy, TabularStrategy
+    from complots_solver.solvers.common.folders import POLICY_FILE
     from complots_solver.solvers.common.strategy_file import STRATEGY_FILE
     from complots_solver.solvers.common.strategy_file import load_strategy as load_file
     from complots_solver.solvers.exact.complots_tree import compile_complots_tree
@@ -422,8 +422,8 @@ def _bots_bounds(
 def _table_strategy(folder: Path, config: GameConfig) -> BoundStrategy:
     """The table network in ``folder`` as a bound strategy; ValueError for a mixture or another game."""
     from complots_solver.solvers.bounds.table import TableStrategy
+    from complots_solver.solvers.common.folders import POLICY_FILE
     from complots_solver.solvers.selfplay.net import TableNet, mixture_files
-    from complots_solver.solvers.selfplay.run import POLICY_FILE
 
     if mixture_files(folder):
         raise ValueError(
@@ -439,8 +439,8 @@ def _table_strategy(folder: Path, config: GameConfig) -> BoundStrategy:
 
 def _holds_table_net(spec: str, config: GameConfig) -> bool:
     """Whether the strategy ``spec`` names is a table network (False when there is none)."""
+    from complots_solver.solvers.common.folders import POLICY_FILE
     from complots_solver.solvers.selfplay.net import is_table_net
-    from complots_solver.solvers.selfplay.run import POLICY_FILE
 
     try:
         path = strategy_folder(spec, config) / POLICY_FILE
@@ -451,7 +451,7 @@ def _holds_table_net(spec: str, config: GameConfig) -> bool:
 
 def _responder_folder(save_to: Path) -> Path:
     """Make the folder a responder will be saved to, before training; BadParameter if unusable."""
-    from complots_solver.solvers.selfplay.run import POLICY_FILE
+    from complots_solver.solvers.common.folders import POLICY_FILE
 
     if (save_to / POLICY_FILE).exists():
         raise click.BadParameter(
@@ -472,7 +472,8 @@ def _save_responder(
 ) -> None:
     """Write the trained responder as a table network folder that ``net:DIR`` plays."""
     from complots_solver.solvers.common.atomic import atomic_write_json
-    from complots_solver.solvers.selfplay.run import META_FILE, POLICY_FILE, policy_meta
+    from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE
+    from complots_solver.solvers.selfplay.net import policy_meta
 
     assert result.responder is not None
     text = result.text()
@@ -510,9 +511,9 @@ def _responder_bound(
     save_to: Path | None = None,
 ) -> None:
     """Train a table network against a table strategy, measure its gain over 1/n."""
+    from complots_solver.solvers.common.folders import POLICY_FILE
     from complots_solver.solvers.selfplay.net import TableNet, load_mixture
     from complots_solver.solvers.selfplay.responder import responder_bound
-    from complots_solver.solvers.selfplay.run import POLICY_FILE
     from complots_solver.solvers.selfplay.train import SelfPlaySettings
 
     if budget is None:

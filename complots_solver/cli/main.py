@@ -8,12 +8,12 @@ code 2 and one line on stderr.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -35,6 +35,10 @@ from complots_solver.rules.layout import MAX_CHANCE_OUTCOMES
 from complots_solver.rules.presets import load_presets, resolve_game
 from complots_solver.rules.simulate import simulate
 from complots_solver.rules.text import signed
+
+if TYPE_CHECKING:  # the solvers are imported when a command needs them
+    from complots_solver.solvers.common.driver import Budget, RunProgress
+    from complots_solver.solvers.common.options import OptionSpec
 
 USAGE_ERROR = 2
 PROGRESS_MIN_GAMES = 20_000  # show a progress bar from this many games on
@@ -239,10 +243,34 @@ def simulate_cmd(game: str, games: int, seed: int) -> None:
     print_table(table)
 
 
-# the methods of ``solve`` (cli/solve_options.py holds their settings; imported lazily)
-SOLVE_ALGORITHMS = (
-    "cfr", "cfr+", "lcfr", "dcfr", "es-mccfr", "os-mccfr", "belief", "selfplay", "regret",
-)  # fmt: skip
+def __getattr__(name: str) -> object:
+    """``SOLVE_ALGORITHMS``: the methods of ``solve``, read from the family registry when asked
+    (the registry imports the solvers, which other commands need not load)."""
+    if name == "SOLVE_ALGORITHMS":
+        from complots_solver.cli.solve_options import algorithms
+
+        return algorithms()
+    raise AttributeError(name)
+
+
+class Methods(click.Choice):
+    """``--algorithm``: auto or a registered method, the registry read when first needed."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+        """auto, then every registered method."""
+        from complots_solver.cli.solve_options import algorithms
+
+        return ("auto", *algorithms())
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        """Ignored: the registry holds the methods."""
+
+
 # old flags of ``solve``, kept as hidden aliases of ``--option KEY=VALUE``: flag -> (key, value)
 OLD_FLAGS: dict[str, tuple[str, object]] = {
     "--target-exploitability": ("target_exploitability", None),
@@ -302,11 +330,11 @@ def _list_options(ctx: click.Context, param: click.Parameter, value: str | None)
     """``--list-options [ALGORITHM]``: print the settings tables and stop."""
     if value is None or ctx.resilient_parsing:
         return
-    from complots_solver.cli.solve_options import ALGORITHMS, markdown
+    from complots_solver.cli.solve_options import algorithms, markdown
 
-    if value != "all" and value not in ALGORITHMS:
+    if value != "all" and value not in algorithms():
         raise click.BadParameter(
-            f"must be one of {', '.join(ALGORITHMS)}, got {value!r}", param_hint="--list-options"
+            f"must be one of {', '.join(algorithms())}, got {value!r}", param_hint="--list-options"
         )
     say("Settings of each method: --option KEY=VALUE, or a --config JSON file of them")
     say(markdown(None if value == "all" else [value]))
@@ -317,7 +345,7 @@ def _list_options(ctx: click.Context, param: click.Parameter, value: str | None)
 @click.argument("game", required=False)
 @click.option(
     "--algorithm",
-    type=click.Choice(["auto", *SOLVE_ALGORITHMS]),
+    type=Methods(),
     default="auto",
     show_default=True,
     help="auto picks for the game: exact cfr+ when the tree fits in memory, regret (sampled "
@@ -399,7 +427,8 @@ def solve(
     settings are --option KEY=VALUE (complots solve --list-options).
     """
     started = time.perf_counter()  # the time line counts from here
-    from complots_solver.cli.solve_options import family, resolve
+    from complots_solver.cli.solve_options import family_of, listed, resolve
+    from complots_solver.solvers.common.driver import Budget
     from complots_solver.solvers.common.options import parse_pairs, read_config_file
 
     if game is None:
@@ -412,7 +441,9 @@ def solve(
         if stored is not None:
             algorithm, reason = stored, f"the run in {out_dir} was made with it"
         else:
-            algorithm, reason = _pick_algorithm(config)
+            from complots_solver.solvers import pick_algorithm
+
+            algorithm, reason = pick_algorithm(config)
         say(f"method: {algorithm} ({reason})")
     given: list[tuple[str, str, object]] = []
     if config_file is not None:
@@ -426,148 +457,78 @@ def solve(
         if raw is not None and raw is not False:
             given.append((flag, key, raw if value is None else value))
     values = resolve(algorithm, given)
-    kind = family(algorithm)
-    if resume and kind in ("exact", "mccfr"):  # the other families keep their settings themselves
-        ctx = click.get_current_context()
-        flags = {
-            name
-            for name in ("iterations", "seconds", "seed", "workers")
-            if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT
-        }
-        values, kept = _kept_on_resume(Path(out_dir), algorithm, values, flags)
-        iterations = kept.get("iterations", iterations)
-        seconds = kept.get("seconds", seconds)
-        seed = kept.get("seed", seed)
-        workers = kept.get("workers", workers)
-    if kind == "exact" and workers != 1:
+    fam = family_of(algorithm)
+    ctx = click.get_current_context()
+    flags = frozenset(
+        name
+        for name in ("iterations", "seconds", "seed", "workers")
+        if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT
+    )
+    if not fam.parallel and workers != 1:
+        from complots_solver.cli.solve_options import registered
+
+        parallel = [a for f in registered() if f.parallel for a in f.algorithms]
         raise click.BadParameter(
-            f"applies to belief, selfplay, regret, es-mccfr and os-mccfr only, not {algorithm}",
-            param_hint="--workers",
+            f"applies to {listed(parallel)} only, not {algorithm}", param_hint="--workers"
         )
-    if kind == "exact":  # refuse a tree that cannot fit before anything is written
-        from complots_solver.solvers.exact.estimate import check_exact_fits
+    budget = Budget(iterations, seconds)
+    if iterations is None and seconds is None and fam.default_budget is not None:
+        budget = fam.default_budget
+    from complots_solver.cli.solve_bots import PlayBots
+    from complots_solver.solvers.common.registry import RunRequest
 
-        check_exact_fits(config, preset or config.game_string())
-    _check_out(Path(out_dir), resume)
-    common = {"iterations": iterations, "seconds": seconds, "seed": seed}
-    if kind == "belief":
-        _solve_belief(config, Path(out_dir), resume, force, workers, values, **common)
-    elif kind == "selfplay":
-        from complots_solver.cli.selfplay_cmd import solve_selfplay
-
-        say(config.game_string(), bold=True)
-        solve_selfplay(
-            config, Path(out_dir), resume, force, values, console, **common, workers=workers
-        )
-    elif kind == "regret":
-        from complots_solver.cli.regret_cmd import solve_regret
-
-        say(config.game_string(), bold=True)
-        solve_regret(
-            config, Path(out_dir), resume, force, values, console, **common, workers=workers
-        )
-    elif kind == "mccfr":
-        _solve_mccfr(
-            config, preset, Path(out_dir), resume, force, algorithm, workers, values, common,
-            started=started,
-        )  # fmt: skip
-    else:
-        _solve_exact(
-            config, preset, Path(out_dir), resume, force, algorithm, values, common,
-            started=started,
-        )  # fmt: skip
-
-
-def _solve_belief(
-    config: GameConfig,
-    out_dir: Path,
-    resume: bool,
-    force: bool,
-    workers: int,
-    values: dict[str, object],
-    iterations: int | None,
-    seconds: float | None,
-    seed: int,
-) -> None:
-    """The belief branch of ``solve`` (cli/belief_cmd.py)."""
-    from complots_solver.cli.belief_cmd import solve_belief
-
-    ray_address = values.pop("ray_address", None)
-    extra = {} if ray_address is None else {"ray_address": ray_address}
-    say(config.game_string(), bold=True)
-    settings = {k: str(v) for k, v in values.items()}
-    solve_belief(
-        config, out_dir, resume, force, seconds, iterations, workers, seed, settings, console,
-        **extra,
+    request = RunRequest(
+        config=config, preset=preset, out_dir=Path(out_dir), algorithm=algorithm,
+        values=values, given=frozenset(values), flags=flags, budget=budget, seed=seed,
+        workers=workers, resume=resume, force=force, say=say, bots=PlayBots(), started=started,
     )  # fmt: skip
-
-
-def _solve_exact(
-    config: GameConfig,
-    preset: str | None,
-    out_dir: Path,
-    resume: bool,
-    force: bool,
-    algorithm: str,
-    values: dict[str, object],
-    common: dict[str, object],
-    *,
-    started: float,
-) -> None:
-    """The exact branch of ``solve``: tree, CFR iterations with exact evaluations, strategy file.
-
-    ``started`` is the command's start (``time.perf_counter()``), for the time line's total.
-    """
-    from complots_solver.solvers.exact.run import DEFAULT_ITERATIONS, SolveRun, SolveSettings
-
-    if common["iterations"] is None and common["seconds"] is None:
-        common = {**common, "iterations": DEFAULT_ITERATIONS}
-    settings = SolveSettings(algorithm=algorithm, **common, **values)  # type: ignore[arg-type]
-    settings.validate()
-    start = time.perf_counter()
-    with waiting("building the exact tree"):
-        run = SolveRun(out_dir, config, settings, preset=preset, resume=resume, force=force)
-    built = time.perf_counter() - start
+    fam.check(request)  # before anything is written
+    _check_out(Path(out_dir), resume)
     say(config.game_string(), bold=True)
-    summary = run.tree.summary().removeprefix(config.game_string() + ": ")
-    say(f"tree: {summary} (built in {built:.1f} s)")
-    if resume:
-        say(_resuming(run.resumed, run.solver.iteration, out_dir))
-    iterating_before = run.elapsed
-    loop_start = time.perf_counter()
-    strategy = _drive(run, algorithm, settings.iterations, settings.seconds, run.solver.iteration)
-    meta = strategy.meta
-    loop = time.perf_counter() - loop_start
-    iterating = meta["wall_time_seconds"] - iterating_before
-    say(
-        f"{meta['iterations']} iterations: exploitability {meta['exploitability']:.3g} (exact), "
-        f"game value for seat 0 {signed(meta['game_value'])}"
-    )
-    say(
-        f"time: {time.perf_counter() - started:.1f} s in all: start-up {start - started:.1f} s, "
-        f"tree build {built:.1f} s, "
-        f"iterations {iterating:.1f} s, exact evaluations and saving {loop - iterating:.1f} s"
-    )
-    say(f"strategy written to {out_dir}/strategy.npz and meta.json")
+    if fam.making is not None:
+        with waiting(fam.making):
+            run = fam.make_run(request)
+    else:
+        run = fam.make_run(request)
+    kept = _kept_settings(run.kept, fam.options(algorithm))
+    if kept:
+        say(f"settings kept from the run in {out_dir}: {kept}")
+    say(fam.banner(run, request))
+    note = fam.resume_note(run, request)
+    if note is not None:
+        say(note)
+    budget = fam.budget(run, request)
+    try:
+        if fam.progress_every is None:
+            result = _drive(run, algorithm, budget, lambda p: fam.progress_line(p, request))
+        else:
+
+            def show(p: RunProgress) -> None:
+                line = fam.progress_line(p, request)
+                if line is not None:
+                    say(line)
+
+            result = run.run(budget, show)
+    except KeyboardInterrupt:
+        exit_interrupted(console, fam.interrupted(run, request))
+    for line in fam.finish(run, result, request):
+        say(line)
 
 
-def _figure(p: object) -> str:
-    """The family's figure a progress line shows: exact exploitability, or information states."""
-    figures = getattr(p, "figures", {})
-    if "exploitability" in figures:
-        return f"expl {figures['exploitability']:.3g}"
-    if "infostates" in figures:
-        return f"{int(figures['infostates']):,} infostates"
-    return ""
+def _kept_settings(kept: dict[str, object], specs: dict[str, OptionSpec]) -> str:
+    """The settings a resumed run kept that differ from their defaults, as ``k=v, ...``."""
+    changed = [f"{k}={v}" for k, v in sorted(kept.items()) if k in specs and v != specs[k].default]
+    return ", ".join(changed)
 
 
-def _drive(run, description: str, target: int | None, seconds: float | None, done: int):  # noqa: ANN001, ANN202
+def _drive(run, description: str, budget: Budget, figure):  # noqa: ANN001, ANN202
     """Run ``run`` (any family's run on the driver) under one progress bar; its result.
 
     The bar counts iterations against an iteration budget, else seconds against the
-    time budget of this session.
+    time budget of this session; ``figure(progress)`` is the family's figure.
     """
-    by_time = target is None
+    by_time = budget.iterations is None
+    done = run.iteration
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -579,179 +540,44 @@ def _drive(run, description: str, target: int | None, seconds: float | None, don
     ) as bar:
         task = bar.add_task(
             description,
-            total=seconds if by_time else target,
+            total=budget.seconds if by_time else budget.iterations,
             completed=0 if by_time else done,
             iters=f"{done:,}",
             rate="-",
             figure="-",
         )
 
-        def report(p) -> None:  # noqa: ANN001
+        def report(p: RunProgress) -> None:
             bar.update(
                 task,
                 completed=p.session_seconds if by_time else p.iteration,
                 iters=f"{p.iteration:,}",
                 rate=f"{p.iterations_per_second:,.0f}",
-                figure=_figure(p),
+                figure=figure(p) or "",
             )
 
-        return _run_interruptible(run, report, lambda: run.solver.iteration)
+        return run.run(budget, report)
 
 
 def _stored_algorithm(out_dir: Path) -> str | None:
-    """The method a run folder was made with (its config.json), if it names a known one."""
-    try:
-        record = json.loads((out_dir / "config.json").read_text())
-    except (OSError, ValueError):
+    """The method a run folder was made with (its config.json), if a family knows it."""
+    from complots_solver.cli.solve_options import registered
+    from complots_solver.solvers.common.driver import read_record
+
+    record = read_record(out_dir)
+    if record is None:
         return None
-    if not isinstance(record, dict):
-        return None
-    name = record.get("algorithm")
-    solver = record.get("solver")
-    if name is None and isinstance(solver, dict):  # exact and MCCFR runs record it there
-        made = solver.get("algorithm")
-        name = f"{made}-mccfr" if solver.get("kind") == "mccfr" else made
-    return name if name in SOLVE_ALGORITHMS else None
-
-
-def _kept_on_resume(
-    out_dir: Path, algorithm: str, values: dict[str, object], flags: set[str]
-) -> tuple[dict[str, object], dict[str, object]]:
-    """On --resume of an exact or MCCFR run: (its settings under those given again, the flags
-    the command did not give that the run keeps: budget, seed and MCCFR workers).
-
-    A run of another method or game keeps nothing here; the run then refuses it by name.
-    """
-    from complots_solver.cli.solve_options import MCCFR_ALGORITHMS, table
-
-    try:
-        record = json.loads((out_dir / "config.json").read_text())
-    except (OSError, ValueError):
-        return values, {}
-    solver = record.get("solver") if isinstance(record, dict) else None
-    if not isinstance(solver, dict):
-        return values, {}
-    mccfr = algorithm in MCCFR_ALGORITHMS
-    if solver.get("algorithm") != MCCFR_ALGORITHMS.get(algorithm, algorithm) or mccfr != (
-        solver.get("kind") == "mccfr"
-    ):
-        return values, {}
-    specs = table(algorithm)
-    kept = {k: solver[k] for k in specs if k in solver and k not in values}
-    changed = [f"{k}={v}" for k, v in sorted(kept.items()) if v != specs[k].default]
-    if changed:
-        say(f"settings kept from the run in {out_dir}: {', '.join(changed)}")
-    flagged: dict[str, object] = {}
-    if not flags & {"iterations", "seconds"}:  # a budget given replaces the whole budget
-        flagged |= {k: solver[k] for k in ("iterations", "seconds") if k in solver}
-    flagged |= {k: solver[k] for k in ("seed",) if k in solver and k not in flags}
-    if mccfr and "workers" not in flags and "workers" in solver:
-        flagged["workers"] = solver["workers"]
-    return {**kept, **values}, flagged
-
-
-def _pick_algorithm(config: GameConfig) -> tuple[str, str]:
-    """The method ``solve`` uses for a game by default, and why."""
-    from complots_solver.solvers.exact.estimate import estimate_tree
-
-    if config.players != 2:
-        return "selfplay", (
-            f"{config.players} players: league self-play of a table network (PPO against itself, "
-            "past selves and the bots)"
-        )
-    est = estimate_tree(config)
-    if est.fits:
-        return "cfr+", f"the exact tree, about {est.nodes:.2g} nodes, fits in memory"
-    return "regret", (
-        f"the exact tree, about {est.nodes:.2g} nodes, cannot fit: sampled regret matching+ of a "
-        "table network, the method of the shipped 2-player draft strategies, least exploitable of "
-        "those measured (docs/regret.md; --algorithm selfplay for "
-        "league self-play, belief for public-belief search)"
-    )
+    for fam in registered():
+        name = fam.recorded_algorithm(record)
+        if name is not None:
+            return name
+    return None
 
 
 def _check_out(out_dir: Path, resume: bool) -> None:
     """A run folder that cannot be made stops the command before the long work."""
     if not (resume and not out_dir.exists()):  # resuming a missing run: the run says so
         writable_folder(out_dir, "--out")
-
-
-def _resuming(resumed: bool, iteration: int, out_dir: Path | str) -> str:
-    """What a resumed run says: where it continues, or that it had no checkpoint yet."""
-    if resumed:
-        return f"resuming at iteration {iteration:,}"
-    return f"no checkpoint in {out_dir} yet (the run stopped before its first): starting afresh"
-
-
-def _run_interruptible(run, report, iteration):  # noqa: ANN001, ANN201
-    """run.run(report); on Ctrl-C (the run has checkpointed) say how to resume, exit 130."""
-    try:
-        return run.run(report)
-    except KeyboardInterrupt:
-        exit_interrupted(
-            console,
-            f"interrupted at iteration {iteration():,}; checkpoint saved, continue with --resume",
-        )
-
-
-def _solve_mccfr(
-    config: GameConfig,
-    preset: str | None,
-    out_dir: Path,
-    resume: bool,
-    force: bool,
-    algorithm: str,
-    workers: int,
-    values: dict[str, object],
-    common: dict[str, object],
-    *,
-    started: float,
-) -> None:
-    """The MCCFR branch of ``solve``: progress bar, checkpoints, keyed strategy file.
-
-    ``started`` is the command's start (``time.perf_counter()``), for the time line's total.
-    """
-    from complots_solver.cli.solve_options import MCCFR_ALGORITHMS
-    from complots_solver.solvers.mccfr.run import MCCFRRun, MCCFRSettings
-
-    discount = [k for k in ("alpha", "beta", "gamma") if k in values]
-    if discount and "discount_interval" not in values:
-        raise ValueError(
-            f"{', '.join(discount)}: give discount_interval too (--option discount_interval=N, "
-            "formerly --discount-interval)"
-        )
-    settings = MCCFRSettings(
-        algorithm=MCCFR_ALGORITHMS[algorithm],
-        workers=workers,
-        **common,  # type: ignore[arg-type]
-        **values,  # type: ignore[arg-type]
-    )
-    settings.validate()
-    run = MCCFRRun(out_dir, config, settings, preset=preset, resume=resume, force=force)
-    say(config.game_string(), bold=True)
-    backend = f"Ray ({settings.ray_address})" if settings.ray_address else "threads"
-    say(
-        f"{algorithm}, key {settings.key}, seed {settings.seed}, "
-        f"{settings.workers} worker(s) ({backend})"
-    )
-    if resume:
-        say(_resuming(run.resumed, run.iteration, out_dir))
-    strategy = _drive(run, algorithm, settings.iterations, settings.seconds, run.iteration)
-    meta = strategy.meta
-    console.print(
-        f"{meta['iterations']:,} iterations, {meta['node_visits']:,} node visits in "
-        f"{meta['wall_time_seconds']:.1f} s ({meta['node_visits_per_second']:,.0f} visits/s); "
-        f"{meta['information_states']['total']:,} information states, "
-        f"{meta['bytes_per_infostate']:.0f} bytes each; peak memory "
-        f"{meta['peak_rss_bytes'] / 2**20:,.0f} MiB"
-    )
-    if meta["exploitability"] is not None:
-        say(f"exploitability {meta['exploitability']:.4g} (exact)")
-    say(
-        f"time: {time.perf_counter() - started:.1f} s in all (the rest: setting up, "
-        "checkpoints, saving and any exact evaluation)"
-    )
-    say(f"strategy written to {out_dir}/strategy.npz and meta.json")
 
 
 BOT_SPECS = (

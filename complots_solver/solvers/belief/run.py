@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,13 @@ from complots_solver.solvers.belief.train import (
     distill_policy,
 )
 from complots_solver.solvers.common.atomic import atomic_write_json
-from complots_solver.solvers.common.driver import Budget, LogSpec, RunDriver, RunProgress
+from complots_solver.solvers.common.driver import (
+    Budget,
+    LogSpec,
+    RunDriver,
+    RunProgress,
+    reconcile,
+)
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.common.rundir import CONFIG_FILE
 
@@ -228,11 +234,11 @@ class _Rounds:
 class BeliefRun:
     """Train, checkpoint, resume and distil in one run directory (see the module note).
 
-    The run folder, the resume guard, ``--force`` and the budget go through
-    the shared run driver. On ``resume`` the saved settings are the run's;
-    options in ``given`` (those the command names) replace them, and the
-    driver refuses a change to a training setting (only those in
-    :data:`RESUMABLE` may change).
+    The run folder, the resume guard, ``--force``, the budget and resume
+    reconciliation go through the shared run driver. On ``resume`` the saved
+    settings and seed are the run's; those in ``given`` (the settings the
+    command names) replace them, and a change to a training setting is refused
+    (only those in :data:`RESUMABLE` may change).
     """
 
     def __init__(
@@ -246,9 +252,11 @@ class BeliefRun:
         force: bool = False,
         initial_net: Any | None = None,
         ray_address: str | None = None,
-        given: frozenset[str] | None = None,
+        given: Iterable[str] | None = None,
+        say: Callable[[str], None] | None = None,
     ) -> None:
-        """Set up the folder through the run driver, and the trainer (resumed or fresh)."""
+        """Set up the folder through the run driver, and the trainer (resumed or fresh);
+        ``say`` is told when the distillation starts."""
         if config.players != 2:
             raise ValueError("players: the belief solver handles 2-player games")
         if workers < 1:
@@ -259,18 +267,20 @@ class BeliefRun:
         self.seed = seed
         self.workers = workers
         self.ray_address = ray_address
-        if resume and not force:
-            saved = _saved_record(self.out, config)
-            if saved is None:
-                raise ValueError(f"--resume: no belief run in {self.out}")
-            if saved.get("game") == config.game_string():
-                stored = {k: v for k, v in saved["solver"].items() if k != "seed"}
-                names = {f.name for f in fields(BeliefRunSettings)}
-                stored = {k: v for k, v in stored.items() if k in names}
-                picked = {k: getattr(settings, k) for k in (given or frozenset())}
-                self.settings = BeliefRunSettings(**{**stored, **picked})
-                self.seed = int(saved["solver"].get("seed", seed))
+        self.say = say
+        self.kept: dict[str, Any] = {}
         record = _record(config, self.seed, self.settings)
+        if resume and not force:
+            if _saved_record(self.out, config) is None:
+                raise ValueError(f"--resume: no belief run in {self.out}")
+            defaults = {"seed": seed, **asdict(BeliefRunSettings())}
+            solver, self.kept = reconcile(
+                self.out, record, given or (), RESUMABLE, missing=defaults
+            )
+            names = {f.name for f in fields(BeliefRunSettings)}
+            self.settings = BeliefRunSettings(**{k: v for k, v in solver.items() if k in names})
+            self.seed = int(solver["seed"])
+            record = _record(config, self.seed, self.settings)
         self.driver = RunDriver(self.out, record, RESUMABLE, LOG, resume, force, checkpoints=False)
         loads = resume and (self.out / CHECKPOINT).is_file()
         self.trainer = Trainer(
@@ -310,6 +320,19 @@ class BeliefRun:
             self.driver.iterate(
                 solver, budget, chunk=lambda rate: None, measure=solver.measure, progress=progress
             )
+
+    def run(
+        self, budget: Budget | None = None, progress: Callable[[RunProgress], None] | None = None
+    ) -> None:
+        """Train to ``budget`` (None: one round more), then distil the policy network."""
+        if budget is None:
+            budget = Budget(iterations=self.trainer.state.round + 1)
+        self.train(budget.seconds, budget.iterations, progress)
+        if self.say is not None:
+            self.say(
+                f"distilling the policy network from {self.settings.distill_games} self-play games"
+            )
+        self.distill(log=None)
 
     def distill(self, log: Any | None = None) -> None:
         """Distil the policy network from self-play with the current value network; write meta.json."""

@@ -13,7 +13,9 @@ that also tells its iteration count and runs a chunk at a time) and a
 - the budget: a total iteration count and/or this session's seconds, and a
   family's own stop rule (e.g. a target exploitability);
 - a progress callback after each chunk, the same for every family;
-- the final save, through the family's writer.
+- the final save, through the family's writer;
+- resume reconciliation (:func:`reconcile`): which saved settings a resumed
+  run keeps, and which of those given again may change.
 
 A solver that persists its own state every step (``checkpoints=False``) gets
 everything but ``checkpoint.npz``.
@@ -21,8 +23,9 @@ everything but ``checkpoint.npz``.
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -42,6 +45,8 @@ from complots_solver.solvers.common.rundir import (
 )
 
 T = TypeVar("T")
+# the budget is one setting: a command that gives either part replaces both
+BUDGET_KEYS = frozenset({"iterations", "seconds"})
 
 
 @runtime_checkable
@@ -238,3 +243,78 @@ class RunDriver:
     def save(self, write: Callable[[Path], T]) -> T:
         """The final save: the family's result files, written by ``write(out_dir)``."""
         return write(self.out_dir)
+
+
+def read_record(out_dir: Path) -> dict[str, Any] | None:
+    """A run folder's ``config.json`` (None when there is none or it is not a JSON object)."""
+    path = Path(out_dir) / CONFIG_FILE
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def refusal(key: str, saved: Any, now: Any, where: Path | str, kind: str = "--resume") -> str:
+    """The one message refusing a change to a setting a run keeps."""
+    run = "a resumed run" if kind == "--resume" else "a warm start"
+    return (
+        f"{kind}: solver setting {key} was {saved!r} in {where}, now {now!r}; "
+        f"{run} keeps {key}={saved}"
+    )
+
+
+def keep_saved(
+    saved: Mapping[str, Any],
+    solver: Mapping[str, Any],
+    given: Iterable[str] | None,
+    resumable: Iterable[str],
+    where: Path | str,
+    kind: str = "--resume",
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(``solver`` with the saved settings it was not given, those kept): the one rule.
+
+    A setting the command did not give (``given``; None: every one) takes its
+    saved value; one given with another value is refused unless it is in
+    ``resumable``. Giving either part of the budget replaces both.
+    """
+    names = set(solver)
+    picked = names if given is None else set(given) & names
+    if picked & BUDGET_KEYS:
+        picked |= BUDGET_KEYS & names
+    stored = {k: v for k, v in saved.items() if k in names}
+    allowed = set(resumable)
+    for key in sorted(picked & set(stored)):
+        if solver[key] != stored[key] and key not in allowed:
+            raise ValueError(refusal(key, stored[key], solver[key], where, kind))
+    kept = {k: v for k, v in stored.items() if k not in picked}
+    return {**solver, **kept}, kept
+
+
+def reconcile(
+    out_dir: Path,
+    record: dict[str, Any],
+    given: Iterable[str] | None,
+    resumable: Iterable[str],
+    missing: Mapping[str, Any] | None = None,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The solver settings a resumed run continues with, and the saved ones it kept.
+
+    ``record`` is the run's new ``config.json``; its ``solver`` settings are
+    reconciled with the saved run's by :func:`keep_saved` (``missing``: the
+    values of settings a run saved before they existed). A run of another
+    game, or of another algorithm (a record's ``algorithm``), is refused; a
+    folder without ``config.json`` is left to the resume guard.
+    """
+    saved = read_record(out_dir)
+    if saved is None:
+        return dict(record["solver"]), {}
+    for key in ("game", "params"):
+        if key in saved and saved.get(key) != record[key]:
+            raise ValueError(
+                f"--resume: {out_dir} holds a run of {saved.get('game')}, not {record['game']}"
+            )
+    if "algorithm" in record and saved.get("algorithm") != record["algorithm"]:
+        raise ValueError(f"--resume: {out_dir} holds a run of another algorithm")
+    stored = {**(missing or {}), **saved.get("solver", {})}
+    return keep_saved(stored, record["solver"], given, resumable, out_dir)

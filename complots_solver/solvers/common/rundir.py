@@ -170,8 +170,9 @@ def check_run_dir(
             )
     for key, value in saved["solver"].items():
         if key not in resumable and record["solver"].get(key) != value:
+            now = record["solver"].get(key)
             raise ValueError(
-                f"--resume: solver setting {key} was {value!r} in {out_dir}, "
-                f"now {record['solver'].get(key)!r}"
+                f"--resume: solver setting {key} was {value!r} in {out_dir}, now {now!r}; "
+                f"a resumed run keeps {key}={value}"
             )
     return ckpt.is_file()

@@ -14,13 +14,20 @@ exactly the strategy an uninterrupted run produces.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.common.driver import Budget, LogSpec, RunDriver, RunProgress
+from complots_solver.solvers.common.driver import (
+    Budget,
+    LogSpec,
+    RunDriver,
+    RunProgress,
+    reconcile,
+)
 from complots_solver.solvers.common.faults import pause_point
 from complots_solver.solvers.common.strategy_file import StrategyFile, save_strategy
 from complots_solver.solvers.exact.best_response import exploitability_report
@@ -156,23 +163,43 @@ class SolveRun:
         resume: bool = False,
         tree: Tree | None = None,
         force: bool = False,
+        given: Iterable[str] | None = None,
     ) -> None:
-        settings.validate()
+        """Set up the folder through the run driver, then the tree and the solver.
+
+        On ``resume`` the settings not in ``given`` (None: all are given) are the
+        saved run's (the driver's reconciliation).
+        """
+        started = time.perf_counter()
         self.out_dir = Path(out_dir)
         self.config = config
-        self.settings = settings
         self.preset = preset
+        self.kept: dict[str, Any] = {}
         self.record = {
             "game": config.game_string(),
             "preset": preset,
             "params": config.params(),
             "solver": asdict(settings),
         }
+        if resume and not force:
+            solver, self.kept = reconcile(self.out_dir, self.record, given, RESUMABLE_CHANGES)
+            settings = replace(settings, **self.kept)
+            self.record["solver"] = solver
+        settings.validate()
+        self.settings = settings
         self.driver = RunDriver(self.out_dir, self.record, RESUMABLE_CHANGES, LOG, resume, force)
         self.resumed = self.driver.resumed
         self.tree = tree if tree is not None else compile_tree(config)
         self.solver = ExactSolver(self.tree, **settings.solver_params())
         self.driver.restore(self.solver)
+        self.setup_seconds = time.perf_counter() - started
+        self.session_seconds = 0.0  # wall seconds of the last run() loop
+        self.session_solving = 0.0  # solving seconds of the last run() loop
+
+    @property
+    def iteration(self) -> int:
+        """Iterations done so far (all sessions)."""
+        return self.solver.iteration
 
     @property
     def log(self) -> list[tuple[float, ...]]:
@@ -200,18 +227,27 @@ class SolveRun:
         )
         return row, figures
 
-    def run(self, progress: Callable[[RunProgress], None] | None = None) -> StrategyFile:
-        """Iterate until the budget or the target exploitability; save and return the strategy."""
+    def run(
+        self, budget: Budget | None = None, progress: Callable[[RunProgress], None] | None = None
+    ) -> StrategyFile:
+        """Iterate until ``budget`` (None: the settings') or the target exploitability; save
+        and return the strategy."""
         s = self.settings
+        before, start = self.elapsed, time.perf_counter()
         self.driver.iterate(
             self.solver,
-            s.budget(),
+            s.budget()
+            if budget is None
+            else replace(budget, checkpoint_seconds=s.checkpoint_seconds),
             chunk=lambda rate: s.eval_every,
             measure=self._measure,
             converged=lambda row: row[2] <= s.target_exploitability,
             progress=progress,
         )
-        return self.save()
+        self.session_solving = self.elapsed - before
+        strategy = self.save()
+        self.session_seconds = time.perf_counter() - start
+        return strategy
 
     def save(self) -> StrategyFile:
         """Write strategy.npz and meta.json for the current average strategy."""

@@ -18,15 +18,21 @@ same iteration count holds exactly the tables of an uninterrupted one.
 from __future__ import annotations
 
 import resource
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.common.driver import Budget, LogSpec, RunDriver, RunProgress
+from complots_solver.solvers.common.driver import (
+    Budget,
+    LogSpec,
+    RunDriver,
+    RunProgress,
+    reconcile,
+)
 from complots_solver.solvers.common.strategy_file import (
     KeyedStrategyFile,
     keyed_strategy,
@@ -297,20 +303,31 @@ class MCCFRRun:
         preset: str | None = None,
         resume: bool = False,
         force: bool = False,
+        given: Iterable[str] | None = None,
     ) -> None:
-        settings.validate()
-        if settings.exact and config.players != 2:
-            raise ValueError("exact exploitability needs players=2")
+        """Set up the folder through the run driver, then the solver (restored on ``resume``).
+
+        On ``resume`` the settings not in ``given`` (None: all are given) are the
+        saved run's (the driver's reconciliation).
+        """
         self.out_dir = Path(out_dir)
         self.config = config
-        self.settings = settings
         self.preset = preset
+        self.kept: dict[str, Any] = {}
         self.record = {
             "game": config.game_string(),
             "preset": preset,
             "params": config.params(),
             "solver": {"kind": "mccfr", **asdict(settings)},
         }
+        if resume and not force:
+            solver, self.kept = reconcile(self.out_dir, self.record, given, RESUMABLE_CHANGES)
+            settings = replace(settings, **{k: v for k, v in self.kept.items() if k != "kind"})
+            self.record["solver"] = solver
+        settings.validate()
+        if settings.exact and config.players != 2:
+            raise ValueError("exact exploitability needs players=2")
+        self.settings = settings
         self.driver = RunDriver(
             self.out_dir, self.record, RESUMABLE_CHANGES, LOG, resume, force, streamed=True
         )
@@ -357,15 +374,19 @@ class MCCFRRun:
         row = (self.iteration, self.driver.elapsed, visits, infostates)
         return row, {"infostates": infostates, "node_visits": visits}
 
-    def run(self, progress: Callable[[RunProgress], None] | None = None) -> KeyedStrategyFile:
-        """Iterate until the iteration or time budget; save and return the strategy."""
+    def run(
+        self, budget: Budget | None = None, progress: Callable[[RunProgress], None] | None = None
+    ) -> KeyedStrategyFile:
+        """Iterate until ``budget`` (None: the settings'); save and return the strategy."""
         s = self.settings
+        if budget is None:
+            budget = Budget(s.iterations, s.seconds)
         # compile the numba code on a scratch solver, so that wall time is solving time
         MCCFRSolver(self.config, **s.solver_kwargs()).run(WARMUP_ITERATIONS)
         try:
             self.driver.iterate(
                 self.solver,
-                Budget(s.iterations, s.seconds, s.checkpoint_seconds),
+                replace(budget, checkpoint_seconds=s.checkpoint_seconds),
                 chunk=self._chunk,
                 measure=self._measure,
                 progress=progress,

@@ -29,8 +29,8 @@ from __future__ import annotations
 import json
 import shutil
 import zipfile
-from collections.abc import Callable
-from dataclasses import fields, replace
+from collections.abc import Callable, Iterable
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -38,22 +38,35 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.atomic import atomic_write_json, atomic_write_npz
-from complots_solver.solvers.common.driver import Budget, LogSpec, RunDriver, RunProgress
+from complots_solver.solvers.common.driver import (
+    Budget,
+    LogSpec,
+    RunDriver,
+    RunProgress,
+    keep_saved,
+    read_record,
+    reconcile,
+)
+from complots_solver.solvers.common.folders import (
+    META_FILE,
+    POLICY_FILE,
+    REGRET_STATE_FILE,
+    TRAINING_LOG,
+)
 from complots_solver.solvers.common.pool import WorkerPool
-from complots_solver.solvers.common.rundir import CONFIG_FILE
 from complots_solver.solvers.regret.sampler import LOG_COLUMNS, RegretSampler, RegretSettings
 from complots_solver.solvers.selfplay.features import FEATURE_VERSION
-from complots_solver.solvers.selfplay.run import META_FILE, POLICY_FILE, policy_meta
+from complots_solver.solvers.selfplay.run import policy_meta
 
 ALGORITHM = "regret"
 CHECKPOINT_SECONDS = 300.0
-KIT_FILE = "regret-state.npz"
+KIT_FILE = REGRET_STATE_FILE
 KIT_KIND = "complots sampled regret state"
 KIT_VERSION = 1
 SNAPSHOT_DIR = "snapshots"
 SNAPSHOT_EVERY = 100  # iterations between snapshots of the average network and the state
 LOG = LogSpec(
-    "training.csv",
+    TRAINING_LOG,
     LOG_COLUMNS,
     lambda row: [*(int(x) for x in row[:4]), *(round(float(x), 5) for x in row[4:])],
 )
@@ -127,40 +140,43 @@ class RegretRun:
         force: bool = False,
         pool: WorkerPool | None = None,
         warm_start: Path | None = None,
+        given: Iterable[str] = frozenset(),
     ) -> None:
         """Set up the folder; on ``resume`` the saved settings and seed are the run's (a run from
         before the ``jobs`` setting played one stream, its default). ``pool`` plays the
         iteration's streams. ``warm_start``: a new run from a folder's ``regret-state.npz``
-        (module note), its settings but for ``jobs``; ValueError if unusable."""
+        (module note), its settings but for ``jobs``; ValueError if unusable. A setting named
+        in ``given`` that differs from the kept one is refused (the driver's reconciliation)."""
         self.out = Path(out)
         self.config = config
         self.warm: dict[str, Any] | None = None
+        self.kept: dict[str, Any] = {}
         kit = None
+        names = {f.name for f in fields(RegretSettings)}
+        # settings a run or state saved before they existed take their defaults
+        defaults = RegretSettings().record()
         if warm_start is not None and resume:
             raise ValueError(
                 "warm_start: --resume continues its own run; a warm start is a new one"
             )
         if warm_start is not None:
             kit, meta = read_kit(Path(warm_start), config)
-            names = {f.name for f in fields(RegretSettings)}
-            stored = {k: v for k, v in meta.get("settings", {}).items() if k in names}
-            settings = replace(RegretSettings(**stored), jobs=settings.jobs)
+            stored = {**defaults, **meta.get("settings", {})}
+            solver, self.kept = keep_saved(
+                stored, settings.record(), {*given, "jobs"}, ("jobs",), warm_start, "warm_start"
+            )
+            settings = RegretSettings(**{k: v for k, v in solver.items() if k in names})
             counters = [int(v) for v in kit["counters"]]
             self.warm = {"from": str(warm_start), "iteration": counters[0], "games": counters[1]}
         if resume and not force:
-            path = self.out / CONFIG_FILE
-            if not path.is_file():
+            saved = read_record(self.out)
+            if saved is None:
                 raise ValueError(f"resume: no sampled regret run in {self.out}")
-            saved = json.loads(path.read_text())
-            if saved.get("algorithm") != ALGORITHM:
-                raise ValueError(f"resume: {self.out} holds a run of another algorithm")
-            if saved.get("game") != config.game_string():
-                raise ValueError(f"resume: {self.out} holds a run of {saved.get('game')}")
-            names = {f.name for f in fields(RegretSettings)}
-            settings = RegretSettings(
-                **{k: v for k, v in saved.get("solver", {}).items() if k in names}
+            solver, self.kept = reconcile(
+                self.out, _record(config, seed, settings), given, (), {"seed": seed, **defaults}
             )
-            seed = int(saved.get("solver", {}).get("seed", seed))
+            settings = RegretSettings(**{k: v for k, v in solver.items() if k in names})
+            seed = int(solver["seed"])
             self.warm = saved.get("warm_start")
         self.settings = settings
         self.seed = seed
@@ -196,6 +212,15 @@ class RegretRun:
             progress=progress,
             consistent=lambda: not self.trainer.stepping,
         )
+
+    def run(
+        self, budget: Budget | None = None, progress: Callable[[RunProgress], None] | None = None
+    ) -> None:
+        """Train to ``budget`` (None: one iteration more), then write the average network."""
+        if budget is None:
+            budget = Budget(iterations=self.trainer.iteration + 1)
+        self.train(budget.seconds, budget.iterations, progress)
+        self.save()
 
     def _measure(self, spent: float) -> tuple[tuple[float, ...], dict[str, float]]:
         """The sampler's log row, and a snapshot when the iteration is a multiple of

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
+from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.belief.valuenet import Adam, ValueNet
+from complots_solver.solvers.selfplay.features import FEATURE_VERSION
 
 KIND = "table-policy"
 NEG = -1e9
@@ -270,3 +272,8 @@ class PPO(Adam):
                 for k, v in terms.items():
                     out.setdefault(k, []).append(v)
         return {k: float(np.mean(v)) for k, v in out.items()}
+
+
+def policy_meta(config: GameConfig, algorithm: str) -> dict[str, str]:
+    """What a table network's file records beside its weights: game, maker, feature version."""
+    return {"game": config.game_string(), "algorithm": algorithm, "features": str(FEATURE_VERSION)}

@@ -17,18 +17,24 @@ driver's (:mod:`complots_solver.solvers.common.driver`).
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.atomic import atomic_write_json
-from complots_solver.solvers.common.driver import Budget, LogSpec, RunDriver, RunProgress
+from complots_solver.solvers.common.driver import (
+    Budget,
+    LogSpec,
+    RunDriver,
+    RunProgress,
+    read_record,
+    reconcile,
+)
+from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE, TRAINING_LOG
 from complots_solver.solvers.common.pool import WorkerPool
-from complots_solver.solvers.common.rundir import CONFIG_FILE
-from complots_solver.solvers.selfplay.features import FEATURE_VERSION
+from complots_solver.solvers.selfplay.net import policy_meta
 from complots_solver.solvers.selfplay.train import (
     LOG_COLUMNS,
     BotFactory,
@@ -37,15 +43,14 @@ from complots_solver.solvers.selfplay.train import (
 )
 
 ALGORITHM = "selfplay"
-POLICY_FILE = "policy-net.npz"
-META_FILE = "meta.json"
-LOG_FILE = "training.csv"
+LOG_FILE = TRAINING_LOG
 LOG = LogSpec(
     LOG_FILE,
     LOG_COLUMNS,
     lambda row: [*(int(x) for x in row[:4]), *(round(float(x), 4) for x in row[4:])],
 )
 RESUMABLE: tuple[str, ...] = ()
+__all__ = ["META_FILE", "POLICY_FILE", "SelfPlayRun", "policy_meta"]
 
 
 def _record(config: GameConfig, seed: int, settings: SelfPlaySettings) -> dict[str, Any]:
@@ -55,11 +60,6 @@ def _record(config: GameConfig, seed: int, settings: SelfPlaySettings) -> dict[s
         "params": config.params(),
         "solver": {"seed": seed, **settings.record()},
     }
-
-
-def policy_meta(config: GameConfig, algorithm: str) -> dict[str, str]:
-    """What a table network's file records beside its weights: game, maker, feature version."""
-    return {"game": config.game_string(), "algorithm": algorithm, "features": str(FEATURE_VERSION)}
 
 
 class SelfPlayRun:
@@ -74,34 +74,29 @@ class SelfPlayRun:
         bot_factory: BotFactory | None = None,
         resume: bool = False,
         force: bool = False,
-        given: frozenset[str] = frozenset(),
+        given: Iterable[str] = frozenset(),
         pool: WorkerPool | None = None,
     ) -> None:
         """Set up the folder through the run driver and the trainer (restored on ``resume``).
 
-        On ``resume`` the saved settings are the run's; a setting named in
-        ``given`` that differs from the saved one is refused (ValueError).
+        On ``resume`` the saved settings and seed are the run's; a setting named
+        in ``given`` that differs from the saved one is refused (ValueError), by
+        the driver's reconciliation.
         """
         self.out = Path(out)
         self.config = config
+        self.kept: dict[str, object] = {}
         if resume and not force:
-            path = self.out / CONFIG_FILE
-            if not path.is_file():
+            if read_record(self.out) is None:
                 raise ValueError(f"--resume: no self-play run in {self.out}")
-            saved = json.loads(path.read_text())
-            if saved.get("algorithm") != ALGORITHM:
-                raise ValueError(f"--resume: {self.out} holds a run of another algorithm")
+            # runs from before a setting existed took its default; before jobs, one stream
+            missing = {"seed": seed, **SelfPlaySettings().record(), "jobs": 1}
+            solver, self.kept = reconcile(
+                self.out, _record(config, seed, settings), given, RESUMABLE, missing
+            )
             names = {f.name for f in fields(SelfPlaySettings)}
-            stored = {k: v for k, v in saved.get("solver", {}).items() if k in names}
-            stored.setdefault("jobs", 1)  # runs from before the setting played one stream
-            for key in sorted(given):
-                if key in stored and stored[key] != getattr(settings, key):
-                    raise ValueError(
-                        f"--option {key}: the run in {self.out} was trained with "
-                        f"{key}={stored[key]}; a resumed run keeps its settings"
-                    )
-            settings = SelfPlaySettings(**stored)
-            seed = int(saved.get("solver", {}).get("seed", seed))
+            settings = SelfPlaySettings(**{k: v for k, v in solver.items() if k in names})
+            seed = int(solver["seed"])
         self.settings = settings
         self.seed = seed
         self.trainer = SelfPlayTrainer(
@@ -134,6 +129,15 @@ class SelfPlayRun:
             progress=progress,
             consistent=lambda: not self.trainer.stepping,
         )
+
+    def run(
+        self, budget: Budget | None = None, progress: Callable[[RunProgress], None] | None = None
+    ) -> None:
+        """Train to ``budget`` (None: one iteration more), then write the network."""
+        if budget is None:
+            budget = Budget(iterations=self.trainer.iteration + 1)
+        self.train(budget.seconds, budget.iterations, progress)
+        self.save()
 
     def save(self) -> None:
         """Write ``policy-net.npz`` and ``meta.json`` (what the run did; quality not measured).

@@ -1,0 +1,160 @@
+"""The selfplay family's registration: league self-play of a table network (3+ players)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from complots_solver.solvers.belief.family import RAY, budget_text, workers_text
+from complots_solver.solvers.common.driver import Budget, RunProgress
+from complots_solver.solvers.common.pool import WorkerPool
+from complots_solver.solvers.common.registry import RunRequest, SolverFamily
+from complots_solver.solvers.selfplay.run import SelfPlayRun
+from complots_solver.solvers.selfplay.train import SelfPlaySettings
+
+DEFAULT_SECONDS = 3600.0
+LOG_EVERY = 25  # iterations between progress lines
+HELP = {
+    "games": "games an iteration (one PPO update on the learner seats' decisions)",
+    "parallel": "games in play at once (their decisions are evaluated in one batch)",
+    "width": "units in each of the table network's two hidden layers",
+    "lr": "Adam learning rate",
+    "entropy": "weight of the PPO loss's pull towards the magnet: uniform play (the entropy "
+    "bonus) or, with magnet_every, an earlier copy of the network",
+    "epochs": "PPO passes over an iteration's decisions",
+    "minibatch": "decisions per PPO step",
+    "lam": "GAE lambda (rewards come only at the end, no discount)",
+    "self_share": "share of games in which every seat is the learning network",
+    "bot_share": "share of games of one learning seat among the bots of `bots`",
+    "snapshot_every": "iterations between frozen copies of the network (past selves)",
+    "snapshots": "past selves kept; the games neither self-play nor with bots seat them",
+    "bots": "comma-separated bots the learner meets in its bot games",
+    "exploiter_share": "share of games against the exploiter (a best responder trained alongside; 0: none)",
+    "exploiter_games": "the exploiter's own training games an iteration",
+    "exploiter_reset": "iterations between restarts of the exploiter from a copy of its target",
+    "exploiter_target": "whom the exploiter best-responds to: current (the learning network) "
+    "or average (the average network, the strategy written; needs average)",
+    "jobs": "independent game streams an iteration is split into, played on the --workers "
+    "(the result depends on jobs, never on --workers; runs made before it existed used 1)",
+    "average": "rows of the reservoir of the average-strategy network (NFSP); when set, the "
+    "average network is the strategy written (0: none, the last network is)",
+    "average_steps": "Adam steps an iteration fitting the average network to its reservoir",
+    "magnet_every": "0: the entropy bonus; K: the pull is the reverse KL to the network as it was "
+    "at the last multiple of K iterations (magnetic mirror descent's moving magnet)",
+    "counterfactual": "0: decisions count as play reaches them; W: each learner decision's "
+    "policy term is weighted by 1 / its seat's own reach so far, at most W, mean 1",
+}  # fmt: skip
+
+
+class PooledRun:
+    """A network family's run together with the worker pool it plays on (closed after it)."""
+
+    def __init__(self, run: Any, pool: WorkerPool, workers: int, ray_address: str | None) -> None:
+        self.inner = run
+        self.pool = pool
+        self.workers = workers
+        self.ray_address = ray_address
+        self.kept = run.kept
+
+    def run(self, budget: Budget | None = None, progress: Any = None) -> Any:
+        """Run the inner run to ``budget``, then close the pool."""
+        with self.pool:
+            return self.inner.run(budget, progress)
+
+
+def open_pool(request: RunRequest, values: dict[str, Any]) -> tuple[WorkerPool, str | None]:
+    """The worker pool of ``--workers`` (Ray actors with ``ray_address``), started."""
+    ray_address = values.pop("ray_address", None)
+    pool = WorkerPool(request.workers, ray_address)
+    pool.__enter__()
+    return pool, ray_address
+
+
+class SelfPlayFamily(SolverFamily):
+    """PPO of a table network against itself, its past selves and the bots."""
+
+    name = "selfplay"
+    title = "selfplay"
+    algorithms = ("selfplay",)
+    order = 3
+    run_class = SelfPlayRun
+    default_budget = Budget(seconds=DEFAULT_SECONDS)
+    progress_every = LOG_EVERY
+    helps = HELP
+    extra_options = (RAY,)
+
+    def settings_class(self) -> type:
+        """The selfplay family's settings."""
+        return SelfPlaySettings
+
+    def make_run(self, request: RunRequest) -> PooledRun:
+        """Set up the run folder and the worker pool (resumed with its settings kept)."""
+        values = dict(request.values)
+        ray = values.get("ray_address")
+        settings = SelfPlaySettings.from_options(
+            {k: str(v) for k, v in values.items() if k != "ray_address"}
+        )
+        factory = None
+        if request.bots is not None:
+            for name in settings.bot_list():
+                request.bots.check(name)  # ValueError naming the bad bot
+            factory = request.bots.factory(request.config)
+        pool, ray = open_pool(request, values)
+        try:
+            run = SelfPlayRun(
+                request.out_dir, request.config, settings, seed=request.seed,
+                bot_factory=factory, resume=request.resume, force=request.force,
+                given=request.given - {"ray_address"} | (request.flags & {"seed"}), pool=pool,
+            )  # fmt: skip
+        except BaseException:
+            pool.__exit__(None, None, None)
+            raise
+        return PooledRun(run, pool, request.workers, ray)
+
+    def banner(self, run: PooledRun, request: RunRequest) -> str:
+        """What trains, to what budget, in how many streams on how many workers."""
+        s = run.inner.settings
+        return (
+            f"selfplay: PPO league training of the table network until "
+            f"{budget_text(request.budget, 'iteration')} ({s.games} games an iteration in "
+            f"{s.jobs} stream(s) on {workers_text(run.workers, run.ray_address)}); "
+            "resumable with --resume"
+        )
+
+    def resume_note(self, run: PooledRun, request: RunRequest) -> str | None:
+        """The iteration the run continues after."""
+        tr = run.inner.trainer
+        if not (request.resume and tr.iteration > 0):
+            return None
+        return f"resuming after iteration {tr.iteration} ({tr.games} games)"
+
+    def progress_line(self, progress: RunProgress, request: RunRequest) -> str | None:
+        """Every ``LOG_EVERY`` iterations and the last: games, win share, turns, time."""
+        row = progress.figures
+        last = progress.target_iterations is not None and (
+            progress.iteration >= progress.target_iterations
+        )
+        if int(row["iteration"]) % LOG_EVERY and not last:
+            return None
+        return (
+            f"iteration {row['iteration']:.0f}: {row['games']:.0f} games, win share "
+            f"{row['bot_win_share']:.2f} in its bot games (fair {1 / request.config.players:.2f}), "
+            f"{row['self_turns']:.1f} turns a self-play game, {progress.seconds:.0f} s in all"
+        )
+
+    def interrupted(self, run: PooledRun, request: RunRequest) -> str:
+        """What is kept."""
+        return (
+            "interrupted; the last checkpoint and its network (policy-net.npz, playable "
+            f"with net:{request.out_dir}) are kept, continue with --resume"
+        )
+
+    def finish(self, run: PooledRun, result: Any, request: RunRequest) -> list[str]:
+        """Where the network is, and how to measure it."""
+        out = request.out_dir
+        return [
+            f"strategy written to {out}/policy-net.npz (play it with net:{out}); quality not "
+            f"measured yet (complots bound GAME --strategy net:{out} --method responder)"
+        ]
+
+
+FAMILY = SelfPlayFamily()
