@@ -97,7 +97,15 @@ def write_browser_report(
 ) -> dict[str, Path]:
     """Report of an already loaded browser (exact or sampled); see :func:`write_report`."""
     tables = all_tables(browser, _phase(progress, "tables", len(TABLES)))
-    paths = write_outputs(build_report(browser, tables), out, formats, progress)
+    report = build_report(browser, tables)
+    out = Path(out)
+    if report.appendix is not None:
+        name = f"{out.name}-appendix.html"
+        report.sections[0].links.append((f"Appendix: more tables ({name})", name))
+        paths = write_outputs(report, out, formats, progress)
+        paths["appendix"] = write_html(report.appendix, out.parent / name)
+    else:
+        paths = write_outputs(report, out, formats, progress)
     if csv_dir is not None:
         for table in tables.values():
             table.to_csv(Path(csv_dir))

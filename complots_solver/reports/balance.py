@@ -637,7 +637,7 @@ def _sure(m: Metric, tests: int) -> str:
         word = "fairly sure"
     else:
         word = "not sure: could be chance"
-    return f"{word} ({shown} after Holm, {tests} tests)"
+    return f"{word} ({shown})"
 
 
 def _measure_name(m: Metric) -> str:
@@ -784,8 +784,9 @@ def build_balance_reports(inputs: BalanceInputs) -> tuple[Report, Report]:
             "answer",
             "The answer at each player count",
             "The better-balanced line-up, or 'cannot tell'; the difference on the measure that "
-            "decides (or comes closest to deciding), with its 95% interval; how sure we are; "
-            "and the first player's edge with each line-up. Sample: "
+            "decides (or comes closest to deciding), with its 95% interval; how sure we are (p: "
+            f"the chance of so large a difference by luck alone, Holm-corrected for the {tests} "
+            "tests made); and the first player's edge with each line-up. Sample: "
             + "; ".join(
                 f"{c.players} players {data[c.presets[0]].games:,} games per line-up"
                 for c in comps
@@ -973,7 +974,7 @@ def build_balance_reports(inputs: BalanceInputs) -> tuple[Report, Report]:
         if picks.empty:
             continue
         order = ", ".join(
-            f"{r['character']} {r['estimate'].pct(0)}" for _, r in picks.head(3).iterrows()
+            f"{r['character']} {r['estimate'].pct()}" for _, r in picks.head(3).iterrows()
         )
         rows.append({"line-up": _lineup_name(d), "most picked in the draft": order})
     if rows:
@@ -1003,9 +1004,9 @@ def build_balance_reports(inputs: BalanceInputs) -> tuple[Report, Report]:
         rows.append(
             {
                 "line-up": _lineup_name(d),
-                "most bluffed claim": f"{most[0]} {most[1].pct(0)}" if most else "",
-                "least bluffed claim": f"{least[0]} {least[1].pct(0)}" if least else "",
-                "most challenged claim": f"{top[0]} {top[1].pct(0)}" if top else "",
+                "most bluffed claim": f"{most[0]} {most[1].pct()}" if most else "",
+                "least bluffed claim": f"{least[0]} {least[1].pct()}" if least else "",
+                "most challenged claim": f"{top[0]} {top[1].pct()}" if top else "",
             }
         )
     play_sec.paragraphs.append(
@@ -1055,10 +1056,10 @@ def build_balance_reports(inputs: BalanceInputs) -> tuple[Report, Report]:
         f"{inputs.stem}-appendix.html, and every row, few events included, in the CSV files "
         f"of the folder {inputs.stem}-tables/ beside it."
     )
-    for p in data:
-        method_sec.paragraphs.append(
-            f"{p}: strategy quality from its meta.json: {quality[p].detail}"
-        )
+    method_sec.paragraphs.append(
+        "Each strategy's record of its quality (its meta.json, every bound with its command) "
+        "is quoted in the appendix."
+    )
     method_sec.links += [
         (f"Appendix: every table ({inputs.stem}-appendix.html)", f"{inputs.stem}-appendix.html"),
         (f"CSV files of every table ({inputs.stem}-tables/)", f"{inputs.stem}-tables/"),
@@ -1266,6 +1267,9 @@ def _appendix_sections(
         )
     )  # fmt: skip
     cover = Section("coverage", "Games covered and Complots 2 line-ups")
+    cover.paragraphs += [
+        f"{p}: strategy quality from its meta.json: {quality[p].detail}" for p in data
+    ]
     cover.tables.append(
         _table("coverage", "Games covered by this report", "Each covered game and its status.",
                _coverage_frame(data, quality), "presets and shipped strategies")

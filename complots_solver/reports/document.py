@@ -24,7 +24,7 @@ DISPLAY_MIN_PROBABILITY = 0.001
 TINY = 1e-4  # smaller magnitudes are shown as '< 0.0001', never as 6.4e-08
 FAINT_REACH = 1e-4  # exact tables: rows reached less often than this are greyed out
 FAINT_VISITS = 30  # sampled tables: rows resting on fewer sampled decisions are left out
-MAX_SHOWN_ROWS = 24  # sampled tables: the most visited rows shown; every row is in the CSV
+MAX_SHOWN_ROWS = 12  # sampled tables: the most visited rows shown; every row is in the CSV
 WEAK_EXPLOITABILITY = 0.2  # above this (or unmeasured on a sampled run) the report warns
 DRAWS_DOMINATE = 0.5  # a turn-cap share from this on gets the short-horizon warning
 
@@ -62,6 +62,7 @@ class Report:
     warnings: list[str] = field(default_factory=list)  # shown above everything else
     compact: bool = True  # PDF: small tables share a page instead of one page each
     front: Section | None = None  # the answer, alone on page 1 (PDF) and first (HTML)
+    appendix: Report | None = None  # more tables, written beside the report as HTML
 
     def tables(self) -> list[StrategyTable]:
         """Every table in order."""
@@ -311,7 +312,29 @@ def _takeaways(b: Browser, t: dict[str, StrategyTable]) -> list[str]:
             f"The character it bluffs most is the {top['character']}: "
             f"{top['bluff frequency']:.1%} of its {top['character']} claims are bluffs."
         )
+        lines += _extremes(bl)
     return lines
+
+
+EXTREME = 0.9  # a claim bluffed more often than this, or a bluff challenged so often, is named
+
+
+def _extremes(bluffs: pd.DataFrame) -> list[str]:
+    """Sentences on extreme behaviour: a claim never made, nearly always a bluff, bluffs always
+    called."""
+    out = []
+    for _, r in bluffs.iterrows():
+        c = r["character"]
+        if not r["claims per game"] > 0:
+            out.append(f"Extreme: it never claims the {c}.")
+        elif r["bluff frequency"] > EXTREME:
+            out.append(f"Extreme: {r['bluff frequency']:.1%} of its {c} claims are bluffs.")
+        if r.get("bluffs challenged", 0) > EXTREME:
+            out.append(
+                f"Extreme: its opponent (itself) challenges {r['bluffs challenged']:.1%} of its "
+                f"{c} bluffs."
+            )
+    return out
 
 
 def _mark_faint(table: StrategyTable, exact: bool) -> StrategyTable:
@@ -465,21 +488,22 @@ def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> 
         hv["lo"] = hv["value"] - hv["value ±95%"].fillna(0.0)
         hv["hi"] = hv["value"] + hv["value ±95%"].fillna(0.0)
         cv_ci = hv_ci = ("lo", "hi")
-    values_sec.figures.append(
-        FigureSpec(
-            "character_values",
-            "Value of holding each character",
-            "Expected utility of each seat when its starting hand holds the character. " + note,
-            lambda: figures.value_bars_figure(
-                cv,
-                "character",
-                "value holding it",
-                "Value when holding the character",
-                ci=cv_ci,
-                note=note,
-            ),
+    if b.exact:  # sampled reports keep to 10 pages: the character table gives the same values
+        values_sec.figures.append(
+            FigureSpec(
+                "character_values",
+                "Value of holding each character",
+                "Expected utility of each seat when its starting hand holds the character. " + note,
+                lambda: figures.value_bars_figure(
+                    cv,
+                    "character",
+                    "value holding it",
+                    "Value when holding the character",
+                    ci=cv_ci,
+                    note=note,
+                ),
+            )
         )
-    )
     # with one card a hand is a character (the same chart twice); sampled, the hand table suffices
     if b.config.influence > 1 and b.exact:
         values_sec.figures.append(
@@ -511,6 +535,15 @@ def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> 
             + "; ".join(dropped)
             + "."
         )
+    appendix = None
+    if not b.exact:
+        sections, moved = _main_and_appendix(sections)
+        if moved:
+            titles = "; ".join(t.title for sec in moved for t in sec.tables)
+            sections[0].paragraphs.append(
+                f"In the appendix beside this report (and every row in the CSV files): {titles}."
+            )
+            appendix = Report(f"Complots strategy report: {name}, appendix", [], moved)
     facts = [
         ("Game", f"Complots, {name}: {run['game']}"),
         ("Line-up", run["lineup"]),
@@ -529,7 +562,31 @@ def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> 
                 "estimates with 95% confidence intervals",
             ),
         )
-    return Report(f"Complots strategy report: {name}", facts, sections, warnings=report_warnings(b))
+    report = Report(
+        f"Complots strategy report: {name}", facts, sections, warnings=report_warnings(b)
+    )
+    report.appendix = appendix
+    return report
+
+
+# what a sampled report shows itself; its other tables go to the appendix
+MAIN_TABLES = ("opening_moves", "draft_picks", "challenges", "bluffs", "character_values")
+
+
+def _main_and_appendix(sections: list[Section]) -> tuple[list[Section], list[Section]]:
+    """Sections split into the report's (MAIN_TABLES, the figures) and the appendix's."""
+    main, moved = [], []
+    for sec in sections:
+        out = [t for t in sec.tables if t.key not in MAIN_TABLES]
+        if out:
+            moved.append(Section(sec.key, sec.title, [], out))
+        kept = replace(sec, tables=[t for t in sec.tables if t.key in MAIN_TABLES])
+        if sec.key == "convergence":  # no exact convergence for a sampled run: text only
+            moved.append(Section(sec.key, sec.title, list(sec.paragraphs)))
+            continue
+        if kept.tables or kept.figures or sec.key == "summary":
+            main.append(kept)
+    return main, moved
 
 
 def _drop_empty(sections: list[Section]) -> tuple[list[Section], list[str]]:

@@ -33,6 +33,7 @@ td.text,th.text{text-align:left}tr:nth-child(even) td{background:#fafbfd}
 nav ul{columns:2;font-size:.9em}img{max-width:100%}
 .table-wrap{max-height:34em;overflow-y:auto;max-width:100%}
 tr.faint td{color:#a0a6b4}
+table.wide{font-size:.68em}table.wide th,table.wide td{padding:.2em .3em}
 .warning{border:3px solid #b3261e;background:#fdecea;color:#5f1412;padding:.6em 1em;
 margin:1em 0;font-weight:600}
 """
@@ -69,7 +70,7 @@ TEMPLATE = """<!DOCTYPE html>
 <h3 id="table-{{ t.key }}">{{ t.title }}</h3>
 <p>{{ t.description }} <span class="basis">[{{ t.basis }}]</span></p>
 {% if t.note %}<p class="note">{{ t.note }}</p>{% endif %}
-{% if t.rows %}<div class="table-wrap"><table class="sortable" data-key="{{ t.key }}"><thead><tr>
+{% if t.rows %}<div class="table-wrap"><table class="sortable{{ ' wide' if t.columns | length > WIDE_COLUMNS else '' }}" data-key="{{ t.key }}"><thead><tr>
 {% for c in t.columns %}<th class="{{ 'text' if c.text else '' }}">{{ c.name | breakable }}</th>{% endfor %}
 </tr></thead><tbody>
 {% for r in t.rows %}<tr{% if t.faint[loop.index0] %} class="faint"{% endif %}>{% for v in r %}<td class="{{ 'text' if t.columns[loop.index0].text else '' }}">{{ v | breakable }}</td>{% endfor %}</tr>
@@ -97,6 +98,7 @@ TEMPLATE = """<!DOCTYPE html>
 """
 
 
+WIDE_COLUMNS = 9  # a table with more columns is set smaller, so that no cell breaks a word
 LONG_WORD = 30  # a longer word may break after its commas and '+' (game strings, line-ups)
 _LONG = re.compile(r"\S{" + str(LONG_WORD) + ",}")
 
@@ -190,6 +192,7 @@ def render_html(
     view["sections"] = sections
     # the front section: its first paragraph above its table, the rest below (as on page 1)
     view["front"] = shown(report.front, 1) if report.front is not None else None
+    env.globals["WIDE_COLUMNS"] = WIDE_COLUMNS
     return env.from_string(TEMPLATE).render(report=view, css=CSS, js=JS)
 
 

@@ -279,11 +279,14 @@ def _front_page(report: Report) -> Figure:
     assert report.front is not None
     fig = Figure(figsize=PAGE)
     y = TOP
-    for part in _wrap(report.title, 18, 0.9):
+    front = report.front
+    for part in _wrap(report.title, 13, 0.9):
+        fig.text(LEFT, y, part, fontsize=13, color="#5a6275", va="top")
+        y -= _line_height(13)
+    for part in _wrap(front.title, 18, 0.9):
         fig.text(LEFT, y, part, fontsize=18, weight="bold", va="top")
         y -= _line_height(18)
     y -= 0.015
-    front = report.front
     y = _text_block(fig, y, front.paragraphs[:1], 11)
     y -= 0.01
     for tab in front.tables:

@@ -130,7 +130,9 @@ def make_samples(runs: SampleRuns, command: str) -> list[Path]:
         paths = write_browser_report(
             browsers[label], stem, ["html", "pdf"], out / f"{name}-{label}-tables"
         )
-        written += [paths["html"], paths["pdf"]]
+        written += [paths["html"], paths["pdf"]] + (
+            [paths["appendix"]] if "appendix" in paths else []
+        )
     stem = out / f"{name}-ambassador-vs-inquisitor"
     paths = write_browser_comparison(
         browsers["ambassador"],

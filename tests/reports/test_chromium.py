@@ -122,12 +122,12 @@ def test_report_renders_in_chromium(browser, path: Path) -> None:
         shown = page.eval_on_selector_all("table.sortable", "ts => ts.map(t => t.dataset.key)")
         assert shown == source.tables
         assert source.tables, "a report with no table"
-        first = "verdicts" if path == BALANCE else source.sections[0]
+        first = source.sections[0]
         assert page.locator(f"section#{first}").is_visible()
         if path == BALANCE:
-            assert source.sections[0] == "verdicts"
-            text = page.inner_text("section#verdicts")
-            assert "95%" in text and "line-up" in text
+            assert first == "answer"
+            text = page.inner_text("section#answer")
+            assert "95%" in text and "line-up" in text and "provisional" in text
         width = page.evaluate("document.documentElement.clientWidth")
         wide = page.eval_on_selector_all(
             "table",
@@ -199,17 +199,21 @@ def _pdf_pages(path: Path) -> list[str]:
 
 @pytest.mark.skipif(not (REPORTS / "balance.pdf").exists(), reason="balance.pdf not committed")
 def test_balance_pdf_pages_and_verdicts() -> None:
-    """The balance PDF: a few pages per covered game, none nearly empty, the verdicts and warnings
-    on top."""
+    """The balance PDF: at most 12 pages, none nearly empty; page 1 the answer and nothing else,
+    'How sure are we' after it."""
     pages = _pdf_pages(REPORTS / "balance.pdf")
-    assert 4 <= len(pages) <= 48  # 40 pages for the 15 presets covered today
+    assert 4 <= len(pages) <= 12
     short = [(i + 1, len(t)) for i, t in enumerate(pages) if len(t) < MIN_PAGE_CHARS]
     assert not short, f"nearly empty pages (page, characters): {short}"
-    assert "Warning: weak strategies" in pages[0]
-    verdicts = pages[1]
-    assert "Verdicts" in verdicts and "first player's edge" in verdicts
-    assert re.search(r"\d+\.\d% \[\d+\.\d, \d+\.\d\]", verdicts), "a share with its interval"
-    assert "better balanced" in verdicts or "cannot tell" in verdicts
+    first = pages[0]
+    assert "Ambassador or Inquisitor" in first and "Better balanced means" in first
+    assert "provisional" in first and "Warning" not in first and "Command" not in first
+    rows = re.findall(
+        r"^\s*([2-6])\s+(Ambassador|Inquisitor|cannot tell|mixed|not compared)", first, re.M
+    )
+    assert [r[0] for r in rows] == ["2", "3", "4", "5", "6"], rows
+    assert re.search(r"[-+]\d+\.\d points \[[-+]\d+\.\d, [-+]\d+\.\d\]", first)
+    assert any("How sure are we" in p for p in pages[1:3])
     assert f"page {len(pages)} of {len(pages)}" in pages[-1]
     joined = "\n".join(pages)
     assert not re.search(r"\d\.\d+e-\d", joined), "a probability in scientific notation"

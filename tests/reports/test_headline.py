@@ -22,7 +22,7 @@ from complots_solver.reports.balance import (
 from complots_solver.reports.balance_games import GameRecord
 from complots_solver.reports.balance_stats import LineupData
 from complots_solver.reports.compare import build_comparison
-from complots_solver.reports.document import build_report
+from complots_solver.reports.document import MAIN_TABLES, build_report
 from complots_solver.rules.presets import load_presets
 
 REPORTS = Path(__file__).resolve().parents[2] / "reports"
@@ -76,7 +76,11 @@ def test_shipped_strategy_reports_quote_it(balance_folder: Path) -> None:
     head = headline.read_headline()
     a = load_run(strategies_dir() / AMBASSADOR, 4, 0)
     b = load_run(strategies_dir() / INQUISITOR, 4, 1)
-    own = " ".join(build_report(a).sections[0].paragraphs)
+    report = build_report(a)
+    own = " ".join(report.sections[0].paragraphs)
+    # a sampled report shows MAIN_TABLES only; the rest is in its appendix
+    assert {t.key for t in report.tables()} <= set(MAIN_TABLES)
+    assert report.appendix is not None and report.appendix.tables()
     assert head.edge_sentence("Ambassador") in own and head.verdict_sentence() in own
     assert "The difference from 0 is significant" not in own
     both = " ".join(build_comparison(a, b).sections[0].paragraphs)

@@ -125,26 +125,6 @@ def layout_faults(path: Path) -> list[str]:
     return faults
 
 
-# committed before the layout was fixed, remade in the commits that follow: each must fail
-STALE_PDF = {
-    "balance.pdf",
-    "draft-ambassador-vs-inquisitor.pdf",
-    "ladder-1-c2-catechumene-vs-expert.pdf",
-}
-STALE_HTML = {
-    "balance.html",
-    "draft-ambassador-vs-inquisitor.html",
-    "draft-ambassador.html",
-    "draft-inquisitor.html",
-}
-
-
-def _stale(paths: list[Path], stale: set[str]) -> list:
-    """``paths`` as parameters, those in ``stale`` expected to fail until they are remade."""
-    mark = pytest.mark.xfail(strict=True, reason="made before the layout fixes; to be remade")
-    return [pytest.param(p, marks=mark) if p.name in stale else p for p in paths]
-
-
 needs_poppler = pytest.mark.skipif(PDFTOTEXT is None, reason="pdftotext (poppler-utils) missing")
 
 
@@ -171,7 +151,7 @@ def test_the_check_sees_a_word_off_the_page_and_in_the_footer(tmp_path: Path) ->
 
 
 @needs_poppler
-@pytest.mark.parametrize("path", _stale(PDF_REPORTS, STALE_PDF), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", PDF_REPORTS, ids=lambda p: p.name)
 def test_no_word_off_the_page_or_in_the_footer(path: Path) -> None:
     """Every word of every page of the committed PDF lies on the page, above the footer."""
     faults = layout_faults(path)
@@ -222,7 +202,7 @@ def test_the_check_sees_a_broken_word(browser, tmp_path: Path) -> None:
         page.close()
 
 
-@pytest.mark.parametrize("path", _stale(HTML_REPORTS, STALE_HTML), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", HTML_REPORTS, ids=lambda p: p.name)
 def test_no_table_cell_breaks_a_word(browser, path: Path) -> None:
     """No word or number in a table cell of the committed HTML is split over two lines."""
     page, _ = _open(browser, path)
@@ -231,3 +211,13 @@ def test_no_table_cell_breaks_a_word(browser, path: Path) -> None:
     finally:
         page.close()
     assert not broken, f"{len(broken)} words broken in table cells, first: {broken[:8]}"
+
+
+DRAFT_PDFS = sorted((Path(__file__).resolve().parents[2] / "reports").glob("draft-*.pdf"))
+
+
+@pytest.mark.parametrize("path", DRAFT_PDFS, ids=lambda p: p.name)
+def test_full_game_strategy_reports_are_at_most_ten_pages(path: Path) -> None:
+    """A report of a shipped full-game strategy reads in minutes: 10 pages at most."""
+    pypdf = pytest.importorskip("pypdf", reason="pypdf is in the test extra")
+    assert len(pypdf.PdfReader(str(path)).pages) <= 10
