@@ -41,9 +41,6 @@ HELP = {
     "before it existed used 1)",
     "power": "the regret network holds the clipped regret sum over t**power (1: the mean "
     "regret; 0.5 keeps its scale steady as it converges)",
-    "common": "common random numbers: the branches of one decision (one per legal action) are "
-    "played out with the same random numbers, so the noise their values share cancels in the "
-    "regrets (the regrets' mean is unchanged)",
 }
 
 

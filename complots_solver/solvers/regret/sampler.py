@@ -89,11 +89,6 @@ class RegretSettings:
     # regret, which shrinks like 1/sqrt(t) near an equilibrium while the fitting error does
     # not; 0.5 keeps the held regrets' scale steady (regret matching ignores the scale)
     power: float = 1.0
-    # common random numbers: the branches of one traverser decision (one per legal action) are
-    # played out with the same random numbers step for step, so the noise their values share
-    # (later draws, the other seat's mixing) cancels in the regrets; each branch alone is
-    # played exactly as before, so the regrets' mean is unchanged
-    common: bool = False
 
     def validate(self) -> None:
         """Raise ValueError naming the first setting out of range."""
@@ -172,22 +167,6 @@ def running_target(before: np.ndarray, regret: np.ndarray, it: float, power: flo
     return before * ((it - 1.0) / it) ** power + regret / it**power
 
 
-@njit(cache=True)
-def keyed_uniforms(keys: np.ndarray, step: int) -> np.ndarray:
-    """A uniform number in [0, 1) for each key at ``step`` (splitmix64 of the pair): equal keys
-    draw equal numbers, different keys or steps independent-looking ones."""
-    out = np.empty(keys.shape[0])
-    for i in range(keys.shape[0]):
-        z = np.uint64(keys[i]) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(step + 1) * np.uint64(
-            0xD1B54A32D192ED03
-        )
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        z = z ^ (z >> np.uint64(31))
-        out[i] = float(z >> np.uint64(11)) / 9007199254740992.0  # 53 bits
-    return out
-
-
 def matched(out: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """Regret matching per row: positive outputs on legal actions normalised, else uniform."""
     positive = np.maximum(out, 0.0) * (legal > 0)
@@ -234,42 +213,27 @@ class Traversal:
         return out
 
     def _move(
-        self,
-        t: Table,
-        probs: np.ndarray,
-        deciding: np.ndarray,
-        rng: np.random.Generator,
-        uniforms: np.ndarray | None = None,
+        self, t: Table, probs: np.ndarray, deciding: np.ndarray, rng: np.random.Generator
     ) -> None:
-        """One move in every unfinished row: ``probs`` for the ``deciding`` rows, chance elsewhere
-        (``uniforms``: each row's random number for this move, else drawn from ``rng``)."""
+        """One move in every unfinished row: ``probs`` for the ``deciding`` rows, chance elsewhere."""
         active = np.flatnonzero(t.states[:, S_CUR] != TERMINAL)
         full = np.zeros((len(t.states), self.num_actions))
         full[deciding] = probs
         chosen = np.empty(len(active), dtype=np.int32)
-        u = rng.random(len(active)) if uniforms is None else uniforms[active]
-        sample_moves(t.states[active], self.cfg, full[active], u, chosen)
+        sample_moves(t.states[active], self.cfg, full[active], rng.random(len(active)), chosen)
         moves = np.full(len(t.states), NO_MOVE, dtype=np.int32)
         moves[active] = chosen
         t.step(moves, self.cfg)
 
-    def play_out(
-        self, t: Table, seat: int, rng: np.random.Generator, keys: np.ndarray | None = None
-    ) -> np.ndarray:
-        """Play every row to its end by the current strategy in both seats; ``seat``'s returns.
-
-        ``keys``: rows with the same key draw the same random number at each step (common
-        random numbers); without them every draw comes from ``rng``."""
-        step = 0
+    def play_out(self, t: Table, seat: int, rng: np.random.Generator) -> np.ndarray:
+        """Play every row to its end by the current strategy in both seats; ``seat``'s returns."""
         while True:
             cur = t.states[:, S_CUR]
             if not (cur != TERMINAL).any():
                 break
             deciding = np.flatnonzero(cur >= 0)
             _, _, rel = self._decide(t, deciding)
-            u = None if keys is None else keyed_uniforms(keys, step)
-            self._move(t, self._absolute(t.states[deciding], rel), deciding, rng, u)
-            step += 1
+            self._move(t, self._absolute(t.states[deciding], rel), deciding, rng)
         out = np.empty(len(t.states))
         returns_of(t.states, self.cfg, seat, out)
         return out
@@ -289,7 +253,6 @@ class Traversal:
         mine: list[tuple[np.ndarray, ...]] = []
         theirs: list[tuple[np.ndarray, ...]] = []
         branches: list[Table] = []
-        nth: list[np.ndarray] = []
         done = 0
         while True:
             cur = t.states[:, S_CUR]
@@ -303,8 +266,6 @@ class Traversal:
                 which, action = np.nonzero(legal[own] > 0)
                 which = np.repeat(which, s.rollouts)
                 action = np.repeat(action, s.rollouts).astype(np.int32)
-                # the k-th rollout of every action of one decision shares its key
-                nth.append(np.arange(len(which)) % s.rollouts)
                 branch = t.take(rows[which])
                 moves = np.empty(len(which), dtype=np.int32)
                 _absolute_moves(branch.states, action, self.cfg, self.extended, moves)
@@ -323,14 +284,7 @@ class Traversal:
             np.concatenate([m[k] for m in mine]) for k in range(6)
         )
         end = Table(*(np.concatenate([getattr(b, f) for b in branches]) for f in _FIELDS))
-        keys = None
-        if s.common:
-            salt = np.uint64(rng.integers(1, 2**62))
-            keys = (
-                which.astype(np.uint64) * np.uint64(s.rollouts)
-                + np.concatenate(nth).astype(np.uint64)
-            ) ^ salt
-        first = self.play_out(end, 0, rng, keys)
+        first = self.play_out(end, 0, rng)
         second = np.empty(len(first))
         returns_of(end.states, self.cfg, 1, second)
         got = np.where(seat[which] == 0, first, second)

@@ -18,7 +18,6 @@ from complots_solver.solvers.regret.sampler import (
     RegretSampler,
     RegretSettings,
     Table,
-    keyed_uniforms,
     matched,
     running_target,
 )
@@ -203,44 +202,3 @@ def test_a_power_outside_zero_to_one_is_refused():
     with pytest.raises(ValueError, match="power"):
         replace(SMALL, power=-0.1).validate()
     replace(SMALL, power=0.5).validate()
-
-
-def test_keyed_uniforms_repeat_for_a_key_and_look_uniform():
-    """Equal keys draw equal numbers at a step; over many keys and steps they are uniform."""
-    keys = np.arange(20_000, dtype=np.uint64)
-    a, b = keyed_uniforms(keys, 3), keyed_uniforms(keys.copy(), 3)
-    np.testing.assert_array_equal(a, b)
-    assert not np.array_equal(a, keyed_uniforms(keys, 4))
-    assert 0.0 <= a.min() and a.max() < 1.0
-    counts = np.histogram(a, bins=10, range=(0.0, 1.0))[0]
-    assert counts.min() > 1_800 and counts.max() < 2_200  # 2,000 a bin, sd 42
-    assert abs(np.corrcoef(a[:-1], a[1:])[0, 1]) < 0.03
-
-
-def test_common_random_numbers_keep_each_branch_unbiased(ladder1):
-    """Rows played out with keys (a few rows a key) still average to the tree's value."""
-    config, tree = ladder1
-    run = RegretSampler(config, SMALL)
-    n = 40_000
-    keys = (np.arange(n) // 4).astype(np.uint64) ^ np.uint64(12345)
-    returns = run.traversal().play_out(Table.initial(run.cfg, n), 0, np.random.default_rng(3), keys)
-    exact = game_value(tree, tree.uniform_strategy())
-    half_width = 1.96 * returns.std() / np.sqrt(n) * 2.0  # 4 rows a key: at most 2x the sd
-    assert abs(returns.mean() - exact) < half_width
-    # rows of one key play the same game from the same state: identical returns
-    grouped = returns.reshape(-1, 4)
-    np.testing.assert_array_equal(grouped, np.repeat(grouped[:, :1], 4, axis=1))
-
-
-def test_common_random_numbers_lower_the_regrets_noise(ladder1):
-    """Common random numbers make the regrets less noisy: the mean squared regret over one
-    iteration's decisions falls (on ladder-1, whose branches differ mostly by their first move,
-    by about 5%: measured 0.344 against 0.362)."""
-    config, _ = ladder1
-    settings = replace(SMALL, games=2000)
-    spread = {}
-    for common in (False, True):
-        run = RegretSampler(config, replace(settings, common=common))
-        x, legal, regret, *_ = run._traverse(np.random.default_rng(0))
-        spread[common] = float((regret**2).sum() / (legal > 0).sum())
-    assert spread[True] < 0.99 * spread[False]
