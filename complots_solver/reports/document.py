@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from complots_solver.browse import Browser, signed
 from complots_solver.reports import figures
-from complots_solver.reports.headline import Headline, read_headline, shipped_lineup
+from complots_solver.reports.headline import PAIR, Headline, read_headline, shipped_lineup
 from complots_solver.reports.tables import (
     StrategyTable,
     all_tables,
@@ -142,7 +142,7 @@ def quoted_headline(b: Browser) -> tuple[str, Headline] | None:
     run = b.describe_run()
     lineup = shipped_lineup(run.get("preset"), run.get("run_dir", ""))
     head = read_headline() if lineup else None
-    return (lineup, head) if lineup and head else None
+    return (lineup, head) if lineup and head and lineup in head.edges else None
 
 
 def _sampled_summary(b: Browser) -> list[str]:
@@ -292,9 +292,8 @@ def _takeaways(b: Browser, t: dict[str, StrategyTable]) -> list[str]:
         lines.append(
             "Takeaways: "
             + head.edge_sentence(lineup)
-            + " "
-            + head.verdict_sentence()
-            + " Every report of this project states these two answers from that one "
+            + (" " + head.verdict_sentence() if lineup in PAIR.values() else "")
+            + " Every report of this project states these answers from that one "
             "computation; the tables below describe how the strategy plays, from this "
             "report's own games."
         )

@@ -1,11 +1,10 @@
 """The 2-player answers, computed once by the balance report and quoted by every other report.
 
-The first player's edge at 2 players and the Ambassador-or-Inquisitor verdict
-at 2 players are measured by ``complots balance`` on its games of the shipped
+The first player's edge of each 2-player draft and the Ambassador-or-Inquisitor
+verdict at 2 players are measured by ``complots balance`` on its games of the shipped
 strategies (the most games, Holm's correction over all its tests). It writes
 them to ``<report>-tables/answer.csv`` and ``first_player_edge.csv``; the
-strategy and comparison reports of the shipped ``draft-ambassador`` and
-``draft-inquisitor`` read those files instead of answering from their own
+strategy and comparison reports of the shipped 2-player strategies read those files instead of answering from their own
 smaller samples, so every report states the same numbers and the same verdict.
 """
 
@@ -19,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from complots_solver.play.search_bot import strategies_dir
+from complots_solver.rules.presets import load_presets
 
 BALANCE_TABLES = Path(__file__).resolve().parents[2] / "reports" / "balance-tables"
 PAIR = {"draft-ambassador": "Ambassador", "draft-inquisitor": "Inquisitor"}
@@ -57,7 +57,9 @@ class Headline:
         )
 
     def verdict_sentence(self) -> str:
-        """The line-up verdict at 2 players as the balance report states it."""
+        """The line-up verdict at 2 players as the balance report states it ('' without one)."""
+        if not self.verdict:
+            return ""
         return (
             f"Ambassador or Inquisitor at 2 players, from the balance report: better balanced: "
             f"{self.verdict} ({self.measure} difference, Ambassador minus Inquisitor, "
@@ -81,28 +83,31 @@ def read_headline(folder: Path | None = None) -> Headline | None:
         return None
     row = answer[answer["players"] == "2"]
     two = edges[edges["players"] == "2"].set_index("line-up")
-    if row.empty or not set(PAIR.values()) <= set(two.index):
+    if two.empty:
         return None
-    r = row.iloc[0]
-    if r["better balanced"] == "not compared":
-        return None
+    r = row.iloc[0] if not row.empty else None
+    compared = r is not None and r["better balanced"] != "not compared"
     return Headline(
-        edges={k: two.loc[k, "first player's edge"] for k in PAIR.values()},
-        games={k: int(two.loc[k, "games"]) for k in PAIR.values()},
-        verdict=r["better balanced"],
-        measure=r["deciding measure"],
-        difference=r["difference (Ambassador - Inquisitor)"],
-        sure=r["how sure"],
+        edges={k: two.loc[k, "first player's edge"] for k in two.index},
+        games={k: int(two.loc[k, "games"]) for k in two.index},
+        verdict=r["better balanced"] if compared else "",
+        measure=r["deciding measure"] if compared else "",
+        difference=r["difference (Ambassador - Inquisitor)"] if compared else "",
+        sure=r["how sure"] if compared else "",
         source=str(folder),
     )
 
 
 def shipped_lineup(preset: str | None, run_dir: str | Path) -> str | None:
-    """'Ambassador' or 'Inquisitor' when the run is that shipped 2-player strategy, else None."""
-    if preset not in PAIR:
+    """The line-up's name in the balance report when the run is a shipped 2-player strategy."""
+    presets = load_presets()
+    if not preset or preset not in presets:
+        return None
+    config = presets[preset].config()
+    if config.players != 2:
         return None
     try:
         same = Path(run_dir).resolve() == (strategies_dir() / preset).resolve()
     except OSError:
         return None
-    return PAIR[preset] if same else None
+    return config.lineup_label() if same else None

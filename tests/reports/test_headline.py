@@ -110,6 +110,14 @@ def test_committed_reports_state_the_same_two_player_answers() -> None:
         assert "The difference from 0 is significant" not in text, name
     for lineup, name in (("Ambassador", DRAFT_REPORTS[0]), ("Inquisitor", DRAFT_REPORTS[1])):
         assert head.edge_sentence(lineup) in _text(REPORTS / name)
+    # the Complots 2 drafts: their own first player's edge is the balance report's too
+    presets = load_presets()
+    for preset in ("draft-c2-catechumene", "draft-c2-expert"):
+        path = REPORTS / f"{preset}.html"
+        if path.exists():
+            text = _text(path)
+            assert head.edge_sentence(presets[preset].config().lineup_label()) in text, preset
+            assert "The difference from 0 is significant" not in text, preset
 
 
 def test_edge_sentence_reads_the_interval_not_the_estimate() -> None:
