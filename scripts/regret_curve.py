@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import re
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -41,6 +42,11 @@ def snapshots(run: Path) -> list[tuple[int, Path]]:
         m = re.fullmatch(r"iteration-(\d+)", folder.name)
         if m and (folder / "policy-net.npz").is_file():
             found.append((int(m.group(1)), folder))
+    meta = run / "meta.json"
+    if meta.is_file() and (run / "policy-net.npz").is_file():
+        last = int(json.loads(meta.read_text()).get("training_iterations", 0))
+        if last and last not in {it for it, _ in found}:
+            found.append((last, run))
     return sorted(found)
 
 
