@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 
 from complots_solver.browse import Browser, signed
 from complots_solver.reports import figures
+from complots_solver.reports.card import strategy_card
 from complots_solver.reports.headline import PAIR, Headline, read_headline, shipped_lineup
 from complots_solver.reports.tables import (
     StrategyTable,
@@ -377,6 +378,7 @@ def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> 
     for table in t.values():
         _mark_faint(table, b.exact)
     rare = []
+    card = strategy_card(t) if not b.exact and b.config.players == 2 else []
     if not b.exact:
         short = {k: shorten(v) for k, v in t.items()}
         rare = [v.title for k, v in t.items() if not v.frame.empty and short[k].frame.empty]
@@ -391,6 +393,8 @@ def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> 
             [t["key_figures"], t["game_values"]],
         ),
     ]
+    if card:
+        sections.append(Section("card", "Strategy card", card))
     conv = b.convergence()
     conv_section = Section("convergence", "Convergence")
     if conv is not None and not conv.empty:
@@ -583,7 +587,7 @@ def _main_and_appendix(sections: list[Section]) -> tuple[list[Section], list[Sec
         if sec.key == "convergence":  # no exact convergence for a sampled run: text only
             moved.append(Section(sec.key, sec.title, list(sec.paragraphs)))
             continue
-        if kept.tables or kept.figures or sec.key == "summary":
+        if kept.tables or kept.figures or sec.key in ("summary", "card"):
             main.append(kept)
     return main, moved
 
@@ -595,6 +599,6 @@ def _drop_empty(sections: list[Section]) -> tuple[list[Section], list[str]]:
         empty = [t for t in section.tables if t.frame.empty]
         dropped += [t.title for t in empty]
         section.tables = [t for t in section.tables if not t.frame.empty]
-        if section.tables or section.figures or section.key == "summary":
+        if section.tables or section.figures or section.key in ("summary", "card"):
             kept.append(section)
     return kept, dropped
