@@ -829,7 +829,7 @@ def build_balance_reports(inputs: BalanceInputs) -> tuple[Report, Report]:
         sure.paragraphs.append(
             f"Games at 2 players: {min(a.games, b.games):,} per line-up. The difference of the "
             f"first player's edges (Ambassador minus Inquisitor) is {diff.points()}, known to "
-            f"+-{100 * half:.1f} points; about {need:,} games per line-up give +-1.5 points, so "
+            f"±{100 * half:.1f} points; about {need:,} games per line-up give ±1.5 points, so "
             f"this is {enough}."
         )
     sure.paragraphs.append(
