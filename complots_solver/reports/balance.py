@@ -1,17 +1,18 @@
-"""The balance report: plain verdicts on the game, from self-play of the shipped strategies.
+"""The balance report: which line-up is better balanced, from self-play of the shipped strategies.
 
 ``complots balance`` plays seeded self-play games of each shipped strategy
-(:mod:`complots_solver.reports.balance_games`), measures seat win rates,
+(:mod:`complots_solver.reports.balance_games`) and measures seat win shares,
 the value of each character and starting hand, the draft picks, bluffs and
 challenges (:mod:`complots_solver.reports.balance_stats`, every number with
-its 95% confidence interval), and writes one report that opens with the
-verdicts in plain sentences, each naming the quality of the strategy behind
-it (``meta.json`` of the shipped strategy).
-
-It covers the 2-player drafts and the 3- and 4-player games: every seat's win
-share, the first player's edge (against seat 1 at 2 players, against the fair
-share 1/n at n >= 3), and Ambassador against Inquisitor at each table size
-whose two games are both in the report.
+its 95% interval). Page 1 is the answer: for each player count (2 to 6) the
+better-balanced line-up of Ambassador and Inquisitor or "cannot tell", the
+difference on the deciding measure, how sure (Holm's correction over every
+test of the report), the first player's edge with each line-up, the
+definition of "better balanced" and one sentence on the strategies' strength
+(``meta.json`` of each shipped strategy). A glossary, "How sure are we", the
+measures and the detail follow; every table, with every row, goes to an HTML
+appendix and CSV files beside the report, whose 2-player answers the strategy
+reports quote (:mod:`complots_solver.reports.headline`).
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ from complots_solver.reports.balance_stats import (
     LineupData,
     Metric,
     adjust,
-    balance_verdict,
     compare_balance,
 )
 from complots_solver.reports.document import FigureSpec, Report, Section
@@ -75,7 +75,6 @@ DEFAULT_GAMES = 1000
 MIN_GAMES = 30  # fewer games per line-up cannot decide anything (refused by the command)
 WEAK_BOUND = 0.2  # an exploitability bound above this gets the strategy warning
 DRAWS_DOMINATE = 0.5  # a draw share from this on gets the short-horizon warning
-FIFTH = "Ambassador / Inquisitor"
 FIFTH_SHORT = "Amb./Inq."
 EXTREME_BLUFF = 0.9  # a character claimed as a bluff more often than this is pointed out
 # a trained responder's win share over 1/n at a table of 3+ (``responder_gain``); at 2 players
@@ -259,11 +258,6 @@ def _lineup_name(d: LineupData) -> str:
     return label if d.players == 2 else f"{d.players}-player {label}"
 
 
-def _fair(players: int) -> str:
-    """'the fair share 1/3'."""
-    return f"the fair share 1/{players}"
-
-
 def _cell(e: Estimate) -> str:
     """A share with its interval, and its count when small."""
     if e.n == 0:
@@ -337,143 +331,6 @@ def comparisons(data: dict[str, LineupData], seed: int) -> list[Comparison]:
     return out
 
 
-def _seat_sentence(d: LineupData, q: Quality) -> str:
-    """Seat win rates, draws and the first player's edge, in one sentence."""
-    if d.players > 2:
-        return _table_seat_sentence(d, q)
-    edge = d.first_player_edge()
-    sig = (
-        f"significant: seat {0 if edge.value > 0 else 1} has the edge"
-        if edge.significant
-        else "not significant at this sample size"
-    )
-    return (
-        f"{_lineup_name(d)} line-up ({d.preset}; {q.short}; {d.games:,} games): seat 0, "
-        f"who moves first, wins {d.seat_win(0).pct()} of games, seat 1 wins "
-        f"{d.seat_win(1).pct()}, and {d.draws().pct()} are draws. The first player's edge "
-        f"is {edge.points()}: {sig}."
-    )
-
-
-def _table_seat_sentence(d: LineupData, q: Quality) -> str:
-    """The seat sentence at 3 or more players: every seat, and seat 0 against the fair share."""
-    edge = d.first_player_edge()
-    if edge.significant:
-        more = "more" if edge.value > 0 else "less"
-        sig = f"significant: seat 0 wins {more} than its fair share"
-    else:
-        sig = "not significant at this sample size"
-    wins = d.seat_wins()
-    others = ", ".join(f"seat {k} wins {e.pct()}" for k, e in enumerate(wins) if k > 0)
-    return (
-        f"{_lineup_name(d)} line-up ({d.preset}; {q.short}; {d.games:,} games): seat 0, "
-        f"who moves first, wins {wins[0].pct()} of games, {others}, and {d.draws().pct()} "
-        f"are draws. The first player's edge (seat 0's share minus {_fair(d.players)}) is "
-        f"{edge.points()}: {sig}."
-    )
-
-
-def _character_sentence(d: LineupData, q: Quality) -> str:
-    """The strongest and weakest character, best hand and the draft pick order."""
-    chars = d.character_table()
-    held = chars[chars["holders"] > 0]
-    best = held.iloc[int(np.argmax([e.value for e in held["estimate"]]))]
-    worst = held.iloc[int(np.argmin([e.value for e in held["estimate"]]))]
-    text = (
-        f"{_lineup_name(d)} ({q.short}): the strongest character to start with is the "
-        f"{best['character']} (a seat holding it wins {best['estimate'].pct()}), the weakest "
-        f"the {worst['character']} ({worst['estimate'].pct()})."
-    )
-    hands = d.hand_table()
-    solid = hands[hands["seats"] >= MIN_EVENTS]
-    if not solid.empty:
-        top = solid.iloc[int(np.argmax([e.value for e in solid["estimate"]]))]
-        low = solid.iloc[int(np.argmin([e.value for e in solid["estimate"]]))]
-        text += (
-            f" Best starting hand: {top['hand']} ({top['estimate'].pct()}, {top['seats']} "
-            f"seats); worst: {low['hand']} ({low['estimate'].pct()})."
-        )
-    picks = d.pick_table()
-    if d.has_draft and not picks.empty:
-        order = ", ".join(
-            f"{r['character']} {100 * r['estimate'].value:.0f}%" for _, r in picks.iterrows()
-        )
-        text += f" Draft pick order (share of picks): {order}."
-    return text
-
-
-def _play_sentence(d: LineupData, q: Quality) -> str:
-    """How the strategy bluffs and challenges, and its first move ('' with nothing to say)."""
-    play = d.play_table()
-    bluff = [(r["character"], r["bluff share"]) for _, r in play.iterrows()]
-    bluff = [b for b in bluff if b[1].n >= MIN_EVENTS]
-    chal = [(r["character"], r["challenged, holding none"]) for _, r in play.iterrows()]
-    chal = [c for c in chal if c[1].n >= MIN_EVENTS]
-    parts = [f"{_lineup_name(d)} ({q.short}):"]
-    if bluff:
-        most = max(bluff, key=lambda b: b[1].value)
-        least = min(bluff, key=lambda b: b[1].value)
-        parts.append(
-            f"the strategy bluffs the {most[0]} most ({most[1].pct()} of its {most[0]} claims "
-            f"are bluffs) and the {least[0]} least ({least[1].pct()})."
-        )
-    if chal:
-        most = max(chal, key=lambda c: c[1].value)
-        parts.append(
-            f"It challenges {most[0]} claims most often: {most[1].pct()} of the time when it "
-            f"holds no {most[0]}."
-        )
-    first = d.first_moves()
-    if d.players > 2:
-        # one sentence for all seats: one per seat would crowd the verdicts at 4 players
-        seats = []
-        for seat in range(d.players):
-            rows = first[first["seat"] == seat]
-            if not rows.empty:
-                r = rows.iloc[0]
-                seats.append(
-                    f"seat {seat} {r['first action']} ({r['estimate'].pct()}; bluffed "
-                    f"{r['bluffed'].pct()})"
-                )
-        if seats:
-            parts.append("Most frequent first action of each seat: " + "; ".join(seats) + ".")
-        return " ".join(parts) if len(parts) > 1 else ""
-    for seat in (0, 1):
-        rows = first[first["seat"] == seat]
-        if not rows.empty:
-            r = rows.iloc[0]
-            parts.append(
-                f"On its first turn seat {seat} most often plays {r['first action']} "
-                f"({r['estimate'].pct()}; bluffed {r['bluffed'].pct()})."
-            )
-    return " ".join(parts) if len(parts) > 1 else ""
-
-
-def _comparison_sentences(
-    metrics: list[Metric], names: tuple[str, str], players: int | None = None
-) -> list[str]:
-    """The balance verdict and its measures (naming the table size when ``players``)."""
-    lines = [balance_verdict(metrics, names, players)]
-    parts = []
-    for m in metrics:
-        a, b, diff = _metric_texts(m)
-        parts.append(f"{m.name}: {names[0]} {a}, {names[1]} {b}, difference {diff}")
-    at = f" at {players} players" if players else ""
-    lines.append(
-        f"Measures{at} (" + names[0] + " then " + names[1] + "): " + "; ".join(parts) + "."
-    )
-    return lines
-
-
-def _missing_pair_sentence(c: Comparison) -> str:
-    """Why one table size's Ambassador-Inquisitor comparison is not made."""
-    have = [p for p in c.presets if p not in c.missing]
-    return (
-        f"Ambassador vs Inquisitor at {c.players} players: not compared, the report has "
-        f"{have[0]} but not {c.missing[0]}."
-    )
-
-
 def _no_pair_sentence() -> str:
     """Why no Ambassador-Inquisitor comparison is made at all."""
     pairs = "; ".join(f"{a} and {b}" for a, b in PAIRS[1:])
@@ -495,29 +352,6 @@ def _metric_texts(m: Metric) -> tuple[str, str, str]:
 def _unavailable(have: Sequence[str]) -> list[str]:
     """Covered games without a shipped strategy."""
     return [p for p in COVERED if p not in have]
-
-
-def _metric_frame(metrics: list[Metric], names: tuple[str, str]) -> pd.DataFrame:
-    """The balance measures as a display table."""
-    rows = []
-    for m in metrics:
-        a, b, diff = _metric_texts(m)
-        if not m.criterion:
-            verdict = "context only"
-        elif m.better is None:
-            verdict = "cannot tell"
-        else:
-            verdict = names[m.better]
-        rows.append(
-            {
-                "measure": m.name,
-                names[0]: a,
-                names[1]: b,
-                f"difference ({names[0][:3]} - {names[1][:3]})": diff,
-                "better balanced": verdict,
-            }
-        )
-    return pd.DataFrame(rows)
 
 
 HALF_WIDTH_GOAL = 0.015  # the 2-player line-up difference should be known to +-1.5 points
@@ -1280,25 +1114,6 @@ def _appendix_sections(
                _complots2_frame(data), "presets and shipped strategies")
     )  # fmt: skip
     return [s for s in (seats, chars, hands, draft, play, cover) if s.tables]
-
-
-def _bars(bars: list[tuple[str, str, Estimate]], ylabel: str, title: str) -> Figure:
-    """Grouped bars (category by line-up) in percent with 95% error bars."""
-    frame = pd.DataFrame(
-        [
-            {
-                "line-up": g,
-                "category": c,
-                "value": 100 * e.value,
-                "lo": 100 * e.low,
-                "hi": 100 * e.high,
-            }
-            for g, c, e in bars
-        ]
-    )
-    return figures.value_bars_figure(
-        frame, "category", "value", title, group="line-up", ci=("lo", "hi"), ylabel=ylabel
-    )
 
 
 def _complots2_frame(data: dict[str, LineupData]) -> pd.DataFrame:
