@@ -34,13 +34,12 @@ from complots_solver.rules.layout import MAX_CHANCE_OUTCOMES
 from complots_solver.rules.presets import preset_of, resolve_game
 from complots_solver.solvers.belief.netplay import NetPlayer
 from complots_solver.solvers.belief.policy_net import PolicyNet
-from complots_solver.solvers.belief.train import POLICY_FILE
+from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE
 from complots_solver.solvers.mccfr.infokeys import KEYS, init_keys, step_keys
 from complots_solver.solvers.selfplay.net import TableNet, is_table_net, load_mixture
 from complots_solver.solvers.selfplay.player import TablePlayer
 
 DEFAULT_NET_GAMES = 2000  # a network game costs about a third of a second: minutes, not hours
-META_FILE = "meta.json"
 _CHANCE = int(PlayerId.CHANCE)
 _TERMINAL = int(Stage.TERMINAL)
 _PERFECT = KEYS["perfect"]

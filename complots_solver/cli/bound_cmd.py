@@ -50,7 +50,7 @@ def bot_spec(spec: str, folder: Path) -> str:
 
 def strategy_folder(spec: str, config: GameConfig) -> Path:
     """The folder ``--strategy`` names: the shipped one for ``solved``, else the path (``net:`` allowed)."""
-    from complots_solver.play.search_bot import shipped_dir
+    from complots_solver.solvers.common.folders import shipped_dir
 
     if spec == "solved":
         return shipped_dir(config)

@@ -26,49 +26,27 @@ import pyspiel
 
 from complots_solver.play.base import Bot
 from complots_solver.rules.config import GameConfig
-from complots_solver.rules.presets import games_dir, load_presets
 from complots_solver.solvers.belief.agent import SearchAgent
 from complots_solver.solvers.belief.netplay import NetPlayer
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.search import SearchSettings
-from complots_solver.solvers.belief.train import NET_FILE, POLICY_FILE
 from complots_solver.solvers.belief.valuenet import ValueNet
-
-SETTINGS_FILE = "search.json"
-
-
-def strategies_dir() -> Path:
-    """Folder of the shipped strategies, one sub-folder per preset."""
-    return games_dir() / "strategies"
-
-
-def shipped_presets() -> list[str]:
-    """Presets that have a shipped strategy."""
-    root = strategies_dir()
-    if not root.is_dir():
-        return []
-    return sorted(p.name for p in root.iterdir() if (p / POLICY_FILE).is_file())
-
-
-def shipped_dir(config: GameConfig) -> Path:
-    """The shipped strategy folder of the preset whose game is ``config``; ValueError if none."""
-    game = config.game_string()
-    for name, preset in load_presets().items():
-        if (
-            preset.config().game_string() == game
-            and (strategies_dir() / name / POLICY_FILE).is_file()
-        ):
-            return strategies_dir() / name
-    have = ", ".join(shipped_presets()) or "none yet"
-    raise ValueError(f"solved: no shipped strategy for {game}; presets with one: {have}")
+from complots_solver.solvers.common.folders import (
+    POLICY_FILE,
+    SEARCH_SETTINGS_FILE,
+    VALUE_FILE,
+    shipped_dir,
+    shipped_presets,
+    strategies_dir,
+)
 
 
 @cache
 def _load(directory: str) -> tuple[ValueNet, SearchSettings]:
     path = Path(directory)
-    net = ValueNet.load(path / NET_FILE)
+    net = ValueNet.load(path / VALUE_FILE)
     settings = SearchSettings()
-    sfile = path / SETTINGS_FILE
+    sfile = path / SEARCH_SETTINGS_FILE
     if sfile.is_file():
         try:
             raw = json.loads(sfile.read_text())
@@ -91,8 +69,8 @@ def load_search_bot(
 ) -> SearchBot:
     """A :class:`SearchBot` from a folder holding ``value-net.npz``; ValueError if unusable."""
     path = Path(directory)
-    if not (path / NET_FILE).is_file():
-        raise ValueError(f"{path}: no {NET_FILE} (train one with the belief solver)")
+    if not (path / VALUE_FILE).is_file():
+        raise ValueError(f"{path}: no {VALUE_FILE} (train one with the belief solver)")
     net, settings = _load(str(path.resolve()))
     game = net.meta.get("game")
     if game is not None and game != config.game_string():
@@ -194,3 +172,16 @@ class NetBot(Bot):
             )
             self.players[seat] = player
         return player.action_probabilities(history)
+
+
+# the shipped strategies' folders, for the reports (which may not import the solvers)
+__all__ = [
+    "POLICY_FILE",
+    "NetBot",
+    "SearchBot",
+    "load_net_bot",
+    "load_search_bot",
+    "shipped_dir",
+    "shipped_presets",
+    "strategies_dir",
+]

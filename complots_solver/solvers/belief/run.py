@@ -31,9 +31,6 @@ import numpy as np
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.belief.train import (
     CHECKPOINT,
-    LOG_FILE,
-    NET_FILE,
-    POLICY_FILE,
     Trainer,
     TrainSettings,
     distill_policy,
@@ -46,10 +43,10 @@ from complots_solver.solvers.common.driver import (
     RunProgress,
     reconcile,
 )
+from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE, TRAINING_LOG, VALUE_FILE
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.common.rundir import CONFIG_FILE
 
-META_FILE = "meta.json"
 ALGORITHM = "belief"
 
 
@@ -149,7 +146,7 @@ LOG_COLUMNS = (
     "play_s",
     "seconds",
 )
-LOG = LogSpec(LOG_FILE, LOG_COLUMNS, lambda row: [*(int(x) for x in row[:4]), *row[4:]])
+LOG = LogSpec(TRAINING_LOG, LOG_COLUMNS, lambda row: [*(int(x) for x in row[:4]), *row[4:]])
 
 
 def _record(config: GameConfig, seed: int, settings: BeliefRunSettings) -> dict[str, Any]:
@@ -371,9 +368,9 @@ class BeliefRun:
 def copy_strategy(run_dir: Path, target: Path) -> None:
     """Copy a finished run's networks and meta into a shipped-strategy folder."""
     run_dir = Path(run_dir)
-    for name in (POLICY_FILE, NET_FILE, META_FILE):
+    for name in (POLICY_FILE, VALUE_FILE, META_FILE):
         if not (run_dir / name).is_file():
             raise ValueError(f"{run_dir}: no {name}; finish the run first")
     target.mkdir(parents=True, exist_ok=True)
-    for name in (POLICY_FILE, NET_FILE, META_FILE):
+    for name in (POLICY_FILE, VALUE_FILE, META_FILE):
         shutil.copyfile(run_dir / name, target / name)

@@ -24,11 +24,10 @@ from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.search import SearchSettings, self_play_game
 from complots_solver.solvers.belief.valuenet import Adam, ValueNet
 from complots_solver.solvers.common.atomic import atomic_write_bytes, atomic_write_npz_streamed
+from complots_solver.solvers.common.folders import POLICY_FILE, TRAINING_LOG, VALUE_FILE
 from complots_solver.solvers.common.pool import WorkerPool
 
 CHECKPOINT = "belief-checkpoint.npz"
-NET_FILE = "value-net.npz"
-LOG_FILE = "training.csv"
 
 
 @dataclass(frozen=True)
@@ -291,11 +290,11 @@ class Trainer:
             arrays[f"net_b{i}"] = b
         st.net.meta = {"game": self.config.game_string(), "round": str(st.round)}
         atomic_write_npz_streamed(self.out / CHECKPOINT, arrays)
-        st.net.save(self.out / NET_FILE)  # the export; the checkpoint is what resumes
+        st.net.save(self.out / VALUE_FILE)  # the export; the checkpoint is what resumes
         lines = [",".join(st.history[0].keys())] + [
             ",".join(str(v) for v in r.values()) for r in st.history
         ]
-        atomic_write_bytes(self.out / LOG_FILE, ("\n".join(lines) + "\n").encode())
+        atomic_write_bytes(self.out / TRAINING_LOG, ("\n".join(lines) + "\n").encode())
 
     def _load(self, path: Path) -> TrainState:
         try:
@@ -336,9 +335,6 @@ class Trainer:
                 history=list(info["history"]),
                 pretrained=bool(info.get("pretrained", False)),
             )
-
-
-POLICY_FILE = "policy-net.npz"
 
 
 def _play_policy(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

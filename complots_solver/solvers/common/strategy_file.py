@@ -80,13 +80,12 @@ from complots_solver.solvers.common.atomic import (
     atomic_write_npz_streamed,
     remove_stale_partial_writes,
 )
+from complots_solver.solvers.common.folders import META_FILE, STRATEGY_FILE
 from complots_solver.solvers.common.hashing import arrays_digest, bytes_digest, file_digest
 
 META_ARRAY = "meta_json"  # the metadata inside strategy.npz
 FORMAT_NAME = "complots-strategy"
 FORMAT_VERSION = 1
-STRATEGY_FILE = "strategy.npz"
-META_FILE = "meta.json"
 ARRAYS = {
     "average": np.float64,
     "current": np.float64,

@@ -8,13 +8,12 @@ from typing import Any
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.common.folders import META_FILE
 from complots_solver.solvers.common.rundir import CHECKPOINT_FILE, CONFIG_FILE, read_checkpoint
 from complots_solver.solvers.common.strategy_file import read_meta
 from complots_solver.solvers.mccfr.policy_table import PolicyTable
 from complots_solver.solvers.mccfr.run import MCCFRSettings
 from complots_solver.solvers.mccfr.solver import MCCFRSolver
-
-META_FILE = "meta.json"
 
 
 def solved_seconds(directory: Path) -> float:

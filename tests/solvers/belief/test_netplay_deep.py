@@ -19,7 +19,7 @@ from complots_solver.rules.layout import S_CUR
 from complots_solver.rules.presets import games_dir, resolve_game
 from complots_solver.solvers.belief.netplay import NetPlayer
 from complots_solver.solvers.belief.policy_net import PolicyNet
-from complots_solver.solvers.belief.train import POLICY_FILE
+from complots_solver.solvers.common.folders import POLICY_FILE
 
 SEAT = 1
 HISTORY = [
