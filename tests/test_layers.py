@@ -14,8 +14,9 @@ Solver families (the sub-packages of ``solvers``), lowest first:
   mapped on compiled trees);
 - ``belief`` imports ``common`` and ``exact``, never ``mccfr`` (nor
   ``policies``, which imports ``mccfr``);
-- ``policies`` (saved strategies made playable) imports ``common``,
-  ``exact`` and ``mccfr``: it sits above the solvers whose strategies it plays;
+- ``policies`` (saved strategies made playable, and ``open_strategy``, the one
+  way to open any strategy folder) imports ``common``, ``exact``, ``mccfr``,
+  ``belief`` and ``selfplay``: it sits above the solvers whose strategies it plays;
 - ``bounds`` (best responders that bound a strategy's exploitability)
   imports ``common``, ``exact``, ``policies``, ``belief`` and ``selfplay``:
   it measures the strategies they make;
@@ -57,7 +58,7 @@ FAMILIES = {
     "exact": {"common", "exact"},
     "mccfr": {"common", "exact", "mccfr"},
     "belief": {"common", "exact", "belief"},
-    "policies": {"common", "exact", "mccfr", "policies"},
+    "policies": {"common", "exact", "mccfr", "belief", "selfplay", "policies"},
     "bounds": {"common", "exact", "policies", "belief", "selfplay", "bounds"},
     "compare": {"common", "exact", "mccfr", "belief", "selfplay", "regret", "compare"},
     "selfplay": {"common", "exact", "belief", "selfplay"},

@@ -1,8 +1,11 @@
-"""Saved strategies made playable from live game states, through one loader.
+"""Saved strategies made playable from live game states, through one function.
 
-``loader.load_policy(dir)`` reads an exact (tree-aligned) strategy file as an
-``exact_policy.ExactPolicy`` or a keyed Monte Carlo CFR file as a
-``mccfr_policy.KeyedPolicy``; both answer ``action_probabilities(state)``
-(``common.protocols.Policy``). ``exact_keyed`` turns an exact strategy into a
-keyed table for fast sampled play.
+``open.open_strategy(spec, config)`` opens every kind of strategy folder (or
+``solved``, the game's shipped one) as a ``common.protocols.Policy``
+(``action_probabilities(state)``): an exact (tree-aligned) strategy file as an
+``exact_policy.ExactPolicy``, a keyed Monte Carlo CFR file as a
+``mccfr_policy.KeyedPolicy``, a table network as a ``selfplay.policy.TablePolicy``,
+a belief policy network or search player as ``belief.play_policies.NetPolicy`` or
+``SearchPolicy``. ``exact_keyed`` turns an exact strategy into a keyed table for
+fast sampled play.
 """
