@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from complots_solver.browse.browser import StrategyBrowser
-from complots_solver.browse.net_sampled import DEFAULT_NET_GAMES, NetSampledBrowser, is_net_strategy
+from complots_solver.browse.net_sampled import DEFAULT_NET_GAMES, NetSampledBrowser
 from complots_solver.browse.protocol import Browser
 from complots_solver.browse.sampled import DEFAULT_GAMES, DEFAULT_SEED, SampledBrowser
-from complots_solver.solvers.policies.loader import KEYED, policy_kind
+from complots_solver.solvers.policies.open import Kind, held_kinds
 
 
 def load_run(run_dir: Path | str, games: int | None = None, seed: int | None = None) -> Browser:
@@ -23,8 +23,9 @@ def load_run(run_dir: Path | str, games: int | None = None, seed: int | None = N
     """
     path = Path(run_dir)
     seed = DEFAULT_SEED if seed is None else seed
-    if is_net_strategy(path):
+    held = held_kinds(path)
+    if Kind.TABLE_NET in held or Kind.POLICY_NET in held:
         return NetSampledBrowser(path, DEFAULT_NET_GAMES if games is None else games, seed)
-    if policy_kind(path) == KEYED:
+    if Kind.KEYED in held:
         return SampledBrowser(path, DEFAULT_GAMES if games is None else games, seed)
-    return StrategyBrowser(path)
+    return StrategyBrowser(path)  # an exact file, or the error saying what the folder lacks

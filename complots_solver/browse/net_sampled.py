@@ -33,11 +33,14 @@ from complots_solver.rules.enums import NUM_CLANS, PlayerId, Stage, Variant
 from complots_solver.rules.layout import MAX_CHANCE_OUTCOMES
 from complots_solver.rules.presets import preset_of, resolve_game
 from complots_solver.solvers.belief.netplay import NetPlayer
+from complots_solver.solvers.belief.play_policies import NetPolicy
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE
 from complots_solver.solvers.mccfr.infokeys import KEYS, init_keys, step_keys
-from complots_solver.solvers.selfplay.net import TableNet, is_table_net, load_mixture
+from complots_solver.solvers.policies.open import Kind, open_strategy, strategy_kind
+from complots_solver.solvers.selfplay.net import TableNet
 from complots_solver.solvers.selfplay.player import TablePlayer
+from complots_solver.solvers.selfplay.policy import TablePolicy
 
 DEFAULT_NET_GAMES = 2000  # a network game costs about a third of a second: minutes, not hours
 _CHANCE = int(PlayerId.CHANCE)
@@ -63,13 +66,14 @@ def _play_games(args: tuple[str, str, int, list[int]]) -> list[dict[str, Any]]:
     config, _ = resolve_game(game_string)
     cfg = np.ascontiguousarray(config.to_array())
     width = config.num_distinct_actions()
+    opened = open_strategy(f"net:{Path(policy_path).parent}", config)
     policy: PolicyNet | TableNet
     mixture: list[TableNet] = []
-    if is_table_net(Path(policy_path)):
-        policy = TableNet.load(Path(policy_path))
-        mixture = load_mixture(Path(policy_path).parent)
+    if isinstance(opened, TablePolicy):
+        policy, mixture = opened.net, list(opened.mixture)
     else:
-        policy = PolicyNet.load(Path(policy_path))
+        assert isinstance(opened, NetPolicy)
+        policy = opened.policy
     return [_play_one(config, cfg, policy, width, seed, g, mixture) for g in indices]
 
 
@@ -222,11 +226,6 @@ def _as_samples(played: list[dict[str, Any]], games: int, seed: int) -> SampledG
     )
 
 
-def is_net_strategy(directory: Path) -> bool:
-    """Whether ``directory`` holds a policy network (a belief run or a shipped strategy)."""
-    return (Path(directory) / POLICY_FILE).is_file()
-
-
 class NetSampledBrowser(SampledBrowser):
     """Sampled view of a policy-network strategy: the keyed browser's queries, from its games."""
 
@@ -246,7 +245,7 @@ class NetSampledBrowser(SampledBrowser):
             meta = json.loads((self.run_dir / META_FILE).read_text())
         except (OSError, ValueError):
             meta = {}
-        self.table = is_table_net(path)
+        self.table = strategy_kind(self.run_dir, "net") == Kind.TABLE_NET
         policy = TableNet.load(path).net if self.table else PolicyNet.load(path).net
         game = meta.get("game") or policy.meta.get("game")
         if not isinstance(game, str):
@@ -330,7 +329,6 @@ def responder_name(method: str) -> str:
 __all__ = [
     "DEFAULT_NET_GAMES",
     "NetSampledBrowser",
-    "is_net_strategy",
     "record_net_games",
     "responder_name",
 ]

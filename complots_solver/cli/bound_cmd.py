@@ -3,7 +3,9 @@
 The strategy is ``solved`` (the shipped policy network of the game), a
 folder with a policy network (``policy-net.npz``, from the belief solver) or
 a folder with an exact strategy (``strategy.npz``, from ``complots solve``
-on a rung that fits in memory: its value is then exact).
+on a rung that fits in memory: its value is then exact), opened by
+:func:`~complots_solver.solvers.policies.open.open_strategy` (``net:`` and
+``policy:`` spellings accepted).
 """
 
 from __future__ import annotations
@@ -40,57 +42,30 @@ DEFAULT_TRAIN_GAMES = 2000
 
 
 def bot_spec(spec: str, folder: Path) -> str:
-    """The bot spec that plays the strategy ``spec`` (``solved``, or the folder's network or file)."""
-    from complots_solver.solvers.common.folders import POLICY_FILE
+    """The bot spec that plays the strategy ``spec`` (``solved``, or the folder as its kind is spelt)."""
+    from complots_solver.solvers.policies.open import SOLVED, spelling_of, split_spec, strategy_kind
 
-    if spec == "solved":
-        return "solved"
-    return f"net:{folder}" if (folder / POLICY_FILE).is_file() else f"policy:{folder}"
+    if spec == SOLVED:
+        return SOLVED
+    return f"{spelling_of(strategy_kind(folder, split_spec(spec)[0]))}:{folder}"
 
 
 def strategy_folder(spec: str, config: GameConfig) -> Path:
-    """The folder ``--strategy`` names: the shipped one for ``solved``, else the path (``net:`` allowed)."""
-    from complots_solver.solvers.common.folders import shipped_dir
+    """The folder ``--strategy`` names: the shipped one for ``solved``, else the path (any spelling)."""
+    from complots_solver.solvers.policies.open import strategy_folder as folder_of
 
-    if spec == "solved":
-        return shipped_dir(config)
-    return Path(spec.removeprefix("net:"))
+    return folder_of(spec, config)
 
 
 def load_strategy(spec: str, config: GameConfig) -> tuple[BoundStrategy, Path]:
     """The strategy named by ``spec`` (``solved`` or a folder) and its folder; ValueError if unusable."""
-    from complots_solver.solvers.belief.policy_net import PolicyNet
-    from complots_solver.solvers.bounds.strategy import NetStrategy, TabularStrategy
-    from complots_solver.solvers.common.folders import POLICY_FILE
-    from complots_solver.solvers.common.strategy_file import STRATEGY_FILE
-    from complots_solver.solvers.common.strategy_file import load_strategy as load_file
-    from complots_solver.solvers.exact.complots_tree import compile_complots_tree
-    from complots_solver.solvers.policies.exact_keyed import average_probabilities
+    from complots_solver.solvers.bounds.open import bound_strategy
+    from complots_solver.solvers.policies.open import open_strategy
 
     if config.players != 2:
         raise ValueError(f"GAME: bounds are for 2-player games, not {config.players} players")
     folder = strategy_folder(spec, config)
-    cfg = config.to_array()
-    if _holds_table_net(spec, config):
-        return _table_strategy(folder, config), folder
-    if (folder / POLICY_FILE).is_file():
-        policy = PolicyNet.load(folder / POLICY_FILE)
-        game = policy.net.meta.get("game")
-        if game is not None and game != config.game_string():
-            raise ValueError(f"--strategy: {folder} holds a strategy for {game}")
-        if policy.net.sizes[-1] != config.num_distinct_actions():
-            raise ValueError(f"--strategy: {folder}'s network does not fit this game's actions")
-        return NetStrategy(cfg, policy, config.num_distinct_actions()), folder
-    if (folder / STRATEGY_FILE).is_file():
-        strategy = load_file(folder)
-        game = strategy.meta.get("game")
-        if game != config.game_string():
-            raise ValueError(f"--strategy: {folder} holds a strategy for {game}")
-        tree = compile_complots_tree(config)
-        strategy.check_matches(tree.action_offsets, tree.legal_actions, tree.infoset_player)
-        probs = average_probabilities(strategy.average, strategy.action_offsets)
-        return TabularStrategy(cfg, tree, probs), folder
-    raise ValueError(f"--strategy: {folder} holds no {POLICY_FILE} and no {STRATEGY_FILE}")
+    return bound_strategy(open_strategy(spec, config), config, str(folder)), folder
 
 
 def parse_budget(text: str | None) -> tuple[int | None, float | None]:
@@ -419,32 +394,12 @@ def _bots_bounds(
         click.echo(f"written to {folder / 'meta.json'}")
 
 
-def _table_strategy(folder: Path, config: GameConfig) -> BoundStrategy:
-    """The table network in ``folder`` as a bound strategy; ValueError for a mixture or another game."""
-    from complots_solver.solvers.bounds.table import TableStrategy
-    from complots_solver.solvers.common.folders import POLICY_FILE
-    from complots_solver.solvers.selfplay.net import TableNet, mixture_files
-
-    if mixture_files(folder):
-        raise ValueError(
-            f"--strategy: {folder} holds a mixture of networks; lbr, trained and bots measure "
-            "one network: use --method responder"
-        )
-    net = TableNet.load(folder / POLICY_FILE)
-    game = net.net.meta.get("game")
-    if game is not None and game != config.game_string():
-        raise ValueError(f"--strategy: {folder} holds a strategy for {game}")
-    return TableStrategy(config.to_array(), net, config.num_distinct_actions())
-
-
 def _holds_table_net(spec: str, config: GameConfig) -> bool:
     """Whether the strategy ``spec`` names is a table network (False when there is none)."""
-    from complots_solver.solvers.common.folders import POLICY_FILE
-    from complots_solver.solvers.selfplay.net import is_table_net
+    from complots_solver.solvers.policies.open import Kind, split_spec, strategy_kind
 
     try:
-        path = strategy_folder(spec, config) / POLICY_FILE
-        return path.is_file() and is_table_net(path)
+        return strategy_kind(strategy_folder(spec, config), split_spec(spec)[0]) == Kind.TABLE_NET
     except ValueError:
         return False
 
@@ -511,8 +466,8 @@ def _responder_bound(
     save_to: Path | None = None,
 ) -> None:
     """Train a table network against a table strategy, measure its gain over 1/n."""
-    from complots_solver.solvers.common.folders import POLICY_FILE
-    from complots_solver.solvers.selfplay.net import TableNet, load_mixture
+    from complots_solver.solvers.policies.open import open_strategy
+    from complots_solver.solvers.selfplay.policy import TablePolicy
     from complots_solver.solvers.selfplay.responder import responder_bound
     from complots_solver.solvers.selfplay.train import SelfPlaySettings
 
@@ -522,16 +477,10 @@ def _responder_bound(
         train_games, train_seconds = parse_budget(budget)
     try:
         folder = strategy_folder(spec, config)
-        path = folder / POLICY_FILE
-        if not path.is_file():
-            raise ValueError(f"{folder} holds no {POLICY_FILE}")
-        strategy = [TableNet.load(path), *load_mixture(folder)]
-        for member in strategy:
-            stored = member.net.meta.get("game")
-            if stored is not None and stored != config.game_string():
-                raise ValueError(f"{folder} holds a strategy for {stored}")
-            if member.num_actions != config.num_distinct_actions():
-                raise ValueError(f"{folder}'s network does not fit this game's actions")
+        policy = open_strategy(spec, config)
+        if not isinstance(policy, TablePolicy):
+            raise ValueError(f"{folder} holds no table network: the responder measures those")
+        strategy = [policy.net, *policy.mixture]
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--strategy") from None
     per_iteration = SelfPlaySettings().games

@@ -621,20 +621,14 @@ def parse_bot_spec(spec: str) -> tuple[BotKind, str | None, bool]:
 def make_bot(spec: str, config: GameConfig, rng: np.random.Generator) -> Bot:
     """Build the bot named by ``spec`` for games of ``config``."""
     text = spec.strip()
-    head, sep, rest = text.partition(":")
-    if text == SOLVED or (head in (SEARCH_PREFIX, NET_PREFIX) and sep and rest):
-        from complots_solver.play.search_bot import load_net_bot, load_search_bot, shipped_dir
-
-        if head == SEARCH_PREFIX:
-            return load_search_bot(rest, config, rng, name=text)
-        directory = shipped_dir(config) if text == SOLVED else rest
-        return load_net_bot(directory, config, rng, name=text)
     kind, directory, greedy = parse_bot_spec(spec)
     if kind == BotKind.POLICY:
-        from complots_solver.play.policy_bot import load_policy_bot
+        from complots_solver.play.strategy_bot import strategy_bot
 
-        return load_policy_bot(directory, config, rng, greedy=greedy, name=spec.strip())
-    return HEURISTIC_BOTS[kind](config, rng, spec.strip())
+        if directory == text:  # solved, net:DIR or search:DIR, opened as spelt
+            return strategy_bot(text, config, rng, text)
+        return strategy_bot(f"policy:{directory}", config, rng, text, greedy)
+    return HEURISTIC_BOTS[kind](config, rng, text)
 
 
 # ---- OpenSpiel ------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """A bot that plays a solved strategy file (``policy:DIR`` or ``policy:DIR:greedy``).
 
-Two kinds of strategy directory are played, both loaded by
-:func:`~complots_solver.solvers.policies.loader.load_policy`: exact,
+Two kinds of strategy directory are played, both opened by
+:func:`~complots_solver.solvers.policies.open.open_strategy`: exact,
 tree-aligned files (:class:`PolicyBot`, playing an
 :class:`~complots_solver.solvers.policies.exact_policy.ExactPolicy`) and keyed
 Monte Carlo CFR files (:class:`KeyedPolicyBot`, which looks the state's
@@ -20,8 +20,8 @@ import pyspiel
 from complots_solver.play.base import Bot
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.policies.exact_policy import ExactPolicy
-from complots_solver.solvers.policies.loader import load_policy
 from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
+from complots_solver.solvers.policies.open import open_strategy
 
 
 def _check_game(solved: GameConfig, config: GameConfig) -> None:
@@ -40,9 +40,10 @@ def load_policy_bot(
     name: str = "policy",
 ) -> Bot:
     """A bot for the strategy in ``directory``: exact (tree-aligned) or keyed MCCFR file."""
-    policy = load_policy(directory)
+    policy = open_strategy(f"policy:{directory}", config)
     if isinstance(policy, KeyedPolicy):
         return KeyedPolicyBot(policy, config, rng, greedy, name)
+    assert isinstance(policy, ExactPolicy)  # policy: opens strategy files only
     return PolicyBot(policy, config, rng, greedy, name)
 
 
@@ -73,7 +74,7 @@ class PolicyBot(Bot):
         name: str = "policy",
     ) -> PolicyBot:
         """A policy bot for the exact strategy saved in ``directory`` (cached per process)."""
-        policy = load_policy(directory)
+        policy = open_strategy(f"policy:{directory}")
         if not isinstance(policy, ExactPolicy):
             raise ValueError(f"{directory} holds a keyed strategy: use load_policy_bot")
         return cls(policy, config, rng, greedy, name)

@@ -12,13 +12,12 @@ optional ``DIR/search.json`` sets how: ``iterations``, ``prune``,
 leaf values averaged over its iterations) and ``cfr`` (the regret rule:
 ``cfr+``, ``pcfr+`` or ``dcfr``).
 ``solved`` plays the policy network shipped for the game under
-``games/strategies/<preset>/``.
+``games/strategies/<preset>/``. Every folder is opened by
+:func:`~complots_solver.solvers.policies.open.open_strategy`.
 """
 
 from __future__ import annotations
 
-import json
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -27,94 +26,59 @@ import pyspiel
 from complots_solver.play.base import Bot
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.belief.agent import SearchAgent
-from complots_solver.solvers.belief.netplay import NetPlayer
-from complots_solver.solvers.belief.policy_net import PolicyNet
+from complots_solver.solvers.belief.play_policies import NetPolicy, SearchPolicy
 from complots_solver.solvers.belief.search import SearchSettings
 from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.common.folders import (
     POLICY_FILE,
-    SEARCH_SETTINGS_FILE,
-    VALUE_FILE,
     shipped_dir,
     shipped_presets,
     strategies_dir,
 )
-
-
-@cache
-def _load(directory: str) -> tuple[ValueNet, SearchSettings]:
-    path = Path(directory)
-    net = ValueNet.load(path / VALUE_FILE)
-    settings = SearchSettings()
-    sfile = path / SEARCH_SETTINGS_FILE
-    if sfile.is_file():
-        try:
-            raw = json.loads(sfile.read_text())
-            settings = SearchSettings(
-                iterations=int(raw.get("iterations", settings.iterations)),
-                prune=float(raw.get("prune", settings.prune)),
-                leaf_average=bool(raw.get("leaf_average", settings.leaf_average)),
-                safe=bool(raw.get("safe", settings.safe)),
-                average_promise=bool(raw.get("average_promise", settings.average_promise)),
-                cfr=str(raw.get("cfr", settings.cfr)),
-            )
-        except (ValueError, TypeError, AttributeError) as exc:
-            raise ValueError(f"{sfile}: unreadable search settings ({exc})") from None
-    settings.validate()
-    return net, settings
+from complots_solver.solvers.policies.open import open_strategy
 
 
 def load_search_bot(
     directory: str | Path, config: GameConfig, rng: np.random.Generator, name: str
 ) -> SearchBot:
     """A :class:`SearchBot` from a folder holding ``value-net.npz``; ValueError if unusable."""
-    path = Path(directory)
-    if not (path / VALUE_FILE).is_file():
-        raise ValueError(f"{path}: no {VALUE_FILE} (train one with the belief solver)")
-    net, settings = _load(str(path.resolve()))
-    game = net.meta.get("game")
-    if game is not None and game != config.game_string():
-        raise ValueError(f"{path}: a value network for {game}, not {config.game_string()}")
-    return SearchBot(config, rng, name, net, settings)
+    policy = open_strategy(f"search:{directory}", config)
+    assert isinstance(policy, SearchPolicy)
+    return SearchBot(config, rng, name, policy)
 
 
 class SearchBot(Bot):
     """Plays each decision from the solved subgame of the current turn (exact beliefs)."""
 
     def __init__(
-        self,
-        config: GameConfig,
-        rng: np.random.Generator,
-        name: str,
-        net: ValueNet,
-        settings: SearchSettings,
+        self, config: GameConfig, rng: np.random.Generator, name: str, policy: SearchPolicy
     ) -> None:
-        """A search bot with value network ``net``."""
+        """A search bot playing ``policy``."""
         super().__init__(config, rng, name)
-        if config.players != 2:
-            raise ValueError("players: search bots play 2-player games")
-        self.net = net
-        self.settings = settings
-        self.agents: dict[int, SearchAgent] = {}
+        self.policy = policy
+
+    @property
+    def net(self) -> ValueNet:
+        """The value network the search reads."""
+        return self.policy.net
+
+    @property
+    def settings(self) -> SearchSettings:
+        """How each subgame is solved."""
+        return self.policy.settings
+
+    @property
+    def agents(self) -> dict[int, SearchAgent]:
+        """The search agent of each seat played in this game."""
+        return self.policy.agents
 
     def restart(self) -> None:
         """Forget the previous game."""
-        self.agents = {}
+        self.policy.restart()
 
     def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
         """The subgame solution's probabilities for the seat to move."""
-        seat = state.current_player()
-        agent = self.agents.get(seat)
-        history = state.history()
-        if agent is None or len(history) < agent.seen:
-            agent = SearchAgent(self.config.to_array(), seat, self.net, self.settings)
-            self.agents[seat] = agent
-        return agent.action_probabilities(history)
-
-
-@cache
-def _load_policy(path: str) -> PolicyNet:
-    return PolicyNet.load(Path(path))
+        return self.policy.action_probabilities(state)
 
 
 def load_net_bot(
@@ -126,21 +90,13 @@ def load_net_bot(
     plays as :mod:`complots_solver.play.table_bot`; a 2-player network of the
     belief solver as :class:`NetBot`.
     """
-    path = Path(directory) / POLICY_FILE
-    if not path.is_file():
-        raise ValueError(f"{directory}: no {POLICY_FILE} (train one with complots solve)")
-    from complots_solver.solvers.selfplay.net import is_table_net
+    from complots_solver.play.table_bot import TableBot
+    from complots_solver.solvers.selfplay.policy import TablePolicy
 
-    if config.players >= 3 or is_table_net(path):
-        from complots_solver.play.table_bot import load_table_bot
-
-        return load_table_bot(path, config, rng, name)
-    policy = _load_policy(str(path.resolve()))
-    game = policy.net.meta.get("game")
-    if game is not None and game != config.game_string():
-        raise ValueError(f"{path}: a policy network for {game}, not {config.game_string()}")
-    if policy.net.sizes[-1] != config.num_distinct_actions():
-        raise ValueError(f"{path}: the network's actions do not match {config.game_string()}")
+    policy = open_strategy(f"net:{directory}", config)
+    if isinstance(policy, TablePolicy):
+        return TableBot(config, rng, name, policy)
+    assert isinstance(policy, NetPolicy)  # net: opens networks only
     return NetBot(config, rng, name, policy)
 
 
@@ -148,30 +104,19 @@ class NetBot(Bot):
     """Plays the distilled policy network with exact beliefs under its own strategy."""
 
     def __init__(
-        self, config: GameConfig, rng: np.random.Generator, name: str, policy: PolicyNet
+        self, config: GameConfig, rng: np.random.Generator, name: str, policy: NetPolicy
     ) -> None:
         """A bot playing ``policy``."""
         super().__init__(config, rng, name)
-        if config.players != 2:
-            raise ValueError("players: policy-network bots play 2-player games")
         self.policy = policy
-        self.players: dict[int, NetPlayer] = {}
 
     def restart(self) -> None:
         """Forget the previous game."""
-        self.players = {}
+        self.policy.restart()
 
     def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
         """The network's probabilities for the seat to move."""
-        seat = state.current_player()
-        player = self.players.get(seat)
-        history = state.history()
-        if player is None or len(history) < player.seen:
-            player = NetPlayer(
-                self.config.to_array(), seat, self.policy, self.config.num_distinct_actions()
-            )
-            self.players[seat] = player
-        return player.action_probabilities(history)
+        return self.policy.action_probabilities(state)
 
 
 # the shipped strategies' folders, for the reports (which may not import the solvers)

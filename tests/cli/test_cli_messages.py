@@ -223,6 +223,16 @@ def test_evaluate_bad_bot_is_one_line_and_prints_nothing_else():
     assert res.stdout == ""
 
 
+def test_a_strategy_of_the_wrong_kind_names_the_right_spelling():
+    """policy:DIR on a network folder is one line saying to use net:DIR (a run from before)."""
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "runs-before-registry" / "regret"
+    res = run_cli(
+        "evaluate", "ladder-1-ambassador", "--bots", f"policy:{folder},random", "--games", "2"
+    )
+    one_line_error(res, f"use net:{folder}", "table network")
+    assert res.stdout == ""
+
+
 def test_evaluate_and_simulate_start_with_the_game_string_when_piped():
     """Their progress bars draw on terminals only: piped output has no leading blank line."""
     game = resolve_game("ladder-1-ambassador")[0].game_string()
