@@ -53,6 +53,7 @@ from complots_solver.play.tournament import (
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.presets import resolve_game
 from complots_solver.rules.stats import agreement, seat_summary, wilson_interval, wins_from_returns
+from complots_solver.solvers.common.folders import STRATEGY_FILE
 from complots_solver.solvers.mccfr.evaluate import play_games
 from complots_solver.solvers.mccfr.policy_table import PolicyTable
 from complots_solver.solvers.policies.measure import read_trend
@@ -225,7 +226,7 @@ def solve_ladder(
         "--out", options.rel(directory),
     ]  # fmt: skip
     seconds = 0.0
-    if not (directory / "strategy.npz").is_file():
+    if not (directory / STRATEGY_FILE).is_file():
         seconds = run(cmd, out / f"solve-{preset}.log", options.root)
     return shlex.join(cmd), seconds
 
@@ -291,7 +292,7 @@ def part_exact(options: EvaluationOptions, out: Path) -> dict[str, Any]:
             else:
                 directory = root / options.ladder_runs / preset
                 cmd, solve_s = "", 0.0
-            if not (directory / "strategy.npz").is_file():
+            if not (directory / STRATEGY_FILE).is_file():
                 reason = f"no strategy in {options.rel(directory)}"
                 skipped.append({"preset": preset, "reason": reason})
                 print(f"  skip {preset}: {reason}", flush=True)
@@ -326,7 +327,7 @@ def part_keyed(options: EvaluationOptions) -> dict[str, Any]:
     rows, skipped = [], []
     for preset, directory, games in keyed_runs(options):
         start = time.perf_counter()
-        if (directory / "strategy.npz").is_file():
+        if (directory / STRATEGY_FILE).is_file():
             policy = KeyedPolicy.load(directory)
             config, table, meta = policy.config, policy.table, strategy_summary(directory)
         elif (directory / "checkpoint.npz").is_file() and (directory / "config.json").is_file():
@@ -410,7 +411,7 @@ def part_versus(options: EvaluationOptions, out: Path) -> dict[str, Any]:
         if not options.wanted(preset):
             continue
         directory = Path(options.root) / options.draft_runs / preset
-        if not (directory / "strategy.npz").is_file():
+        if not (directory / STRATEGY_FILE).is_file():
             reason = f"no strategy in {options.rel(directory)}"
             skipped.append({"preset": preset, "reason": reason})
             print(f"  skip {preset}: {reason}", flush=True)

@@ -24,14 +24,22 @@ from complots_solver.solvers.common.atomic import (
     atomic_write_npz_streamed,
     remove_partial_writes,
 )
+from complots_solver.solvers.common.folders import (
+    META_FILE,
+    POLICY_FILE,
+    REGRET_STATE_FILE,
+    STRATEGY_FILE,
+    TRAINING_LOG,
+    VALUE_FILE,
+)
 
 CONFIG_FILE = "config.json"
 CHECKPOINT_FILE = "checkpoint.npz"
 # every family's run files, in the order --force removes them: results first, then logs,
 # checkpoints, and config.json last, so that a kill half-way leaves an older run whole
 # enough to resume or refuse, never new settings beside old results
-RESULT_FILES = ("meta.json", "strategy.npz", "policy-net.npz", "value-net.npz", "regret-state.npz")
-LOG_FILES = ("convergence.csv", "progress.csv", "training.csv")
+RESULT_FILES = (META_FILE, STRATEGY_FILE, POLICY_FILE, VALUE_FILE, REGRET_STATE_FILE)
+LOG_FILES = ("convergence.csv", "progress.csv", TRAINING_LOG)
 STATE_FILES = (CHECKPOINT_FILE, "belief-checkpoint.npz")
 RUN_FILES = (*RESULT_FILES, *LOG_FILES, *STATE_FILES, CONFIG_FILE)
 CHECKPOINT_PREFIX = "solver_"  # names of the solver's own arrays in checkpoint.npz

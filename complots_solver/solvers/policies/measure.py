@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.common.folders import META_FILE, STRATEGY_FILE
 from complots_solver.solvers.common.strategy_file import update_keyed_meta
 from complots_solver.solvers.mccfr.evaluate import (
     RESPONDER_EPSILON,
@@ -92,7 +93,7 @@ def snapshot_seconds(path: Path) -> float:
 
 def snapshots(out: Path) -> list[Path]:
     """Snapshot directories of a run holding a strategy, in order of solving time."""
-    found = [p for p in Path(out).glob(f"{SNAPSHOT_PREFIX}*s") if (p / "strategy.npz").exists()]
+    found = [p for p in Path(out).glob(f"{SNAPSHOT_PREFIX}*s") if (p / STRATEGY_FILE).exists()]
     return sorted(found, key=snapshot_seconds)
 
 
@@ -147,7 +148,7 @@ def read_trend(directory: Path) -> list[dict[str, Any]] | None:
         return None
     rows = json.loads(path.read_text())
     for row in rows:
-        meta = Path(directory) / row["snapshot"] / "meta.json"
+        meta = Path(directory) / row["snapshot"] / META_FILE
         play = json.loads(meta.read_text()).get("self_play") if meta.is_file() else None
         row["miss_share"] = max(play["miss_share"]) if play else None
     return rows
