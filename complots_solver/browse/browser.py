@@ -53,6 +53,7 @@ from complots_solver.browse.frames import (
 from complots_solver.rules.enums import NUM_CLANS, TokenKind
 from complots_solver.rules.presets import resolve_game
 from complots_solver.rules.text import action_to_string, split_token, token_to_string
+from complots_solver.solvers.common.folders import META_FILE
 from complots_solver.solvers.common.rundir import read_csv_log
 from complots_solver.solvers.common.strategy_file import (
     StrategyFile,
@@ -316,7 +317,7 @@ class StrategyBrowser(FrameQueries):
 
 def _refuse_keyed(run_dir: Path) -> None:
     """Raise a clear ValueError for strategy files keyed by hashed information states."""
-    meta = run_dir / "meta.json"
+    meta = run_dir / META_FILE
     try:
         fmt = json.loads(meta.read_text()).get("format") if meta.is_file() else None
     except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):

@@ -119,8 +119,9 @@ def describe(bound: Bound) -> list[str]:
 def write_bound(folder: Path, bound: Bound, command: str) -> None:
     """Record ``bound`` in ``folder/meta.json`` (``exploitability_bound`` by method, a quality sentence)."""
     from complots_solver.solvers.common.atomic import atomic_write_json
+    from complots_solver.solvers.common.folders import META_FILE
 
-    path = folder / "meta.json"
+    path = folder / META_FILE
     meta = json.loads(path.read_text()) if path.is_file() else {}
     if not isinstance(meta, dict):
         raise ValueError(f"--write: {path} is not a JSON object")
@@ -505,8 +506,9 @@ def _responder_bound(
         _save_responder(save_to, result, config, spec, f"{command} --save-responder {save_to}")
     if write:
         from complots_solver.solvers.common.atomic import atomic_write_json
+        from complots_solver.solvers.common.folders import META_FILE
 
-        mpath = folder / "meta.json"
+        mpath = folder / META_FILE
         meta = json.loads(mpath.read_text()) if mpath.is_file() else {}
         if not isinstance(meta, dict):
             raise click.BadParameter(f"{mpath} is not a JSON object", param_hint="--write")
