@@ -130,3 +130,17 @@ def test_kinds_are_spelt_as_before() -> None:
     from complots_solver.solvers.policies.open import spelling_of
 
     assert [spelling_of(k) for k in Kind] == ["policy", "policy", "net", "net", "search"]
+
+
+def test_a_trainers_table_network_plays_through_its_policy_adapter() -> None:
+    """SelfPlayTrainer.policy() stays a TableNet; TablePolicy makes it a Policy that plays."""
+    from complots_solver.solvers.selfplay.net import TableNet
+    from complots_solver.solvers.selfplay.train import SelfPlaySettings, SelfPlayTrainer
+
+    config, _ = resolve_game("complots-ambassador-3")
+    trainer = SelfPlayTrainer(config, SelfPlaySettings(jobs=1, bot_share=0.0), seed=0)
+    net = trainer.policy()
+    assert isinstance(net, TableNet) and not isinstance(net, Policy)
+    policy = TablePolicy(config, net)
+    assert isinstance(policy, Policy)
+    _assert_distribution(policy, config.game_string())
