@@ -655,18 +655,19 @@ def evaluate(
     if fixed and "" in names:
         raise click.BadParameter(f"an empty seat in {spec!r}", param_hint=hint)
     names = [b for b in names if b]
-    try:
-        table = rotations(names, config.players) if fixed else seatings(names, config.players)
-    except ValueError as exc:
-        if not fixed and len(set(names)) < len(names):
-            exc = ValueError(f"{exc} (a table with repeated bots: --table)")
-        raise click.BadParameter(str(exc), param_hint=hint) from None
+    # each bot first: a strategy that cannot play this game is the problem to name, not the count
     for name in dict.fromkeys(names):  # before the progress bar, which would leave a blank line
         try:
             parse_bot_spec(name)
             make_bot(name, config, np.random.default_rng(0))  # strategy files load, or say why
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint=hint) from None
+    try:
+        table = rotations(names, config.players) if fixed else seatings(names, config.players)
+    except ValueError as exc:
+        if not fixed and len(set(names)) < len(names):
+            exc = ValueError(f"{exc} (a table with repeated bots: --table)")
+        raise click.BadParameter(str(exc), param_hint=hint) from None
     if games < 1:
         raise click.BadParameter(f"must be >= 1, got {games}", param_hint="--games")
     if workers < 1:
