@@ -78,16 +78,25 @@ def measure(job: tuple[str, list[str], int, int, int]) -> dict:
     }
 
 
-def plot(rows: list[dict], path: Path, title: str) -> None:
-    """Mean return of the responder per game against the iteration, with 95% intervals."""
+def plot(
+    rows: list[dict],
+    path: Path,
+    title: str,
+    others: list[tuple[str, list[dict]]] = (),
+    label: str = "snapshot",
+) -> None:
+    """Mean return of the responder per game against the iteration, with 95% intervals
+    (``others``: further runs' rows, each drawn as a series of its own label)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    for members, label, marker in ((1, "snapshot", "o"), (0, "mixture from here on", "s")):
-        pts = [r for r in rows if (int(r["members"]) == 1) == (members == 1)]
+    series = [(label, "o", [r for r in rows if int(r["members"]) == 1])]
+    series.append(("mixture from here on", "s", [r for r in rows if int(r["members"]) > 1]))
+    series += [(label, "^", [r for r in rs if int(r["members"]) == 1]) for label, rs in others]
+    for label, marker, pts in series:
         if not pts:
             continue
         x = [int(r["iteration"]) for r in pts]
@@ -120,6 +129,10 @@ def main() -> None:
     parser.add_argument("--mixtures", action="store_true")
     parser.add_argument("--csv", type=Path, required=True)
     parser.add_argument("--plot", type=Path)
+    parser.add_argument(
+        "--also", action="append", default=[], help="CSV:LABEL of another run to draw beside it"
+    )
+    parser.add_argument("--label", default="snapshot", help="this run's label on the plot")
     args = parser.parse_args()
     points = snapshots(args.run)
     if args.only:
@@ -154,7 +167,14 @@ def main() -> None:
     if args.plot is not None and done:
         rows = [r for r in done if int(r["budget"]) == args.budget]
         rows.sort(key=lambda r: (int(r["members"]) > 1, int(r["iteration"])))
-        plot(rows, args.plot, f"{args.game}: responder of {args.budget:,} games per point")
+        others = []
+        for item in args.also:
+            name, _, label = item.partition(":")
+            with open(name) as f:
+                got = [r for r in csv.DictReader(f) if int(r["budget"]) == args.budget]
+            others.append((label or name, sorted(got, key=lambda r: int(r["iteration"]))))
+        title = f"{args.game}: responder of {args.budget:,} games per point"
+        plot(rows, args.plot, title, others, args.label)
 
 
 if __name__ == "__main__":
