@@ -679,8 +679,8 @@ def _play(
             if len(legal) == 1:
                 action = legal[0]
                 flush_passes()
-                only = state.action_to_string(seat, action)
-                echo(f"  {question(state, seat)}: only {only} is possible, played for you.")
+                # the narration line that follows says what the move did, as a sentence
+                echo(f"  {question(state, seat)}: you have only one move, played for you.")
             else:
                 show_board()
                 chosen = choose_action(state, prompt, echo, advisor, seat, told)
