@@ -94,3 +94,14 @@ def test_registered_runs_conform_to_the_protocol() -> None:
         assert getattr(module, fam.run_class.__name__) is fam.run_class
         assert callable(fam.run_class.run)
     assert hasattr(FamilyRun, "run")
+
+
+def test_a_progress_line_is_due_every_n_iterations_and_at_the_last() -> None:
+    """RunProgress.due: the families' progress lines come every N iterations and at the end."""
+    from complots_solver.solvers.common.driver import RunProgress
+
+    def at(iteration: int, target: int | None) -> RunProgress:
+        return RunProgress(iteration, target, 1.0, 1.0, None, 1.0, {"iteration": iteration})
+
+    assert [i for i in range(1, 26) if at(i, None).due(10)] == [10, 20]
+    assert at(23, 23).due(10) and not at(22, 23).due(10)

@@ -104,6 +104,11 @@ class RunProgress:
     iterations_per_second: float
     figures: dict[str, float] = field(default_factory=dict)
 
+    def due(self, every: int) -> bool:
+        """Whether a progress line is due: every ``every`` iterations, and at the last one."""
+        last = self.target_iterations is not None and self.iteration >= self.target_iterations
+        return last or int(self.figures.get("iteration", self.iteration)) % every == 0
+
     def __getattr__(self, name: str) -> float:
         """A family's figure by name (``p.exploitability``, ``p.infostates``)."""
         figures = self.__dict__.get("figures", {})

@@ -130,10 +130,7 @@ class SelfPlayFamily(SolverFamily):
     def progress_line(self, progress: RunProgress, request: RunRequest) -> str | None:
         """Every ``LOG_EVERY`` iterations and the last: games, win share, turns, time."""
         row = progress.figures
-        last = progress.target_iterations is not None and (
-            progress.iteration >= progress.target_iterations
-        )
-        if int(row["iteration"]) % LOG_EVERY and not last:
+        if not progress.due(LOG_EVERY):
             return None
         return (
             f"iteration {row['iteration']:.0f}: {row['games']:.0f} games, win share "
