@@ -15,6 +15,7 @@ import time
 from dataclasses import fields
 
 from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.common.options import OptionSpec, parse_value
 from complots_solver.solvers.exact.best_response import exploitability
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
@@ -22,11 +23,11 @@ from complots_solver.solvers.selfplay.exact import mixture_strategy, table_tree_
 
 
 def _flag(text: str) -> bool:
-    """A true/false word as a bool (argparse error on anything else)."""
-    words = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
-    if text.lower() not in words:
-        raise argparse.ArgumentTypeError(f"true or false, got {text!r}")
-    return words[text.lower()]
+    """A true/false word as a bool, read as ``complots solve --option`` reads it."""
+    try:
+        return parse_value(OptionSpec("flag", bool, False, ""), text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def main() -> None:

@@ -54,15 +54,17 @@ def measure(job: tuple[str, list[str], int, int, int]) -> dict:
     """One bound: (game, network files, budget, games a seat, seed) -> a CSV row."""
     from complots_solver.rules.presets import resolve_game
     from complots_solver.solvers.selfplay.net import TableNet
-    from complots_solver.solvers.selfplay.responder import responder_bound
-    from complots_solver.solvers.selfplay.train import SelfPlaySettings
+    from complots_solver.solvers.selfplay.responder import responder_bound, responder_iterations
 
     game, files, budget, games, seed = job
     config, _ = resolve_game(game)
     strategy = [TableNet.load(Path(f)) for f in files]
-    iterations = max(1, -(-budget // SelfPlaySettings().games))  # as complots bound counts it
     result = responder_bound(
-        config, strategy, iterations=iterations, games=games * config.players, seed=seed
+        config,
+        strategy,
+        iterations=responder_iterations(budget),
+        games=games * config.players,
+        seed=seed,
     )
     lo, hi = result.return_interval()
     return {

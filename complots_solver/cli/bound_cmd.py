@@ -469,8 +469,7 @@ def _responder_bound(
     """Train a table network against a table strategy, measure its gain over 1/n."""
     from complots_solver.solvers.policies.open import open_strategy
     from complots_solver.solvers.selfplay.policy import TablePolicy
-    from complots_solver.solvers.selfplay.responder import responder_bound
-    from complots_solver.solvers.selfplay.train import SelfPlaySettings
+    from complots_solver.solvers.selfplay.responder import responder_bound, responder_iterations
 
     if budget is None:
         train_games, train_seconds = None, DEFAULT_RESPONDER_SECONDS
@@ -484,8 +483,7 @@ def _responder_bound(
         strategy = [policy.net, *policy.mixture]
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--strategy") from None
-    per_iteration = SelfPlaySettings().games
-    iterations = None if train_games is None else max(1, -(-train_games // per_iteration))
+    iterations = None if train_games is None else responder_iterations(train_games)
     total = games * config.players
     if save_to is not None:
         save_to = _responder_folder(save_to)

@@ -168,6 +168,12 @@ def measure_responder(
     return sum(seat_wins), tuple(seat_wins), tuple(seat_games), draws
 
 
+def responder_iterations(train_games: int) -> int:
+    """PPO iterations that train a responder on at least ``train_games`` games (the budget of
+    ``complots bound --method responder --budget N``)."""
+    return max(1, -(-train_games // SelfPlaySettings().games))
+
+
 def responder_bound(
     config: GameConfig,
     strategy: TableNet | Sequence[TableNet],
