@@ -6,13 +6,10 @@ from typing import Any
 
 from complots_solver.solvers.belief.run import BeliefRun, BeliefRunSettings
 from complots_solver.solvers.common.driver import Budget, RunProgress
-from complots_solver.solvers.common.options import OptionSpec
+from complots_solver.solvers.common.network_family import RAY, budget_text, workers_text
 from complots_solver.solvers.common.registry import RunRequest, SolverFamily
 
 DEFAULT_SECONDS = 3600.0
-RAY = OptionSpec(
-    "ray_address", str, None, "run the workers as Ray actors ('local' starts one)", True
-)
 HELP = {
     "games": "self-play games per training round",
     "iterations": "CFR iterations per subgame (each turn's search)",
@@ -34,20 +31,6 @@ HELP = {
     "pretrain_games": "games between the bots the value network is first fitted to (0: none)",
     "pretrain_steps": "Adam steps of that fit",
 }  # fmt: skip
-
-
-def budget_text(budget: Budget, unit: str) -> str:
-    """A network run's budget as its banner says it (``3600 s``, ``iteration 5 or 60 s``)."""
-    if budget.seconds is not None and budget.iterations is not None:
-        return f"{unit} {budget.iterations} or {budget.seconds:.0f} s"
-    if budget.seconds is not None:
-        return f"{budget.seconds:.0f} s"
-    return f"{unit} {budget.iterations}"
-
-
-def workers_text(workers: int, ray_address: str | None) -> str:
-    """``2 worker(s)`` or ``2 Ray actor(s)``."""
-    return f"{workers} {'Ray actor' if ray_address else 'worker'}(s)"
 
 
 class BeliefFamily(SolverFamily):

@@ -6,14 +6,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from complots_solver.solvers.belief.family import RAY, budget_text, workers_text
 from complots_solver.solvers.common.driver import Budget, RunProgress
 from complots_solver.solvers.common.folders import shipped_dir
+from complots_solver.solvers.common.network_family import (
+    RAY,
+    PooledRun,
+    budget_text,
+    open_pool,
+    workers_text,
+)
 from complots_solver.solvers.common.options import OptionSpec
 from complots_solver.solvers.common.registry import RunRequest, SolverFamily
 from complots_solver.solvers.regret.run import RegretRun
 from complots_solver.solvers.regret.sampler import RegretSettings
-from complots_solver.solvers.selfplay.family import PooledRun, open_pool
 
 DEFAULT_SECONDS = 3600.0
 LOG_EVERY = 10  # iterations between progress lines

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from complots_solver.solvers.belief.family import RAY, budget_text, workers_text
 from complots_solver.solvers.common.driver import Budget, RunProgress
-from complots_solver.solvers.common.pool import WorkerPool
+from complots_solver.solvers.common.network_family import (
+    RAY,
+    PooledRun,
+    budget_text,
+    open_pool,
+    workers_text,
+)
 from complots_solver.solvers.common.registry import RunRequest, SolverFamily
 from complots_solver.solvers.selfplay.run import SelfPlayRun
 from complots_solver.solvers.selfplay.train import SelfPlaySettings
@@ -43,30 +48,6 @@ HELP = {
     "counterfactual": "0: decisions count as play reaches them; W: each learner decision's "
     "policy term is weighted by 1 / its seat's own reach so far, at most W, mean 1",
 }  # fmt: skip
-
-
-class PooledRun:
-    """A network family's run together with the worker pool it plays on (closed after it)."""
-
-    def __init__(self, run: Any, pool: WorkerPool, workers: int, ray_address: str | None) -> None:
-        self.inner = run
-        self.pool = pool
-        self.workers = workers
-        self.ray_address = ray_address
-        self.kept = run.kept
-
-    def run(self, budget: Budget | None = None, progress: Any = None) -> Any:
-        """Run the inner run to ``budget``, then close the pool."""
-        with self.pool:
-            return self.inner.run(budget, progress)
-
-
-def open_pool(request: RunRequest, values: dict[str, Any]) -> tuple[WorkerPool, str | None]:
-    """The worker pool of ``--workers`` (Ray actors with ``ray_address``), started."""
-    ray_address = values.pop("ray_address", None)
-    pool = WorkerPool(request.workers, ray_address)
-    pool.__enter__()
-    return pool, ray_address
 
 
 class SelfPlayFamily(SolverFamily):
