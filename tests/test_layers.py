@@ -55,14 +55,15 @@ ALLOWED = {
 }
 FAMILIES = {
     "common": {"common"},
-    "exact": {"common", "exact"},
-    "mccfr": {"common", "exact", "mccfr"},
-    "belief": {"common", "exact", "belief"},
-    "policies": {"common", "exact", "mccfr", "belief", "selfplay", "policies"},
-    "bounds": {"common", "exact", "policies", "belief", "selfplay", "bounds"},
-    "compare": {"common", "exact", "mccfr", "belief", "selfplay", "regret", "compare"},
-    "selfplay": {"common", "exact", "belief", "selfplay"},
-    "regret": {"common", "exact", "belief", "selfplay", "bounds", "regret"},
+    "knowledge": {"knowledge"},
+    "exact": {"common", "knowledge", "exact"},
+    "mccfr": {"common", "knowledge", "exact", "mccfr"},
+    "belief": {"common", "knowledge", "exact", "belief"},
+    "policies": {"common", "knowledge", "exact", "mccfr", "belief", "selfplay", "policies"},
+    "bounds": {"common", "knowledge", "exact", "policies", "belief", "selfplay", "bounds"},
+    "compare": {"common", "knowledge", "exact", "mccfr", "belief", "selfplay", "regret", "compare"},
+    "selfplay": {"common", "knowledge", "exact", "belief", "selfplay"},
+    "regret": {"common", "knowledge", "exact", "belief", "selfplay", "bounds", "regret"},
 }
 SOLVERS = PACKAGE / "solvers"
 

@@ -1,4 +1,7 @@
-"""Checks the commands make before long work, and how an interrupted run stops (shared by the commands without a cycle)."""
+"""Checks the commands share: the GAME argument, folders before long work, an interrupted run's exit.
+
+Shared by the commands without an import cycle.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,9 @@ from typing import NoReturn
 
 import click
 from rich.console import Console
+
+from complots_solver.rules.config import GameConfig
+from complots_solver.rules.presets import resolve_game
 
 INTERRUPTED = 130  # 128 + SIGINT, the shell's convention
 
@@ -32,3 +38,11 @@ def writable_folder(path: Path, option: str, target: Path | None = None) -> None
         raise click.BadParameter(
             f"cannot create or write {where}: {exc.strerror or exc}", param_hint=option
         ) from None
+
+
+def game_arg(spec: str) -> tuple[GameConfig, str | None]:
+    """The game and preset a GAME argument names, or a usage error naming GAME."""
+    try:
+        return resolve_game(spec)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="GAME") from None

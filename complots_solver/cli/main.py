@@ -4,6 +4,12 @@ Every command takes a GAME: a preset name (``complots presets`` lists them),
 a preset with overrides (``complots-inquisitor(players=5)``) or an OpenSpiel
 game string (``complots(players=3,lineup=inquisitor)``). Bad input exits with
 code 2 and one line on stderr.
+
+This module holds the command group, the terminal helpers the commands share
+(``say``, ``print_table``, ``waiting``) and the commands that print with them
+(``presets``, ``info``, ``simulate``, ``solve``, ``evaluate``); ``solve``'s
+settings are gathered in :mod:`~complots_solver.cli.solve_flags` and
+``evaluate``'s tables built in :mod:`~complots_solver.cli.tournament_tables`.
 """
 
 from __future__ import annotations
@@ -28,30 +34,39 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from complots_solver.cli.checks import INTERRUPTED, exit_interrupted, writable_folder
-from complots_solver.rules.config import DEFAULT_PARAMS, PARAM_HELP, GameConfig
+from complots_solver.cli.checks import INTERRUPTED, exit_interrupted, game_arg, writable_folder
+from complots_solver.cli.solve_flags import (
+    Methods,
+    given_settings,
+    kept_settings,
+    old_flags,
+    stored_algorithm,
+)
+from complots_solver.cli.tournament_tables import (
+    BT_NOTE,
+    SHARE_NOTE,
+    fixed_shares_table,
+    fixed_summary,
+    head_to_head_table,
+    misses_table,
+    seat_table,
+    standings_table,
+    table_shares_table,
+)
+from complots_solver.rules.config import DEFAULT_PARAMS, PARAM_HELP
 from complots_solver.rules.enums import Variant
 from complots_solver.rules.layout import MAX_CHANCE_OUTCOMES
-from complots_solver.rules.presets import load_presets, resolve_game
+from complots_solver.rules.presets import load_presets
 from complots_solver.rules.simulate import simulate
-from complots_solver.rules.text import signed
 
 if TYPE_CHECKING:  # the solvers are imported when a command needs them
     from complots_solver.solvers.common.driver import Budget, RunProgress
-    from complots_solver.solvers.common.options import OptionSpec
 
 USAGE_ERROR = 2
 PROGRESS_MIN_GAMES = 20_000  # show a progress bar from this many games on
 TABLE_MAX_WIDTH = 1000  # columns a table may take when the output is not a terminal
 
 console = Console()
-
-
-def _game_arg(spec: str) -> tuple[GameConfig, str | None]:
-    try:
-        return resolve_game(spec)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="GAME") from None
 
 
 def say(text: str, bold: bool = False) -> None:
@@ -155,7 +170,7 @@ def presets() -> None:
 @click.argument("game")
 def info(game: str) -> None:
     """Print the rules variant, every parameter and size figures of GAME."""
-    config, preset = _game_arg(game)
+    config, preset = game_arg(game)
     variant = "2-player draft" if config.variant == Variant.DRAFT else "deal"
     say(config.game_string(), bold=True)
     if preset:
@@ -205,7 +220,7 @@ def simulate_cmd(game: str, games: int, seed: int) -> None:
 
     GAME defaults to draft-ambassador (the 2-player game with the Ambassador).
     """
-    config, _ = _game_arg(game)
+    config, _ = game_arg(game)
     if games < 1:
         raise click.BadParameter(f"must be >= 1, got {games}", param_hint="--games")
     if games >= PROGRESS_MIN_GAMES:
@@ -251,79 +266,6 @@ def __getattr__(name: str) -> object:
 
         return algorithms()
     raise AttributeError(name)
-
-
-class Methods(click.Choice):
-    """``--algorithm``: auto or a registered method, the registry read when first needed."""
-
-    def __init__(self) -> None:
-        super().__init__(())
-
-    @property
-    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
-        """auto, then every registered method."""
-        from complots_solver.cli.solve_options import algorithms
-
-        return ("auto", *algorithms())
-
-    @choices.setter
-    def choices(self, value: object) -> None:
-        """Ignored: the registry holds the methods."""
-
-
-# old flags of ``solve``, kept as hidden aliases of ``--option KEY=VALUE``: flag -> (key, value)
-OLD_FLAGS: dict[str, tuple[str, object]] = {
-    "--target-exploitability": ("target_exploitability", None),
-    "--eval-every": ("eval_every", None),
-    "--checkpoint-seconds": ("checkpoint_seconds", None),
-    "--simultaneous": ("alternating", False),
-    "--alpha": ("alpha", None),
-    "--beta": ("beta", None),
-    "--gamma": ("gamma", None),
-    "--key": ("key", None),
-    "--sync-iterations": ("sync_iterations", None),
-    "--ray": ("ray_address", None),
-    "--capacity": ("capacity", None),
-    "--split": ("split", None),
-    "--round-epochs": ("round_epochs", None),
-    "--averaging": ("averaging", None),
-    "--epsilon": ("epsilon", None),
-    "--discount-interval": ("discount_interval", None),
-    "--baseline": ("baseline", None),
-    "--regret-floor": ("regret_floor", True),
-    "--exact": ("exact", True),
-}
-FLAG_VALUES = {"--simultaneous", "--regret-floor", "--exact"}  # on/off flags, no value
-
-
-def _old_flags(command):  # noqa: ANN001, ANN202  (a click decorator)
-    """Add the old algorithm flags as hidden options (``-e`` stays shown: the README uses it)."""
-    for flag in reversed(OLD_FLAGS):
-        name = flag[2:].replace("-", "_")
-        if flag == "--target-exploitability":
-            command = click.option(
-                "--target-exploitability",
-                "-e",
-                name,
-                type=float,
-                default=None,
-                help="exact: stop once the exploitability is at most this "
-                "(--option target_exploitability=X)",
-            )(command)
-        elif flag == "--ray":
-            command = click.option(
-                "--ray",
-                name,
-                default=None,
-                metavar="ADDRESS",
-                help="MCCFR, belief, selfplay, regret: run the workers as Ray actors at ADDRESS "
-                "('local' starts one on this machine; --option ray_address=ADDRESS)",
-            )(command)
-        elif flag in FLAG_VALUES:
-            command = click.option(flag, name, is_flag=True, default=None, hidden=True)(command)
-        else:
-            command = click.option(flag, name, default=None, hidden=True)(command)
-    return command
 
 
 def _list_options(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
@@ -406,7 +348,7 @@ def _list_options(ctx: click.Context, param: click.Parameter, value: str | None)
     callback=_list_options,
     help="list the settings of every method (or of ALGORITHM) and exit",
 )
-@_old_flags
+@old_flags
 def solve(
     game: str | None,
     algorithm: str,
@@ -429,15 +371,14 @@ def solve(
     started = time.perf_counter()  # the time line counts from here
     from complots_solver.cli.solve_options import family_of, listed, resolve
     from complots_solver.solvers.common.driver import Budget
-    from complots_solver.solvers.common.options import parse_pairs, read_config_file
 
     if game is None:
         raise click.UsageError("Missing argument 'GAME'.")
     if out_dir is None:
         raise click.UsageError("Missing option '--out'.")
-    config, preset = _game_arg(game)
+    config, preset = game_arg(game)
     if algorithm == "auto":
-        stored = _stored_algorithm(Path(out_dir)) if resume else None
+        stored = stored_algorithm(Path(out_dir)) if resume else None
         if stored is not None:
             algorithm, reason = stored, f"the run in {out_dir} was made with it"
         else:
@@ -445,18 +386,7 @@ def solve(
 
             algorithm, reason = pick_algorithm(config)
         say(f"method: {algorithm} ({reason})")
-    given: list[tuple[str, str, object]] = []
-    if config_file is not None:
-        path = Path(config_file)
-        if not path.is_file():
-            raise click.BadParameter(f"no such file: {config_file}", param_hint="--config")
-        given += [(f"--config {config_file}: {k}", k, v) for k, v in read_config_file(path).items()]
-    given += [(f"--option {k}", k, v) for k, v in parse_pairs(options).items()]
-    for flag, (key, value) in OLD_FLAGS.items():
-        raw = old[flag[2:].replace("-", "_")]
-        if raw is not None and raw is not False:
-            given.append((flag, key, raw if value is None else value))
-    values = resolve(algorithm, given)
+    values = resolve(algorithm, given_settings(config_file, options, old))
     fam = family_of(algorithm)
     ctx = click.get_current_context()
     flags = frozenset(
@@ -490,7 +420,7 @@ def solve(
             run = fam.make_run(request)
     else:
         run = fam.make_run(request)
-    kept = _kept_settings(run.kept, fam.options(algorithm))
+    kept = kept_settings(run.kept, fam.options(algorithm))
     if kept:
         say(f"settings kept from the run in {out_dir}: {kept}")
     say(fam.banner(run, request))
@@ -513,12 +443,6 @@ def solve(
         exit_interrupted(console, fam.interrupted(run, request))
     for line in fam.finish(run, result, request):
         say(line)
-
-
-def _kept_settings(kept: dict[str, object], specs: dict[str, OptionSpec]) -> str:
-    """The settings a resumed run kept that differ from their defaults, as ``k=v, ...``."""
-    changed = [f"{k}={v}" for k, v in sorted(kept.items()) if k in specs and v != specs[k].default]
-    return ", ".join(changed)
 
 
 def _drive(run, description: str, budget: Budget, figure):  # noqa: ANN001, ANN202
@@ -557,21 +481,6 @@ def _drive(run, description: str, budget: Budget, figure):  # noqa: ANN001, ANN2
             )
 
         return run.run(budget, report)
-
-
-def _stored_algorithm(out_dir: Path) -> str | None:
-    """The method a run folder was made with (its config.json), if a family knows it."""
-    from complots_solver.cli.solve_options import registered
-    from complots_solver.solvers.common.driver import read_record
-
-    record = read_record(out_dir)
-    if record is None:
-        return None
-    for fam in registered():
-        name = fam.recorded_algorithm(record)
-        if name is not None:
-            return name
-    return None
 
 
 def _check_out(out_dir: Path, resume: bool) -> None:
@@ -636,7 +545,7 @@ def evaluate(
     from complots_solver.play.bots import make_bot, parse_bot_spec
     from complots_solver.play.tournament import rotations, run_tournament, seatings
 
-    config, _ = _game_arg(game)
+    config, _ = game_arg(game)
     if bots is not None and table_spec is not None:
         raise click.UsageError(
             "--bots and --table cannot be combined: --bots plays a round robin of distinct "
@@ -711,52 +620,11 @@ def evaluate(
         + (", duplicate deals" if duplicate else "")
         + f"), seed {seed}, {seconds:.1f} s on {workers} worker(s)"
     )
-    standings = Table(title="Standings (95% Wilson intervals; draws = turn cap)")
-    for col in ("bot", "games", "wins", "draws", "losses", "win rate", "95% CI", "BT rating"):
-        standings.add_column(col, justify="left" if col == "bot" else "right")
-    for row in result.standings().itertuples():
-        standings.add_row(
-            row.bot,
-            f"{row.games:,}",
-            f"{row.wins:,}",
-            f"{row.draws:,}",
-            f"{row.losses:,}",
-            f"{row.win_rate:.3f}",
-            f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
-            signed(row.bt_rating, 0),
-        )
-    print_table(standings)
-    h2h = Table(title="Head to head (row bot's win rate against the column bot)")
-    for col in ("bot", "opponent", "games", "wins", "opp. wins", "draws", "win rate", "95% CI"):
-        h2h.add_column(col, justify="left" if col in ("bot", "opponent") else "right")
-    for row in result.head_to_head().itertuples():
-        h2h.add_row(
-            row.bot,
-            row.opponent,
-            f"{row.games:,}",
-            f"{row.wins:,}",
-            f"{row.opponent_wins:,}",
-            f"{row.draws:,}",
-            f"{row.win_rate:.3f}",
-            f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
-        )
-    print_table(h2h)
-    seats = Table(title="Win rate by seat (all games)")
-    for col in ("seat", "wins", "win rate", "95% CI"):
-        seats.add_column(col, justify="right")
-    for row in result.by_seat().itertuples():
-        seats.add_row(
-            str(row.seat),
-            f"{row.wins:,}",
-            f"{row.win_rate:.3f}",
-            f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
-        )
-    print_table(seats)
+    for table in (standings_table(result), head_to_head_table(result), seat_table(result)):
+        print_table(table)
     if config.players >= 3:
-        _print_table_shares(result)
-    console.print(
-        "BT rating: Bradley-Terry strength on the Elo scale, mean 0, from the same games."
-    )
+        print_table(table_shares_table(result))
+    console.print(BT_NOTE)
     _print_misses(result)
     if csv_path:
         result.write_csv(Path(csv_path))
@@ -765,157 +633,30 @@ def evaluate(
 
 def _print_fixed_table(result, games: int, seed: int, seconds: float, workers: int) -> None:
     """A fixed table's results: each bot's win share over its seats against 1/n, and per seat."""
-    n = result.config.players
-    seats = ", ".join(result.seatings[0])
-    how = "duplicate deals" if result.duplicate else "independent deals"
     say(result.config.game_string(), bold=True)
-    say(
-        f"{len(result.records):,} games of the table {seats} ({games} per seat rotation, "
-        f"{len(result.seatings)} rotations, {how}), seed {seed}, {seconds:.1f} s on "
-        f"{workers} worker(s)"
-    )
-    shares = Table(
-        title=f"Win share against the fair share 1/{n} = {1 / n:.3f} "
-        "(a bot's copies pooled; draws = turn cap)"
-    )
-    columns = ("bot", "seats", "games", "wins", "draws", "share [95% CI]", "fair", "vs 1/n")
-    for col in (*columns, "by seat 0.."):
-        shares.add_column(col, justify="left" if col == "bot" else "right")
-    for row in result.table_shares().to_dict("records"):
-        shares.add_row(
-            row["bot"],
-            str(row["copies"]),
-            f"{row['games']:,}",
-            f"{row['wins']:,}",
-            f"{row['draws']:,}",
-            f"{row['share']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]",
-            f"{row['fair']:.3f}",
-            row["verdict"],
-            " ".join(f"{row[f'seat{p}']:.2f}" for p in range(n)),
-        )
-    print_table(shares)
-    say(
-        "share: a bot's wins over its seats' games (games x seats); by seat: its win share "
-        "in the games it sat at that seat."
-    )
-    by_seat = Table(title="Win rate by seat (all games)")
-    for col in ("seat", "wins", "win rate", "95% CI"):
-        by_seat.add_column(col, justify="right")
-    for row in result.by_seat().itertuples():
-        by_seat.add_row(
-            str(row.seat),
-            f"{row.wins:,}",
-            f"{row.win_rate:.3f}",
-            f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
-        )
-    print_table(by_seat)
+    say(fixed_summary(result, games, seed, seconds, workers))
+    print_table(fixed_shares_table(result))
+    say(SHARE_NOTE)
+    print_table(seat_table(result))
     _print_misses(result)
 
 
 def _print_misses(result) -> None:
     """The policy bots' strategy-table misses, if any bot looked decisions up in a table."""
-    misses = result.table_misses()
-    if misses.empty:
-        return
-    lacking = Table(
-        title="Strategy-table misses (policy bots: decisions at information states "
-        "the table lacks, played uniformly)"
-    )
-    for col in ("bot", "decisions", "misses", "miss share"):
-        lacking.add_column(col, justify="left" if col == "bot" else "right")
-    for row in misses.itertuples():
-        lacking.add_row(row.bot, f"{row.lookups:,}", f"{row.misses:,}", f"{row.miss_share:.3f}")
-    print_table(lacking)
+    misses = misses_table(result)
+    if misses is not None:
+        print_table(misses)
 
 
-def _print_table_shares(result) -> None:
-    """Each bot's win share at each table against the fair share 1/n, overall and per seat."""
-    n = result.config.players
-    how = "duplicate deals" if result.duplicate else "independent deals"
-    shares = Table(
-        title=f"Win share at each table against the fair share 1/{n} = {1 / n:.3f} ({how})"
-    )
-    for col in ("bot", "opponents", "games", "share [95% CI]", "vs 1/n", "by seat 0.."):
-        shares.add_column(col, justify="left" if col in ("bot", "opponents") else "right")
-    for row in result.table_shares().to_dict("records"):
-        shares.add_row(
-            row["bot"],
-            row["opponents"],
-            f"{row['games']:,}",
-            f"{row['share']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]",
-            row["verdict"],
-            " ".join(f"{row[f'seat{p}']:.2f}" for p in range(n)),
-        )
-    print_table(shares)
-
-
-@cli.command(short_help="Play a game in the terminal against a bot or strategy.")
-@click.argument("game")
-@click.option(
-    "--against",
-    help="bot or strategy (required): random, honest, bluffer, counter, skeptic, brazen, "
-    "trusting, solved, net:DIR, search:DIR, policy:DIR[:greedy]",
-)
-@click.option("--seat", default=0, show_default=True, help="your seat (0 moves first)")
-@click.option(
-    "--show-strategy",
-    is_flag=True,
-    help="print the bot's action probabilities at its decisions ('?' at your prompt: at yours)",
-)
-@click.option(
-    "--seed", type=int, default=None, help="seed for the deal and the bots (default: random)"
-)
-def play(game: str, against: str | None, seat: int, show_strategy: bool, seed: int | None) -> None:
-    """Play GAME in the terminal against a bot or a solved strategy.
-
-    Type a move's number or name (a character name works: 'captain'); 'q', end
-    of input or Ctrl-C leave the game with the standing so far.
-    """
-    import numpy as np
-
-    from complots_solver.play.bots import make_bot, parse_bot_spec
-    from complots_solver.play.terminal import play_session
-
-    config, _ = _game_arg(game)  # an unknown game is the first thing to say
-    if against is None:
-        raise click.UsageError(
-            "Missing option '--against': the bot or strategy to play against "
-            "(e.g. --against counter)."
-        )
-    try:
-        parse_bot_spec(against)
-        make_bot(against, config, np.random.default_rng(0))  # strategy files load, or say why
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--against") from None
-    if not 0 <= seat < config.players:
-        raise click.BadParameter(
-            f"must be from 0 to {config.players - 1}, got {seat}", param_hint="--seat"
-        )
-    play_session(
-        config,
-        against,
-        seat,
-        seed,
-        prompt=_ask,
-        echo=click.echo,
-        show_strategy=show_strategy,
-    )
-
-
-def _ask(text: str) -> str:
-    """One answer from the person; end of input or Ctrl-C ends the game quietly (EOFError)."""
-    try:
-        return click.prompt(text, type=str, prompt_suffix=": ")
-    except click.exceptions.Abort:
-        raise EOFError from None
-
-
-# Reports (complots_solver.reports, layer 5): report and compare live in their own module.
+# Commands that need none of the helpers above live in their own modules: play, the reports
+# (report, compare, balance) and bound.
 from complots_solver.cli.bound_cmd import bound as _bound_cmd  # noqa: E402
+from complots_solver.cli.play_cmd import play as _play_cmd  # noqa: E402
 from complots_solver.cli.report_cmds import balance as _balance_cmd  # noqa: E402
 from complots_solver.cli.report_cmds import compare as _compare_cmd  # noqa: E402
 from complots_solver.cli.report_cmds import report as _report_cmd  # noqa: E402
 
+cli.add_command(_play_cmd)
 cli.add_command(_report_cmd)
 cli.add_command(_compare_cmd)
 cli.add_command(_balance_cmd)

@@ -20,7 +20,8 @@ from complots_solver.rules import view
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import Stage
 from complots_solver.rules.layout import MS_SIZE2_BASE, NUM_MULTISETS
-from complots_solver.solvers.belief.features import (
+from complots_solver.solvers.belief.valuenet import Adam, ValueNet
+from complots_solver.solvers.knowledge.belief_features import (
     F_HANDS,
     NUM_FEATURES,
     NUM_OUTPUTS,
@@ -28,7 +29,6 @@ from complots_solver.solvers.belief.features import (
     public_features,
     turn_scale,
 )
-from complots_solver.solvers.belief.valuenet import Adam, ValueNet
 
 DEFAULT_BOTS = ("counter", "honest", "bluffer", "skeptic", "brazen", "trusting")
 

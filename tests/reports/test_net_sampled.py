@@ -101,7 +101,7 @@ def test_a_table_network_is_recorded_as_it_plays_and_reported(tmp_path: Path) ->
     history, and the report names the method."""
     import json
 
-    from complots_solver.solvers.selfplay.features import config_features
+    from complots_solver.solvers.knowledge.table_features import config_features
     from complots_solver.solvers.selfplay.net import TableNet
 
     config, _ = resolve_game("draft-inquisitor")
@@ -167,7 +167,7 @@ def test_a_regret_network_is_named_as_such(tmp_path: Path) -> None:
     """A table network whose meta says ``regret`` is described as sampled regret matching+."""
     import json
 
-    from complots_solver.solvers.selfplay.features import config_features
+    from complots_solver.solvers.knowledge.table_features import config_features
     from complots_solver.solvers.selfplay.net import TableNet
 
     config, _ = resolve_game("draft-ambassador")

@@ -25,11 +25,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from complots_solver.rules import core
-from complots_solver.solvers.belief.hypotheses import Hypotheses
 from complots_solver.solvers.belief.public_tree import LEAF
 from complots_solver.solvers.belief.search import SearchSettings, Subgame, safe_subgame
 from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.belief.vector_cfr import action_owner, reaches
+from complots_solver.solvers.knowledge.hypotheses import Hypotheses
 
 
 class SearchAgent:

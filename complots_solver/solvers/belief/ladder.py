@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.exact_eval import to_tree_strategy
-from complots_solver.solvers.belief.hypotheses import Hypotheses, Memory
 from complots_solver.solvers.belief.public_tree import build_public_tree
 from complots_solver.solvers.belief.vector_cfr import VectorCFR, exploitability
 from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.knowledge.hypotheses import Hypotheses, Memory
 
 
 def memory_rows(names: list[str], iterations: int = 300) -> Iterator[dict]:

@@ -22,8 +22,6 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.belief.exact_eval import to_tree_strategy
-from complots_solver.solvers.belief.features import turn_scale
-from complots_solver.solvers.belief.hypotheses import Hypotheses, Memory
 from complots_solver.solvers.belief.netplay import MOVE_FLOOR
 from complots_solver.solvers.belief.policy_net import (
     NUM_DECISION_FEATURES,
@@ -36,6 +34,8 @@ from complots_solver.solvers.belief.vector_cfr import reaches
 from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
 from complots_solver.solvers.exact.best_response import game_value
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.knowledge.belief_features import turn_scale
+from complots_solver.solvers.knowledge.hypotheses import Hypotheses, Memory
 
 
 def net_tree_strategy(

@@ -15,13 +15,13 @@ import numpy as np
 
 from complots_solver.rules import core
 from complots_solver.rules.layout import NUM_MULTISETS, S_CUR
-from complots_solver.solvers.belief.hypotheses import KNOW_SIZE, Memory, update_knowledge
 from complots_solver.solvers.belief.policy_net import (
     NUM_DECISION_FEATURES,
     PolicyNet,
     batch_features,
 )
 from complots_solver.solvers.belief.tracker import BeliefTracker, public_token
+from complots_solver.solvers.knowledge.hypotheses import KNOW_SIZE, Memory, update_knowledge
 
 
 def belief_marginals(tracker: BeliefTracker) -> tuple[np.ndarray, np.ndarray]:

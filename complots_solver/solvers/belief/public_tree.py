@@ -16,7 +16,7 @@ function.
 The build is one compiled pass (belief search builds a tree per decision).
 It hashes each distinct state of a node once, interleaves independent hash
 chains, and groups by hash tables rather than sorting; the ids and hashes
-are those of :mod:`~complots_solver.solvers.belief.hypotheses`.
+are those of :mod:`~complots_solver.solvers.knowledge.hypotheses`.
 ``_build_public_tree_reference`` is the original numpy construction, kept so
 that tests can check the two trees are equal array for array. One choice
 differs: with CANONICAL ids, children merge when equal in state and ids,
@@ -35,7 +35,7 @@ from complots_solver.rules import core
 from complots_solver.rules.compiled import advise_huge_pages
 from complots_solver.rules.enums import NUM_CLANS, Stage
 from complots_solver.rules.layout import S_CUR, S_STAGE, S_TURN, STATE_SIZE
-from complots_solver.solvers.belief.hypotheses import (
+from complots_solver.solvers.knowledge.hypotheses import (
     CHANCE,
     KNOW_EXPOSED,
     KNOW_SIZE,

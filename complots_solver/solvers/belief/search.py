@@ -19,16 +19,6 @@ import numpy as np
 
 from complots_solver.rules.enums import Stage
 from complots_solver.rules.layout import NUM_MULTISETS, S_CUR, S_STAGE
-from complots_solver.solvers.belief.features import (
-    NUM_FEATURES,
-    NUM_OUTPUTS,
-    group_features,
-    hand_index,
-    hand_targets,
-    spread_values,
-    turn_scale,
-)
-from complots_solver.solvers.belief.hypotheses import CHANCE, TERMINAL, Hypotheses, Memory
 from complots_solver.solvers.belief.public_tree import LEAF, PublicTree, build_public_tree
 from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.belief.vector_cfr import (
@@ -38,6 +28,16 @@ from complots_solver.solvers.belief.vector_cfr import (
     reaches,
     values_under,
 )
+from complots_solver.solvers.knowledge.belief_features import (
+    NUM_FEATURES,
+    NUM_OUTPUTS,
+    group_features,
+    hand_index,
+    hand_targets,
+    spread_values,
+    turn_scale,
+)
+from complots_solver.solvers.knowledge.hypotheses import CHANCE, TERMINAL, Hypotheses, Memory
 
 
 @dataclass(frozen=True)

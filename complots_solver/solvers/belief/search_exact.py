@@ -28,8 +28,6 @@ from complots_solver.rules.enums import Stage
 from complots_solver.rules.layout import S_STAGE, S_TURN
 from complots_solver.solvers.belief.continuation import Bias, ChoiceSubgame, biased
 from complots_solver.solvers.belief.exact_eval import to_tree_strategy, tree_index
-from complots_solver.solvers.belief.features import hand_index
-from complots_solver.solvers.belief.hypotheses import TERMINAL, Hypotheses, Memory
 from complots_solver.solvers.belief.policy_net import replay_tree
 from complots_solver.solvers.belief.public_tree import LEAF, PublicTree, build_public_tree
 from complots_solver.solvers.belief.search import SearchSettings, Subgame, safe_subgame
@@ -45,6 +43,8 @@ from complots_solver.solvers.exact.best_response import exploitability as tree_e
 from complots_solver.solvers.exact.best_response import exploitability_report, game_value
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.exact.mixture import Mixture, mix_strategies
+from complots_solver.solvers.knowledge.belief_features import hand_index
+from complots_solver.solvers.knowledge.hypotheses import TERMINAL, Hypotheses, Memory
 
 
 def _children(tree: PublicTree) -> dict[int, list[tuple[int, int]]]:

@@ -10,9 +10,9 @@ import pyspiel
 
 import complots_solver.openspiel  # noqa: F401  (registers "complots")
 from complots_solver.rules import view
-from complots_solver.solvers.belief.hypotheses import Memory
 from complots_solver.solvers.belief.public_tree import build_public_tree
 from complots_solver.solvers.belief.tracker import BeliefTracker, public_token
+from complots_solver.solvers.knowledge.hypotheses import Memory
 
 
 @dataclass(frozen=True)

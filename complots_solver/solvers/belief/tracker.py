@@ -17,7 +17,7 @@ import numpy as np
 
 from complots_solver.rules import core
 from complots_solver.rules.layout import S_CUR
-from complots_solver.solvers.belief.hypotheses import (
+from complots_solver.solvers.knowledge.hypotheses import (
     CHANCE,
     Hypotheses,
     Memory,

@@ -18,14 +18,6 @@ import numpy as np
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import Stage
 from complots_solver.rules.layout import S_STAGE, S_TURN
-from complots_solver.solvers.belief.features import (
-    NUM_FEATURES,
-    NUM_OUTPUTS,
-    group_features,
-    hand_targets,
-    turn_scale,
-)
-from complots_solver.solvers.belief.hypotheses import Hypotheses, Memory
 from complots_solver.solvers.belief.policy_net import replay_tree
 from complots_solver.solvers.belief.public_tree import build_public_tree
 from complots_solver.solvers.belief.valuenet import ValueNet
@@ -35,6 +27,14 @@ from complots_solver.solvers.belief.vector_cfr import (
     reaches,
     values_under,
 )
+from complots_solver.solvers.knowledge.belief_features import (
+    NUM_FEATURES,
+    NUM_OUTPUTS,
+    group_features,
+    hand_targets,
+    turn_scale,
+)
+from complots_solver.solvers.knowledge.hypotheses import Hypotheses, Memory
 
 
 def turn_start_examples(

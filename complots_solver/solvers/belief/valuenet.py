@@ -1,7 +1,7 @@
 """A small value network in numpy: a multilayer perceptron, Adam training, and pickle-free files.
 
 The network maps a public belief state's features to each player's
-expected utility for each possible hand (see :mod:`.features`). Inference
+expected utility for each possible hand (see :mod:`..knowledge.belief_features`). Inference
 and training are plain numpy, so the default install plays and trains it;
 weights are saved with ``np.savez`` and loaded with ``allow_pickle=False``,
 so a shared file is data, never code.

@@ -23,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from complots_solver.solvers.belief.hypotheses import CHANCE
 from complots_solver.solvers.belief.public_tree import PublicTree
+from complots_solver.solvers.knowledge.hypotheses import CHANCE
 
 _TERMINAL = -4
 _LEAF = -5

@@ -1,7 +1,7 @@
 """Many games stepped side by side: rows of rules states with what each player has seen.
 
 A row is one game in progress: the rules state, each player's private-state
-id (as the belief family forms it, :class:`~..belief.hypotheses.Memory`
+id (as the belief family forms it, :class:`~..knowledge.hypotheses.Memory`
 ``PERFECT`` or ``SUMMARY``), each player's certain knowledge, the clans each
 player was dealt and picked in a 2-player draft (a table network reads them), a hash chain
 of the public tokens (``pub``) and a hash chain of one chosen player's own
@@ -19,7 +19,7 @@ from numba import njit
 
 from complots_solver.rules import core
 from complots_solver.rules.layout import S_CUR
-from complots_solver.solvers.belief.hypotheses import (
+from complots_solver.solvers.knowledge.hypotheses import (
     KNOW_SIZE,
     Memory,
     mix,

@@ -41,8 +41,6 @@ from complots_solver.rules.layout import (
     S_CUR,
     num_distinct_actions,
 )
-from complots_solver.solvers.belief.features import turn_scale
-from complots_solver.solvers.belief.hypotheses import Memory, mix
 from complots_solver.solvers.belief.netplay import NetPlayer, belief_marginals
 from complots_solver.solvers.belief.policy_net import (
     NUM_DECISION_FEATURES,
@@ -52,6 +50,8 @@ from complots_solver.solvers.belief.policy_net import (
 from complots_solver.solvers.bounds.rows import PUB_SEED, Rows
 from complots_solver.solvers.exact.best_response import game_value
 from complots_solver.solvers.exact.tree import NodeKind, Tree
+from complots_solver.solvers.knowledge.belief_features import turn_scale
+from complots_solver.solvers.knowledge.hypotheses import Memory, mix
 
 TERMINAL_KIND = int(NodeKind.TERMINAL)
 DECISION_KIND = int(NodeKind.DECISION)

@@ -3,7 +3,7 @@ responder can measure it.
 
 The network reads, at a seat's decision, the rules state, that seat's certain knowledge and
 draft clans, and the table's public record (claims, counters, challenges, what each seat was
-shown: ``selfplay.features``).
+shown: ``knowledge.table_features``).
 
 - **Live rows** (hypotheses of a real game): the state, knowledge and draft clans are the
   row's own; the record is the real game's, kept move by move exactly as the playing bot keeps
@@ -23,9 +23,9 @@ from numba import njit
 
 from complots_solver.rules import core
 from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, S_CUR
-from complots_solver.solvers.belief.hypotheses import Memory
 from complots_solver.solvers.bounds.rows import NO_MOVE, TERMINAL, Rows, returns_of, sample_moves
-from complots_solver.solvers.selfplay.features import (
+from complots_solver.solvers.knowledge.hypotheses import Memory
+from complots_solver.solvers.knowledge.table_features import (
     TableMemory,
     absolute_action,
     config_features,

@@ -21,13 +21,13 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.belief.exact_eval import to_tree_strategy
-from complots_solver.solvers.belief.hypotheses import Hypotheses, Memory
 from complots_solver.solvers.belief.public_tree import build_public_tree
 from complots_solver.solvers.belief.vector_cfr import VectorCFR
 from complots_solver.solvers.exact.best_response import exploitability
 from complots_solver.solvers.exact.cfr import TreeSolver
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.exact.tree import Tree
+from complots_solver.solvers.knowledge.hypotheses import Hypotheses, Memory
 from complots_solver.solvers.mccfr.solver import MCCFRSolver
 
 BELIEF = "belief"

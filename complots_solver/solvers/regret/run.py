@@ -54,8 +54,8 @@ from complots_solver.solvers.common.folders import (
     TRAINING_LOG,
 )
 from complots_solver.solvers.common.pool import WorkerPool
+from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION
 from complots_solver.solvers.regret.sampler import LOG_COLUMNS, RegretSampler, RegretSettings
-from complots_solver.solvers.selfplay.features import FEATURE_VERSION
 from complots_solver.solvers.selfplay.run import policy_meta
 
 ALGORITHM = "regret"

@@ -50,12 +50,12 @@ from complots_solver.solvers.bounds.table import (
     table_rows_features,
 )
 from complots_solver.solvers.common.pool import WorkerPool
-from complots_solver.solvers.selfplay.average import AveragePolicy
-from complots_solver.solvers.selfplay.features import (
+from complots_solver.solvers.knowledge.table_features import (
     TableMemory,
     absolute_action,
     config_features,
 )
+from complots_solver.solvers.selfplay.average import AveragePolicy
 from complots_solver.solvers.selfplay.net import TableNet, optimiser_arrays, restore_optimiser
 from complots_solver.solvers.selfplay.targets import regret_loss
 
@@ -114,7 +114,7 @@ class RegretSettings:
 @dataclass
 class Table:
     """Games in progress side by side: rules states, certain knowledge, draft clans and each
-    row's own public record (``selfplay.features``)."""
+    row's own public record (``knowledge.table_features``)."""
 
     states: np.ndarray
     knows: np.ndarray

@@ -4,7 +4,7 @@ A table network reads only what the seat to move knows (the public record,
 its own cards, knowledge and draft, what it was shown), so on a perfect-recall
 tree it plays one distribution per information set. Each information set's
 features are computed by replaying the moves to its representative node with
-the same :class:`~.features.TableMemory` updates the playing bot makes (in
+the same :class:`~..knowledge.table_features.TableMemory` updates the playing bot makes (in
 numba, in chunks), the network is evaluated on the chunk, and the project's
 exact best response measures the resulting strategy. This is how the
 league self-play method is held to the ladder's known answers.
@@ -19,11 +19,11 @@ from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import NUM_CLANS
 from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, MAX_CHANCE_OUTCOMES, S_CUR
-from complots_solver.solvers.belief.hypotheses import KNOW_SIZE
 from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
 from complots_solver.solvers.exact.best_response import game_value
 from complots_solver.solvers.exact.complots_tree import _path_to, compile_complots_tree
-from complots_solver.solvers.selfplay.features import (
+from complots_solver.solvers.knowledge.hypotheses import KNOW_SIZE
+from complots_solver.solvers.knowledge.table_features import (
     RECORD_SIZE,
     config_features,
     decision_row,

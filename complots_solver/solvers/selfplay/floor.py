@@ -1,7 +1,7 @@
 """The best any strategy reading the table features can do on a small 2-player game.
 
 A table network sees an information set only through its features (the
-public record summary, own cards and knowledge; :mod:`.features`), so two
+public record summary, own cards and knowledge; :mod:`..knowledge.table_features`), so two
 information sets with equal features and equal legal actions get the same
 distribution whatever the weights. On a ladder rung this merging is an
 imperfect-recall **abstraction** of the exact game, and its cost can be
@@ -35,9 +35,9 @@ from complots_solver.solvers.exact.cfr import (
     slot_base,
 )
 from complots_solver.solvers.exact.tree import NO_PLAYER, NUM_PLAYERS, Tree, with_terminals_last
+from complots_solver.solvers.knowledge.table_features import config_features, relative_action
 from complots_solver.solvers.selfplay.average import average_loss
 from complots_solver.solvers.selfplay.exact import CHUNK, _chunk_rows
-from complots_solver.solvers.selfplay.features import config_features, relative_action
 from complots_solver.solvers.selfplay.net import TableNet
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.belief.valuenet import Adam, ValueNet
-from complots_solver.solvers.selfplay.features import FEATURE_VERSION
+from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION
 
 KIND = "table-policy"
 NEG = -1e9

@@ -8,7 +8,7 @@ import numpy as np
 
 from complots_solver.rules import core
 from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, S_CUR
-from complots_solver.solvers.selfplay.features import (
+from complots_solver.solvers.knowledge.table_features import (
     TableMemory,
     absolute_action,
     config_features,

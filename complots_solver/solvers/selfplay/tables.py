@@ -22,7 +22,11 @@ import pyspiel
 import complots_solver.openspiel.game  # noqa: F401  (registers the game)
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.layout import C_EXTENDED, S_CUR, S_TURN
-from complots_solver.solvers.selfplay.features import TableMemory, absolute_action, decision_row
+from complots_solver.solvers.knowledge.table_features import (
+    TableMemory,
+    absolute_action,
+    decision_row,
+)
 from complots_solver.solvers.selfplay.net import TableNet
 
 MAX_MOVES = 512

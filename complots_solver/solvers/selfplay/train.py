@@ -51,8 +51,8 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.pool import WorkerPool
+from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION, config_features
 from complots_solver.solvers.selfplay.average import AveragePolicy
-from complots_solver.solvers.selfplay.features import FEATURE_VERSION, config_features
 from complots_solver.solvers.selfplay.net import (
     PPO,
     PPOSettings,

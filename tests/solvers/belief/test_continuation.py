@@ -23,7 +23,6 @@ from complots_solver.solvers.belief.continuation import (
     bias_mask,
     biased,
 )
-from complots_solver.solvers.belief.hypotheses import Hypotheses, Memory
 from complots_solver.solvers.belief.public_tree import build_public_tree
 from complots_solver.solvers.belief.search import SearchSettings
 from complots_solver.solvers.belief.search_exact import (
@@ -32,6 +31,7 @@ from complots_solver.solvers.belief.search_exact import (
     continuation_values,
 )
 from complots_solver.solvers.belief.vector_cfr import best_response, profile_values
+from complots_solver.solvers.knowledge.hypotheses import Hypotheses, Memory
 
 
 def test_bias_classes() -> None:

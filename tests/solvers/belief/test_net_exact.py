@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.belief.hypotheses import CHANCE, TERMINAL, Hypotheses, Memory
 from complots_solver.solvers.belief.net_exact import net_exploitability, net_tree_strategy
 from complots_solver.solvers.belief.netplay import NetPlayer
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.public_tree import build_public_tree
+from complots_solver.solvers.knowledge.hypotheses import CHANCE, TERMINAL, Hypotheses, Memory
 
 
 @pytest.mark.parametrize("name", ["ladder-1-ambassador", "ladder-1-inquisitor"])

@@ -7,7 +7,6 @@ import pytest
 
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.exact_eval import to_tree_strategy
-from complots_solver.solvers.belief.hypotheses import Hypotheses, Memory
 from complots_solver.solvers.belief.public_tree import LEAF, build_public_tree
 from complots_solver.solvers.belief.vector_cfr import (
     VectorCFR,
@@ -18,6 +17,7 @@ from complots_solver.solvers.belief.vector_cfr import (
 from complots_solver.solvers.exact.best_response import best_response as tree_best_response
 from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.knowledge.hypotheses import Hypotheses, Memory
 
 
 def _setup(name: str, memory: Memory, max_turns: int | None = None):

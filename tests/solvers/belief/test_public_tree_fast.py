@@ -10,7 +10,6 @@ import pytest
 from complots_solver.rules import core
 from complots_solver.rules.layout import S_COINS, S_CUR
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.belief.hypotheses import CHANCE, TERMINAL, Hypotheses, Memory
 from complots_solver.solvers.belief.public_tree import (
     PublicTree,
     _build_public_tree_reference,
@@ -19,6 +18,7 @@ from complots_solver.solvers.belief.public_tree import (
     time_builds,
 )
 from complots_solver.solvers.belief.tracker import BeliefTracker
+from complots_solver.solvers.knowledge.hypotheses import CHANCE, TERMINAL, Hypotheses, Memory
 
 
 def _cfg(name: str) -> np.ndarray:

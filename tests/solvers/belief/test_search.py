@@ -7,7 +7,12 @@ import pytest
 
 from complots_solver.rules.layout import S_CUR, S_TURN
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.belief.features import (
+from complots_solver.solvers.belief.policy_net import PolicyNet, PolicyTrainer
+from complots_solver.solvers.belief.search import SearchSettings, Subgame, self_play_game
+from complots_solver.solvers.belief.train import Trainer, TrainSettings
+from complots_solver.solvers.belief.valuenet import Adam, ValueNet
+from complots_solver.solvers.belief.vector_cfr import reaches
+from complots_solver.solvers.knowledge.belief_features import (
     F_HANDS,
     F_PUBLIC,
     NUM_FEATURES,
@@ -17,12 +22,7 @@ from complots_solver.solvers.belief.features import (
     public_features,
     turn_scale,
 )
-from complots_solver.solvers.belief.hypotheses import Hypotheses
-from complots_solver.solvers.belief.policy_net import PolicyNet, PolicyTrainer
-from complots_solver.solvers.belief.search import SearchSettings, Subgame, self_play_game
-from complots_solver.solvers.belief.train import Trainer, TrainSettings
-from complots_solver.solvers.belief.valuenet import Adam, ValueNet
-from complots_solver.solvers.belief.vector_cfr import reaches
+from complots_solver.solvers.knowledge.hypotheses import Hypotheses
 
 
 def test_value_net_round_trip_and_refusals(tmp_path) -> None:

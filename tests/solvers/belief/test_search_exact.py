@@ -9,12 +9,12 @@ import pytest
 
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.agent import SearchAgent
-from complots_solver.solvers.belief.features import NUM_FEATURES, NUM_OUTPUTS
-from complots_solver.solvers.belief.hypotheses import CHANCE, TERMINAL
 from complots_solver.solvers.belief.locate import locate_hyp
 from complots_solver.solvers.belief.search import SearchSettings
 from complots_solver.solvers.belief.search_exact import search_exploitability, search_strategy
 from complots_solver.solvers.belief.valuenet import ValueNet
+from complots_solver.solvers.knowledge.belief_features import NUM_FEATURES, NUM_OUTPUTS
+from complots_solver.solvers.knowledge.hypotheses import CHANCE, TERMINAL
 
 
 def test_one_turn_search_is_the_whole_game_solve() -> None:
@@ -75,8 +75,8 @@ def test_safe_resolving_keeps_the_whole_game_solution_and_unsafe_does_not() -> N
 
 def test_the_gadget_holds_the_opponent_to_its_promised_values() -> None:
     """An opponent promised more than the subgame gives it stops following; promised less, it follows."""
-    from complots_solver.solvers.belief.hypotheses import Hypotheses
     from complots_solver.solvers.belief.search import Subgame
+    from complots_solver.solvers.knowledge.hypotheses import Hypotheses
 
     config, _ = resolve_game("ladder-1-ambassador")
     cfg = config.to_array()
@@ -105,10 +105,10 @@ def test_written_promises_need_a_written_continuation() -> None:
 def test_exact_leaves_average_each_hand_over_its_private_states() -> None:
     """Exact leaf values per hand are each hand's counterfactual-reach-weighted mean of the
     values per hypothesis, so private states of one hand share one value."""
-    from complots_solver.solvers.belief.features import hand_index
-    from complots_solver.solvers.belief.hypotheses import Hypotheses
     from complots_solver.solvers.belief.search_exact import ExactLeaves
     from complots_solver.solvers.belief.vector_cfr import normalize, reaches
+    from complots_solver.solvers.knowledge.belief_features import hand_index
+    from complots_solver.solvers.knowledge.hypotheses import Hypotheses
 
     config, _ = resolve_game("ladder-2-ambassador")
     cfg = config.to_array()
@@ -147,10 +147,10 @@ def test_sampled_iterations_mix_into_the_cfr_average(rule: str, power: int) -> N
     later, the public tree merges private states an exchange makes the real game tell apart,
     and its average per slot is no longer the real game's mixture of iterates)."""
     from complots_solver.solvers.belief.exact_eval import to_tree_strategy
-    from complots_solver.solvers.belief.hypotheses import Hypotheses
     from complots_solver.solvers.belief.search import Subgame
     from complots_solver.solvers.exact.complots_tree import compile_complots_tree
     from complots_solver.solvers.exact.mixture import mix_strategies, own_reach
+    from complots_solver.solvers.knowledge.hypotheses import Hypotheses
 
     config, _ = resolve_game("ladder-1-ambassador(max_turns=1)")
     cfg = config.to_array()
@@ -193,11 +193,11 @@ def test_the_iterate_mixture_is_the_player_who_draws_an_iteration() -> None:
     (each from its own pass, its continuations solved to the end and played through), mixed
     with the iteration as weight: the one-run check equals the sampled player's expectation."""
     from complots_solver.solvers.belief.exact_eval import to_tree_strategy
-    from complots_solver.solvers.belief.hypotheses import Hypotheses, Memory
     from complots_solver.solvers.belief.public_tree import build_public_tree
     from complots_solver.solvers.belief.search_exact import IterateMixture
     from complots_solver.solvers.exact.complots_tree import compile_complots_tree
     from complots_solver.solvers.exact.mixture import mix_strategies
+    from complots_solver.solvers.knowledge.hypotheses import Hypotheses, Memory
 
     config, _ = resolve_game("ladder-1-ambassador")
     cfg = config.to_array()

@@ -10,8 +10,8 @@ import pytest
 from complots_solver.rules import core
 from complots_solver.rules.layout import S_CUR
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.belief.hypotheses import Memory
 from complots_solver.solvers.belief.tracker import BeliefTracker, public_token
+from complots_solver.solvers.knowledge.hypotheses import Memory
 
 CHANCE, TERMINAL = -1, -4
 
@@ -106,7 +106,7 @@ class _PerfectRecallPolicy:
 
 def _track_private_sequences(tracker: BeliefTracker, policy: _PerfectRecallPolicy, before) -> None:
     """Map every PERFECT id now present to its private token sequence (ids are hash chains)."""
-    from complots_solver.solvers.belief.hypotheses import mix
+    from complots_solver.solvers.knowledge.hypotheses import mix
 
     for x_old, seq in list(policy.private_of.items()):
         for tok in before:

@@ -20,7 +20,7 @@ from complots_solver.rules.layout import (
     T_STEAL,
 )
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.selfplay.features import (
+from complots_solver.solvers.knowledge.table_features import (
     DRAFT_DEALT,
     DRAFT_PICKED,
     DRAFT_SIZE,

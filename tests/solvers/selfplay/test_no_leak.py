@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from complots_solver.rules import core
 from complots_solver.rules.layout import A_REVEAL, C_EXTENDED, S_CUR, S_HIDDEN
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.selfplay.features import (
+from complots_solver.solvers.knowledge.table_features import (
     TableMemory,
     config_features,
     decision_row,

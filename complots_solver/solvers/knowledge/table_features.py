@@ -61,8 +61,8 @@ from complots_solver.rules.layout import (
     S_TURN,
     X_GIVE,
 )
-from complots_solver.solvers.belief.features import COIN_SCALE, hand_index
-from complots_solver.solvers.belief.hypotheses import KNOW_SIZE, note_draft, update_knowledge
+from complots_solver.solvers.knowledge.belief_features import COIN_SCALE, hand_index
+from complots_solver.solvers.knowledge.hypotheses import KNOW_SIZE, note_draft, update_knowledge
 
 FEATURE_VERSION = 1
 

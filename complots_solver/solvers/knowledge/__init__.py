@@ -1,0 +1,1 @@
+"""What a player knows, shared by the families: hypothesis sets and certain knowledge, and the features networks read."""
