@@ -17,7 +17,7 @@ from complots_solver.solvers.belief.search_exact import (
     iterate_mixture_exploitability,
     search_exploitability,
 )
-from complots_solver.solvers.belief.valuenet import ValueEnsemble, ValueNet
+from complots_solver.solvers.nets.valuenet import ValueEnsemble, ValueNet
 
 
 def main() -> None:

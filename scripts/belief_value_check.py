@@ -13,7 +13,7 @@ import numpy as np
 
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.value_check import turn_start_examples, value_errors
-from complots_solver.solvers.belief.valuenet import ValueNet
+from complots_solver.solvers.nets.valuenet import ValueNet
 
 
 def main() -> None:

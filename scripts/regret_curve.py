@@ -53,7 +53,7 @@ def snapshots(run: Path) -> list[tuple[int, Path]]:
 def measure(job: tuple[str, list[str], int, int, int]) -> dict:
     """One bound: (game, network files, budget, games a seat, seed) -> a CSV row."""
     from complots_solver.rules.presets import resolve_game
-    from complots_solver.solvers.selfplay.net import TableNet
+    from complots_solver.solvers.nets.tablenet import TableNet
     from complots_solver.solvers.selfplay.responder import responder_bound, responder_iterations
 
     game, files, budget, games, seed = job

@@ -56,14 +56,25 @@ ALLOWED = {
 FAMILIES = {
     "common": {"common"},
     "knowledge": {"knowledge"},
+    "nets": {"common", "knowledge", "nets"},
     "exact": {"common", "knowledge", "exact"},
-    "mccfr": {"common", "knowledge", "exact", "mccfr"},
-    "belief": {"common", "knowledge", "exact", "belief"},
-    "policies": {"common", "knowledge", "exact", "mccfr", "belief", "selfplay", "policies"},
-    "bounds": {"common", "knowledge", "exact", "policies", "belief", "selfplay", "bounds"},
-    "compare": {"common", "knowledge", "exact", "mccfr", "belief", "selfplay", "regret", "compare"},
-    "selfplay": {"common", "knowledge", "exact", "belief", "selfplay"},
-    "regret": {"common", "knowledge", "exact", "belief", "selfplay", "bounds", "regret"},
+    "mccfr": {"common", "knowledge", "nets", "exact", "mccfr"},
+    "belief": {"common", "knowledge", "nets", "exact", "belief"},
+    "policies": {"common", "knowledge", "nets", "exact", "mccfr", "belief", "selfplay", "policies"},
+    "bounds": {"common", "knowledge", "nets", "exact", "policies", "belief", "selfplay", "bounds"},
+    "compare": {
+        "common",
+        "knowledge",
+        "nets",
+        "exact",
+        "mccfr",
+        "belief",
+        "selfplay",
+        "regret",
+        "compare",
+    },
+    "selfplay": {"common", "knowledge", "nets", "exact", "belief", "selfplay"},
+    "regret": {"common", "knowledge", "nets", "exact", "belief", "selfplay", "bounds", "regret"},
 }
 SOLVERS = PACKAGE / "solvers"
 

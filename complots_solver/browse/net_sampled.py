@@ -37,8 +37,8 @@ from complots_solver.solvers.belief.play_policies import NetPolicy
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE
 from complots_solver.solvers.mccfr.infokeys import KEYS, init_keys, step_keys
+from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.policies.open import Kind, open_strategy, strategy_kind
-from complots_solver.solvers.selfplay.net import TableNet
 from complots_solver.solvers.selfplay.player import TablePlayer
 from complots_solver.solvers.selfplay.policy import TablePolicy
 

@@ -429,7 +429,7 @@ def _save_responder(
     """Write the trained responder as a table network folder that ``net:DIR`` plays."""
     from complots_solver.solvers.common.atomic import atomic_write_json
     from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE
-    from complots_solver.solvers.selfplay.net import policy_meta
+    from complots_solver.solvers.nets.tablenet import policy_meta
 
     assert result.responder is not None
     text = result.text()

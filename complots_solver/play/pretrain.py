@@ -20,7 +20,6 @@ from complots_solver.rules import view
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import Stage
 from complots_solver.rules.layout import MS_SIZE2_BASE, NUM_MULTISETS
-from complots_solver.solvers.belief.valuenet import Adam, ValueNet
 from complots_solver.solvers.knowledge.belief_features import (
     F_HANDS,
     NUM_FEATURES,
@@ -29,6 +28,7 @@ from complots_solver.solvers.knowledge.belief_features import (
     public_features,
     turn_scale,
 )
+from complots_solver.solvers.nets.valuenet import Adam, ValueNet
 
 DEFAULT_BOTS = ("counter", "honest", "bluffer", "skeptic", "brazen", "trusting")
 

@@ -28,13 +28,13 @@ from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.belief.agent import SearchAgent
 from complots_solver.solvers.belief.play_policies import NetPolicy, SearchPolicy
 from complots_solver.solvers.belief.search import SearchSettings
-from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.common.folders import (
     POLICY_FILE,
     shipped_dir,
     shipped_presets,
     strategies_dir,
 )
+from complots_solver.solvers.nets.valuenet import ValueNet
 from complots_solver.solvers.policies.open import open_strategy
 
 

@@ -9,8 +9,8 @@ import pyspiel
 
 from complots_solver.play.base import Bot
 from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.policies.open import open_strategy
-from complots_solver.solvers.selfplay.net import TableNet
 from complots_solver.solvers.selfplay.policy import TablePolicy
 
 

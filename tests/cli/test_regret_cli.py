@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from complots_solver.solvers.selfplay.net import TableNet
+from complots_solver.solvers.nets.tablenet import TableNet
 from tests.cli.test_cli import run_cli
 
 SMALL = ["--option", "games=40", "--option", "steps=5", "--option", "width=16"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from complots_solver.solvers.selfplay.net import TableNet, save_mixture
+from complots_solver.solvers.nets.tablenet import TableNet, save_mixture
 from tests.cli.test_cli import run_cli
 
 SMALL = ["--option", "games=8", "--option", "parallel=8", "--option", "width=16"]

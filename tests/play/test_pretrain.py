@@ -6,8 +6,8 @@ import numpy as np
 
 from complots_solver.play.pretrain import bot_game_examples, pretrain
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.knowledge.belief_features import F_HANDS, NUM_FEATURES, NUM_OUTPUTS
+from complots_solver.solvers.nets.valuenet import ValueNet
 
 
 def test_examples_hold_the_result_for_the_two_hands_held() -> None:

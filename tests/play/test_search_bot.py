@@ -12,8 +12,8 @@ from complots_solver.play.search_bot import POLICY_FILE, shipped_presets
 from complots_solver.play.tournament import play_game_bots
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.policy_net import PolicyNet
-from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.knowledge.belief_features import NUM_FEATURES, NUM_OUTPUTS
+from complots_solver.solvers.nets.valuenet import ValueNet
 
 
 @pytest.fixture(scope="module")

@@ -234,7 +234,7 @@ def table_games_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A games folder with the real presets and a tiny untrained 3-player table network."""
     from complots_solver.rules.presets import games_dir, resolve_game
     from complots_solver.solvers.knowledge.table_features import num_features
-    from complots_solver.solvers.selfplay.net import TableNet
+    from complots_solver.solvers.nets.tablenet import TableNet
 
     root = tmp_path / "games"
     folder = root / "strategies" / AMB3

@@ -102,7 +102,7 @@ def test_a_table_network_is_recorded_as_it_plays_and_reported(tmp_path: Path) ->
     import json
 
     from complots_solver.solvers.knowledge.table_features import config_features
-    from complots_solver.solvers.selfplay.net import TableNet
+    from complots_solver.solvers.nets.tablenet import TableNet
 
     config, _ = resolve_game("draft-inquisitor")
     net = TableNet.create(
@@ -168,7 +168,7 @@ def test_a_regret_network_is_named_as_such(tmp_path: Path) -> None:
     import json
 
     from complots_solver.solvers.knowledge.table_features import config_features
-    from complots_solver.solvers.selfplay.net import TableNet
+    from complots_solver.solvers.nets.tablenet import TableNet
 
     config, _ = resolve_game("draft-ambassador")
     net = TableNet.create(

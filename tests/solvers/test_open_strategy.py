@@ -134,7 +134,7 @@ def test_kinds_are_spelt_as_before() -> None:
 
 def test_a_trainers_table_network_plays_through_its_policy_adapter() -> None:
     """SelfPlayTrainer.policy() stays a TableNet; TablePolicy makes it a Policy that plays."""
-    from complots_solver.solvers.selfplay.net import TableNet
+    from complots_solver.solvers.nets.tablenet import TableNet
     from complots_solver.solvers.selfplay.train import SelfPlaySettings, SelfPlayTrainer
 
     config, _ = resolve_game("complots-ambassador-3")

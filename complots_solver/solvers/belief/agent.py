@@ -27,9 +27,9 @@ import numpy as np
 from complots_solver.rules import core
 from complots_solver.solvers.belief.public_tree import LEAF
 from complots_solver.solvers.belief.search import SearchSettings, Subgame, safe_subgame
-from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.belief.vector_cfr import action_owner, reaches
 from complots_solver.solvers.knowledge.hypotheses import Hypotheses
+from complots_solver.solvers.nets.valuenet import ValueNet
 
 
 class SearchAgent:

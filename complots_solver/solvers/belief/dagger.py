@@ -20,8 +20,8 @@ from complots_solver.solvers.belief.net_exact import net_strategy_and_features
 from complots_solver.solvers.belief.netplay import MOVE_FLOOR
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.search import SearchSettings, Subgame
-from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.knowledge.hypotheses import TERMINAL, Hypotheses
+from complots_solver.solvers.nets.valuenet import ValueNet
 
 
 def dagger_game(

@@ -16,7 +16,7 @@ from complots_solver.solvers.belief.agent import SearchAgent
 from complots_solver.solvers.belief.netplay import NetPlayer
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.search import SearchSettings
-from complots_solver.solvers.belief.valuenet import ValueNet
+from complots_solver.solvers.nets.valuenet import ValueNet
 
 
 class NetPolicy:

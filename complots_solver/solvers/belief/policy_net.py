@@ -37,9 +37,9 @@ from complots_solver.rules.layout import (
     STATE_SIZE,
 )
 from complots_solver.solvers.belief.public_tree import PublicTree
-from complots_solver.solvers.belief.valuenet import Adam, ValueNet
 from complots_solver.solvers.knowledge.belief_features import COIN_SCALE, hand_index, turn_scale
 from complots_solver.solvers.knowledge.hypotheses import KNOW_SIZE, update_knowledge
+from complots_solver.solvers.nets.valuenet import Adam, ValueNet
 
 NUM_STAGES = 21  # Stage values (Complots 2 included)
 NUM_KINDS = 15  # ActionKind values

@@ -20,7 +20,6 @@ import numpy as np
 from complots_solver.rules.enums import Stage
 from complots_solver.rules.layout import NUM_MULTISETS, S_CUR, S_STAGE
 from complots_solver.solvers.belief.public_tree import LEAF, PublicTree, build_public_tree
-from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.belief.vector_cfr import (
     CFR_RULES,
     VectorCFR,
@@ -38,6 +37,7 @@ from complots_solver.solvers.knowledge.belief_features import (
     turn_scale,
 )
 from complots_solver.solvers.knowledge.hypotheses import CHANCE, TERMINAL, Hypotheses, Memory
+from complots_solver.solvers.nets.valuenet import ValueNet
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,6 @@ from complots_solver.solvers.belief.exact_eval import to_tree_strategy, tree_ind
 from complots_solver.solvers.belief.policy_net import replay_tree
 from complots_solver.solvers.belief.public_tree import LEAF, PublicTree, build_public_tree
 from complots_solver.solvers.belief.search import SearchSettings, Subgame, safe_subgame
-from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.belief.vector_cfr import (
     VectorCFR,
     best_response_hyp_values,
@@ -45,6 +44,7 @@ from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.exact.mixture import Mixture, mix_strategies
 from complots_solver.solvers.knowledge.belief_features import hand_index
 from complots_solver.solvers.knowledge.hypotheses import TERMINAL, Hypotheses, Memory
+from complots_solver.solvers.nets.valuenet import ValueNet
 
 
 def _children(tree: PublicTree) -> dict[int, list[tuple[int, int]]]:

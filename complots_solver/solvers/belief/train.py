@@ -21,11 +21,11 @@ import numpy as np
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.search import SearchSettings, self_play_game
-from complots_solver.solvers.belief.valuenet import Adam, ValueNet
 from complots_solver.solvers.common.atomic import atomic_write_bytes, atomic_write_npz_streamed
 from complots_solver.solvers.common.folders import POLICY_FILE, TRAINING_LOG, VALUE_FILE
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.knowledge.belief_features import F_HANDS, NUM_FEATURES, NUM_OUTPUTS
+from complots_solver.solvers.nets.valuenet import Adam, ValueNet
 
 CHECKPOINT = "belief-checkpoint.npz"
 

@@ -20,7 +20,6 @@ from complots_solver.rules.enums import Stage
 from complots_solver.rules.layout import S_STAGE, S_TURN
 from complots_solver.solvers.belief.policy_net import replay_tree
 from complots_solver.solvers.belief.public_tree import build_public_tree
-from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.belief.vector_cfr import (
     VectorCFR,
     exploitability,
@@ -35,6 +34,7 @@ from complots_solver.solvers.knowledge.belief_features import (
     turn_scale,
 )
 from complots_solver.solvers.knowledge.hypotheses import Hypotheses, Memory
+from complots_solver.solvers.nets.valuenet import ValueNet
 
 
 def turn_start_examples(

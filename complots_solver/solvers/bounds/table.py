@@ -32,7 +32,7 @@ from complots_solver.solvers.knowledge.table_features import (
     decision_row,
     observe_move,
 )
-from complots_solver.solvers.selfplay.net import TableNet
+from complots_solver.solvers.nets.tablenet import TableNet
 
 
 @njit(cache=True)

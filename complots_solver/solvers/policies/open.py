@@ -28,7 +28,6 @@ from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.play_policies import NetPolicy, SearchPolicy
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.belief.search import SearchSettings
-from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.common.folders import (
     META_FILE,
     POLICY_FILE,
@@ -39,10 +38,11 @@ from complots_solver.solvers.common.folders import (
 )
 from complots_solver.solvers.common.protocols import Policy
 from complots_solver.solvers.common.strategy_file import is_keyed_strategy
+from complots_solver.solvers.nets.tablenet import KIND as TABLE_NET_KIND
+from complots_solver.solvers.nets.tablenet import TableNet, mixture_files
+from complots_solver.solvers.nets.valuenet import ValueNet
 from complots_solver.solvers.policies.exact_policy import ExactPolicy
 from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
-from complots_solver.solvers.selfplay.net import KIND as TABLE_NET_KIND
-from complots_solver.solvers.selfplay.net import TableNet, mixture_files
 from complots_solver.solvers.selfplay.policy import TablePolicy
 
 SOLVED = "solved"

@@ -55,8 +55,8 @@ from complots_solver.solvers.common.folders import (
 )
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION
+from complots_solver.solvers.nets.tablenet import policy_meta
 from complots_solver.solvers.regret.sampler import LOG_COLUMNS, RegretSampler, RegretSettings
-from complots_solver.solvers.selfplay.run import policy_meta
 
 ALGORITHM = "regret"
 CHECKPOINT_SECONDS = 300.0

@@ -42,7 +42,6 @@ from numba import njit
 from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, S_CUR
-from complots_solver.solvers.belief.valuenet import Adam
 from complots_solver.solvers.bounds.rows import NO_MOVE, TERMINAL, returns_of, sample_moves
 from complots_solver.solvers.bounds.table import (
     absolute_probabilities,
@@ -55,9 +54,14 @@ from complots_solver.solvers.knowledge.table_features import (
     absolute_action,
     config_features,
 )
-from complots_solver.solvers.selfplay.average import AveragePolicy
-from complots_solver.solvers.selfplay.net import TableNet, optimiser_arrays, restore_optimiser
-from complots_solver.solvers.selfplay.targets import regret_loss
+from complots_solver.solvers.nets.average import AveragePolicy
+from complots_solver.solvers.nets.tablenet import (
+    TableNet,
+    optimiser_arrays,
+    regret_loss,
+    restore_optimiser,
+)
+from complots_solver.solvers.nets.valuenet import Adam
 
 _FIELDS = ("states", "knows", "drafts", "records", "seens")
 LOG_COLUMNS = (

@@ -30,7 +30,7 @@ from complots_solver.solvers.knowledge.table_features import (
     observe_move,
     relative_action,
 )
-from complots_solver.solvers.selfplay.net import TableNet
+from complots_solver.solvers.nets.tablenet import TableNet
 
 CHUNK = 65536  # information sets whose features are held at once
 NO_VIEWERS = np.zeros(0, dtype=np.int64)

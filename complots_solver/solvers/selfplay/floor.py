@@ -27,7 +27,6 @@ from numba import njit
 from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, MAX_CHANCE_OUTCOMES
-from complots_solver.solvers.belief.valuenet import Adam
 from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
 from complots_solver.solvers.exact.cfr import (
     _update_regrets_and_policy,
@@ -36,9 +35,10 @@ from complots_solver.solvers.exact.cfr import (
 )
 from complots_solver.solvers.exact.tree import NO_PLAYER, NUM_PLAYERS, Tree, with_terminals_last
 from complots_solver.solvers.knowledge.table_features import config_features, relative_action
-from complots_solver.solvers.selfplay.average import average_loss
+from complots_solver.solvers.nets.average import average_loss
+from complots_solver.solvers.nets.tablenet import TableNet
+from complots_solver.solvers.nets.valuenet import Adam
 from complots_solver.solvers.selfplay.exact import CHUNK, _chunk_rows
-from complots_solver.solvers.selfplay.net import TableNet
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from complots_solver.solvers.knowledge.table_features import (
     config_features,
     decision_row,
 )
-from complots_solver.solvers.selfplay.net import TableNet
+from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.selfplay.tables import MAX_MOVES
 
 

@@ -1,7 +1,7 @@
 """A table network (with any mixture members beside it) as a ``Policy`` for live game states.
 
 ``SelfPlayTrainer.policy()`` and ``RegretSampler.policy()`` return the bare
-:class:`~complots_solver.solvers.selfplay.net.TableNet`, which other code
+:class:`~complots_solver.solvers.nets.tablenet.TableNet`, which other code
 trains and measures; :class:`TablePolicy` is what plays it from a live state.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.selfplay.net import TableNet
+from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.selfplay.player import TablePlayer
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.stats import wilson_interval
-from complots_solver.solvers.selfplay.net import TableNet
+from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.selfplay.tables import Seat, TableRunner
 from complots_solver.solvers.selfplay.train import SelfPlaySettings, SelfPlayTrainer
 

@@ -34,7 +34,7 @@ from complots_solver.solvers.common.driver import (
 )
 from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE, TRAINING_LOG
 from complots_solver.solvers.common.pool import WorkerPool
-from complots_solver.solvers.selfplay.net import policy_meta
+from complots_solver.solvers.nets.tablenet import policy_meta
 from complots_solver.solvers.selfplay.train import (
     LOG_COLUMNS,
     BotFactory,

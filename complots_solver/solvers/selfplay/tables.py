@@ -27,7 +27,7 @@ from complots_solver.solvers.knowledge.table_features import (
     absolute_action,
     decision_row,
 )
-from complots_solver.solvers.selfplay.net import TableNet
+from complots_solver.solvers.nets.tablenet import TableNet
 
 MAX_MOVES = 512
 

@@ -38,13 +38,13 @@ from enum import StrEnum
 import numpy as np
 from numba import njit
 
-from complots_solver.solvers.belief.valuenet import Adam
 from complots_solver.solvers.exact.best_response import exploitability as tree_exploitability
 from complots_solver.solvers.exact.cfr import slot_base
 from complots_solver.solvers.exact.tree import NO_PLAYER, Tree, with_terminals_last
+from complots_solver.solvers.nets.tablenet import TableNet, regret_loss
+from complots_solver.solvers.nets.valuenet import Adam
 from complots_solver.solvers.selfplay.exact import own_reach
 from complots_solver.solvers.selfplay.floor import FeatureAbstraction
-from complots_solver.solvers.selfplay.net import TableNet
 
 ROWS = 65536  # network rows evaluated at once
 
@@ -249,16 +249,6 @@ class GroupIteration:
             "current": float(tree_exploitability(self.tree, self.current_strategy())),
             "average": float(tree_exploitability(self.tree, self.average_strategy())),
         }
-
-
-def regret_loss(out: np.ndarray, legal: np.ndarray, target: np.ndarray) -> tuple[float, np.ndarray]:
-    """Mean squared error of the network's action outputs against ``target`` on legal actions,
-    and its gradient (the value output is not trained)."""
-    diff = (out[:, :-1] - target) * (legal > 0)
-    b = float(len(out))
-    grad = np.zeros_like(out, dtype=np.float64)
-    grad[:, :-1] = 2.0 * diff / b
-    return float((diff**2).sum() / b), grad
 
 
 def slot_outputs(net: TableNet, abstraction: FeatureAbstraction) -> np.ndarray:

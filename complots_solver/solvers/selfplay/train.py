@@ -20,7 +20,7 @@ learner seats' decisions. A game's chairs are seated one of three ways:
   what it used to play.
 
 With ``average`` set, the learner's decisions also feed the average-strategy
-network of :mod:`.average`, which is then the strategy the run writes.
+network of :mod:`..nets.average`, which is then the strategy the run writes.
 
 With ``magnet_every`` set, the ``entropy`` term pulls towards a **magnet**
 instead of towards uniform play: the reverse KL to a copy of the network,
@@ -52,8 +52,8 @@ import numpy as np
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION, config_features
-from complots_solver.solvers.selfplay.average import AveragePolicy
-from complots_solver.solvers.selfplay.net import (
+from complots_solver.solvers.nets.average import AveragePolicy
+from complots_solver.solvers.nets.tablenet import (
     PPO,
     PPOSettings,
     TableNet,

@@ -10,7 +10,6 @@ from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.policy_net import PolicyNet, PolicyTrainer
 from complots_solver.solvers.belief.search import SearchSettings, Subgame, self_play_game
 from complots_solver.solvers.belief.train import Trainer, TrainSettings
-from complots_solver.solvers.belief.valuenet import Adam, ValueNet
 from complots_solver.solvers.belief.vector_cfr import reaches
 from complots_solver.solvers.knowledge.belief_features import (
     F_HANDS,
@@ -23,6 +22,7 @@ from complots_solver.solvers.knowledge.belief_features import (
     turn_scale,
 )
 from complots_solver.solvers.knowledge.hypotheses import Hypotheses
+from complots_solver.solvers.nets.valuenet import Adam, ValueNet
 
 
 def test_value_net_round_trip_and_refusals(tmp_path) -> None:
@@ -493,7 +493,7 @@ def test_corrupt_checkpoint_is_a_clear_error(tmp_path) -> None:
 
 def test_value_ensemble_is_the_mean_of_its_networks() -> None:
     """An ensemble's outputs are its networks' mean; networks of other shapes are refused."""
-    from complots_solver.solvers.belief.valuenet import ValueEnsemble
+    from complots_solver.solvers.nets.valuenet import ValueEnsemble
 
     a = ValueNet.create([NUM_FEATURES, 8, NUM_OUTPUTS], seed=1)
     b = ValueNet.create([NUM_FEATURES, 16, NUM_OUTPUTS], seed=2)

@@ -12,9 +12,9 @@ from complots_solver.solvers.belief.agent import SearchAgent
 from complots_solver.solvers.belief.locate import locate_hyp
 from complots_solver.solvers.belief.search import SearchSettings
 from complots_solver.solvers.belief.search_exact import search_exploitability, search_strategy
-from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.knowledge.belief_features import NUM_FEATURES, NUM_OUTPUTS
 from complots_solver.solvers.knowledge.hypotheses import CHANCE, TERMINAL
+from complots_solver.solvers.nets.valuenet import ValueNet
 
 
 def test_one_turn_search_is_the_whole_game_solve() -> None:

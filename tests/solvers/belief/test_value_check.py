@@ -7,8 +7,8 @@ import pytest
 
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.value_check import turn_start_examples, value_errors
-from complots_solver.solvers.belief.valuenet import ValueNet
 from complots_solver.solvers.knowledge.belief_features import NUM_FEATURES, NUM_OUTPUTS
+from complots_solver.solvers.nets.valuenet import ValueNet
 
 HALF = NUM_OUTPUTS // 2
 

@@ -255,8 +255,8 @@ def test_table_responder_finds_most_of_the_exact_gain_and_never_more(kind: str) 
     (seats alternating) estimates at most the mean of the two seats' exact gains: it finds at
     least half of that, and its interval does not lie above it."""
     from complots_solver.solvers.knowledge.table_features import config_features
+    from complots_solver.solvers.nets.tablenet import TableNet
     from complots_solver.solvers.selfplay.exact import table_tree_strategy
-    from complots_solver.solvers.selfplay.net import TableNet
     from complots_solver.solvers.selfplay.responder import responder_bound
 
     config, _ = resolve_game(GAME)

@@ -21,8 +21,8 @@ from complots_solver.solvers.bounds.table import TableStrategy
 from complots_solver.solvers.exact.best_response import best_response, game_value
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.knowledge.table_features import config_features
+from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.selfplay.exact import table_tree_strategy
-from complots_solver.solvers.selfplay.net import TableNet
 from complots_solver.solvers.selfplay.player import TablePlayer
 
 LADDER = "ladder-1-ambassador"

@@ -13,6 +13,8 @@ from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.exact.best_response import game_value
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.nets.average import AveragePolicy
+from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.regret.run import RegretRun
 from complots_solver.solvers.regret.sampler import (
     RegretSampler,
@@ -21,9 +23,7 @@ from complots_solver.solvers.regret.sampler import (
     matched,
     running_target,
 )
-from complots_solver.solvers.selfplay.average import AveragePolicy
 from complots_solver.solvers.selfplay.exact import table_exploitability
-from complots_solver.solvers.selfplay.net import TableNet
 
 SMALL = RegretSettings(games=100, steps=20, average_steps=40, width=32, average=50_000)
 

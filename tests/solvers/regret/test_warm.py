@@ -95,7 +95,7 @@ def test_snapshots_keep_earlier_networks_to_measure_and_warm_start_from(
     """Every SNAPSHOT_EVERY iterations the average network and the state are kept; the snapshot
     plays as the run's network did then and warm-starts at its iteration; --force clears them."""
     import complots_solver.solvers.regret.run as run_module
-    from complots_solver.solvers.selfplay.net import TableNet
+    from complots_solver.solvers.nets.tablenet import TableNet
 
     monkeypatch.setattr(run_module, "SNAPSHOT_EVERY", 2)
     run = RegretRun(tmp_path / "run", config, SMALL, seed=2)

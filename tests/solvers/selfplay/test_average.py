@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from complots_solver.solvers.selfplay.average import AveragePolicy, average_loss
-from complots_solver.solvers.selfplay.net import TableNet
+from complots_solver.solvers.nets.average import AveragePolicy, average_loss
+from complots_solver.solvers.nets.tablenet import TableNet
 
 
 def test_the_reservoir_keeps_a_uniform_sample_of_everything_offered():

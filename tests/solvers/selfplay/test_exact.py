@@ -9,8 +9,8 @@ from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.exact.best_response import exploitability
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.knowledge.table_features import config_features
+from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.selfplay.exact import table_exploitability, table_tree_strategy
-from complots_solver.solvers.selfplay.net import TableNet
 from complots_solver.solvers.selfplay.player import TablePlayer
 
 

@@ -40,7 +40,7 @@ from complots_solver.solvers.knowledge.table_features import (
     num_features,
     relative_action,
 )
-from complots_solver.solvers.selfplay.net import TableNet
+from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.selfplay.player import TablePlayer
 
 NUM_CLANS = 5

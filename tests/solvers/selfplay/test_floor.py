@@ -9,13 +9,13 @@ from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.exact.cfr import TreeSolver
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.knowledge.table_features import config_features, relative_action
+from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.selfplay.exact import table_tree_strategy
 from complots_solver.solvers.selfplay.floor import (
     AbstractCFR,
     FeatureAbstraction,
     feature_abstraction,
 )
-from complots_solver.solvers.selfplay.net import TableNet
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from complots_solver.solvers.selfplay.net import PPOSettings, TableNet, masked_softmax, ppo_loss
+from complots_solver.solvers.nets.tablenet import PPOSettings, TableNet, masked_softmax, ppo_loss
 
 
 def _batch(rng, rows=6, actions=7):
@@ -97,7 +97,7 @@ def test_probabilities_only_on_legal_actions_and_save_load(tmp_path):
     np.testing.assert_array_equal(p, p2)
     np.testing.assert_array_equal(v, v2)
     assert back.net.meta["game"] == "g"
-    from complots_solver.solvers.belief.valuenet import ValueNet
+    from complots_solver.solvers.nets.valuenet import ValueNet
 
     ValueNet.create([3, 2]).save(tmp_path / "v.npz")
     with pytest.raises(ValueError, match="not a table network"):

@@ -275,7 +275,7 @@ def test_a_run_stopped_at_any_moment_leaves_the_strategy_of_its_checkpoint(
     """Every checkpoint writes the playable network (the average one when kept); a run
     interrupted inside an iteration keeps its last checkpoint and that network, never the
     half-updated state."""
-    from complots_solver.solvers.selfplay.net import TableNet
+    from complots_solver.solvers.nets.tablenet import TableNet
     from complots_solver.solvers.selfplay.run import POLICY_FILE, SelfPlayRun
 
     s = SelfPlaySettings(

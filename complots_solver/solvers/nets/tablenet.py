@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.belief.valuenet import Adam, ValueNet
 from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION
+from complots_solver.solvers.nets.valuenet import Adam, ValueNet
 
 KIND = "table-policy"
 NEG = -1e9
@@ -26,7 +26,7 @@ MIXTURE_PREFIX = "mixture-"  # mixture-00.npz, ...: further members beside polic
 
 def is_table_net(path: Path) -> bool:
     """Whether the network file at ``path`` is a table network (else a belief-solver one)."""
-    from complots_solver.solvers.belief.valuenet import ValueNet
+    from complots_solver.solvers.nets.valuenet import ValueNet
 
     return ValueNet.load(Path(path)).meta.get("kind") == KIND
 
@@ -151,6 +151,16 @@ def masked_softmax(logits: np.ndarray, legal: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z) * (legal > 0)
     return e / e.sum(axis=1, keepdims=True)
+
+
+def regret_loss(out: np.ndarray, legal: np.ndarray, target: np.ndarray) -> tuple[float, np.ndarray]:
+    """Mean squared error of the network's action outputs against ``target`` on legal actions,
+    and its gradient (the value output is not trained)."""
+    diff = (out[:, :-1] - target) * (legal > 0)
+    b = float(len(out))
+    grad = np.zeros_like(out, dtype=np.float64)
+    grad[:, :-1] = 2.0 * diff / b
+    return float((diff**2).sum() / b), grad
 
 
 @dataclass(frozen=True)

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from complots_solver.solvers.belief.valuenet import Adam
-from complots_solver.solvers.selfplay.net import (
+from complots_solver.solvers.nets.tablenet import (
     TableNet,
     masked_softmax,
     optimiser_arrays,
     restore_optimiser,
 )
+from complots_solver.solvers.nets.valuenet import Adam
 
 
 def average_loss(

@@ -1,0 +1,1 @@
+"""Numpy networks the families share: the multilayer perceptron and Adam, the table network, the average network."""
