@@ -6,29 +6,22 @@ Reports never touch solver internals: strategy reports read the read-only
 browser; the balance report plays the shipped strategies (play) and names
 presets and characters (rules).
 
-Solver families (the sub-packages of ``solvers``), lowest first:
+Solver sub-packages (``solvers/*``) come in three kinds:
 
-- ``common`` imports no other family: it is what they all share;
-- ``exact`` imports ``common``;
-- ``mccfr`` imports ``common`` and ``exact`` (keyed tables are measured and
-  mapped on compiled trees);
-- ``belief`` imports ``common`` and ``exact``, never ``mccfr`` (nor
-  ``policies``, which imports ``mccfr``);
-- ``policies`` (saved strategies made playable, and ``open_strategy``, the one
-  way to open any strategy folder) imports ``common``, ``exact``, ``mccfr``,
-  ``belief`` and ``selfplay``: it sits above the solvers whose strategies it plays;
-- ``bounds`` (best responders that bound a strategy's exploitability)
-  imports ``common``, ``exact``, ``policies``, ``belief`` and ``selfplay``:
-  it measures the strategies they make;
-- ``compare`` (measurements across families, e.g. strength per core-hour)
-  imports ``common``, ``exact``, ``mccfr``, ``belief``, ``selfplay`` and ``regret``;
-- ``selfplay`` (table networks trained by league self-play) imports
-  ``common``, ``exact`` (the exact exploitability of a network on a small
-  2-player game) and ``belief`` (its certain-knowledge tracking and its numpy
-  network and optimiser);
-- ``regret`` (sampled regret matching+ on real games) imports ``common``,
-  ``exact``, ``belief``, ``selfplay`` (its table networks and features) and
-  ``bounds`` (the batched rows it steps games on).
+- **Shared homes**, in a fixed order, each importing only those before it and
+  itself (so they cannot import in a cycle): ``common`` (run folders, files,
+  the registry, the run driver), ``exact`` (compiled trees, CFR and exact
+  best responses; also a family), ``knowledge`` (hypothesis sets, certain
+  knowledge, the networks' features), ``nets`` (the numpy networks and their
+  optimisers) and ``rows`` (games stepped side by side, a table network
+  playing on them).
+- **Families as peers**: ``mccfr``, ``belief``, ``selfplay`` and ``regret``
+  each import only the shared homes and themselves, never one another. Every
+  registered family (a ``family.py``) is ``exact`` or one of them.
+- **Layers above the families**, which open and measure any family's
+  strategies: ``policies`` (saved strategies made playable, ``open_strategy``)
+  imports the families and the shared homes; ``bounds`` (best responders that
+  bound a strategy's exploitability) also ``policies``.
 
 ``solvers/__init__.py`` may re-export any family; modules inside a family never
 import the ``solvers`` package itself (it imports them).
@@ -53,28 +46,14 @@ ALLOWED = {
     "reports": {"rules", "browse", "play", "reports"},
     "cli": {"rules", "openspiel", "solvers", "browse", "play", "reports", "cli"},
 }
+SHARED = ("common", "exact", "knowledge", "nets", "rows")  # each imports only those before it
+PEERS = ("mccfr", "belief", "selfplay", "regret")  # each imports only SHARED and itself
 FAMILIES = {
-    "common": {"common"},
-    "knowledge": {"knowledge"},
-    "nets": {"common", "knowledge", "nets"},
-    "exact": {"common", "knowledge", "exact"},
-    "mccfr": {"common", "knowledge", "nets", "exact", "mccfr"},
-    "belief": {"common", "knowledge", "nets", "exact", "belief"},
-    "policies": {"common", "knowledge", "nets", "exact", "mccfr", "belief", "selfplay", "policies"},
-    "bounds": {"common", "knowledge", "nets", "exact", "policies", "belief", "selfplay", "bounds"},
-    "compare": {
-        "common",
-        "knowledge",
-        "nets",
-        "exact",
-        "mccfr",
-        "belief",
-        "selfplay",
-        "regret",
-        "compare",
-    },
-    "selfplay": {"common", "knowledge", "nets", "exact", "belief", "selfplay"},
-    "regret": {"common", "knowledge", "nets", "exact", "belief", "selfplay", "bounds", "regret"},
+    **{home: set(SHARED[: i + 1]) for i, home in enumerate(SHARED)},
+    **{family: {*SHARED, family} for family in PEERS},
+    "policies": {*SHARED, *PEERS, "policies"},
+    "bounds": {*SHARED, *PEERS, "policies", "bounds"},
+    "compare": {*SHARED, *PEERS, "compare"},
 }
 SOLVERS = PACKAGE / "solvers"
 
@@ -150,6 +129,18 @@ def test_solver_families_import_only_what_their_rule_allows() -> None:
         families = {_part(m, 2) for m in solver_imports}
         allowed = FAMILIES[family]
         assert families <= allowed, f"{module} ({family}) imports {sorted(families - allowed)}"
+
+
+def test_registered_families_are_peers() -> None:
+    """Every family that registers itself (``family.py``) is ``exact`` or a peer."""
+    registered = {p.parent.name for p in SOLVERS.glob("*/family.py")}
+    assert registered == {"exact", *PEERS}, f"families outside the rule: {sorted(registered)}"
+
+
+def test_peers_import_no_other_family() -> None:
+    """The peers' rule itself: each allows the shared homes and itself, no other peer."""
+    for family in PEERS:
+        assert FAMILIES[family] & set(PEERS) == {family}
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:

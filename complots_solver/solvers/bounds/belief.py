@@ -18,7 +18,6 @@ from numba import njit
 
 from complots_solver.rules import core
 from complots_solver.rules.layout import S_CUR
-from complots_solver.solvers.bounds.rows import CHANCE, Rows, check_memory, seat_tokens
 from complots_solver.solvers.bounds.strategy import BoundStrategy
 from complots_solver.solvers.knowledge.hypotheses import (
     expand,
@@ -28,6 +27,7 @@ from complots_solver.solvers.knowledge.hypotheses import (
     note_draft,
     step_buffers,
 )
+from complots_solver.solvers.rows.batch import CHANCE, Rows, check_memory, seat_tokens
 
 
 @njit(cache=True)

@@ -15,8 +15,8 @@ from typing import Protocol
 
 import numpy as np
 
-from complots_solver.solvers.bounds.rows import NO_MOVE, TERMINAL, Rows, returns_of, sample_moves
 from complots_solver.solvers.bounds.strategy import BoundStrategy
+from complots_solver.solvers.rows.batch import NO_MOVE, TERMINAL, Rows, returns_of, sample_moves
 
 Seed = tuple[int, ...]
 

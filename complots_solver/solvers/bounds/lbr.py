@@ -28,8 +28,8 @@ import numpy as np
 
 from complots_solver.solvers.bounds.belief import ResponderBelief
 from complots_solver.solvers.bounds.games import Seed, rollout_after
-from complots_solver.solvers.bounds.rows import Rows, legal_mask
 from complots_solver.solvers.bounds.strategy import BoundStrategy
+from complots_solver.solvers.rows.batch import Rows, legal_mask
 
 DEFAULT_ROLLOUTS = 16
 

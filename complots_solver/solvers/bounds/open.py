@@ -11,10 +11,10 @@ from __future__ import annotations
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.belief.play_policies import NetPolicy
 from complots_solver.solvers.bounds.strategy import BoundStrategy, NetStrategy, TabularStrategy
-from complots_solver.solvers.bounds.table import TableStrategy
 from complots_solver.solvers.common.protocols import Policy
 from complots_solver.solvers.policies.exact_keyed import average_probabilities
 from complots_solver.solvers.policies.exact_policy import ExactPolicy
+from complots_solver.solvers.rows.table import TableStrategy
 from complots_solver.solvers.selfplay.policy import TablePolicy
 
 

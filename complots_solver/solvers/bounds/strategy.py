@@ -4,7 +4,7 @@ A best responder needs more than ``action_probabilities`` at the real
 state: the belief over the strategy player's private state weighs every
 hypothesis by what the strategy would have done there, and rollouts play
 the strategy from sampled worlds. :class:`BoundStrategy` is that interface,
-over :class:`~.rows.Rows`:
+over :class:`~..rows.batch.Rows`:
 
 - ``matrix(rows, live=True)``: the strategy's probabilities (over all action
   ids) for the player to move in each row, where every row sits at the
@@ -23,7 +23,7 @@ Adapters: :class:`TabularStrategy` (a slot-aligned strategy on a
 compiled exact tree, for the ladder, where the exact best response is
 known), :class:`NetStrategy` (the belief solver's distilled policy network,
 with the exact public belief of ``netplay.NetPlayer``) and
-:class:`~.table.TableStrategy` (a league self-play table network, the
+:class:`~..rows.table.TableStrategy` (a league self-play table network, the
 2-player draft's shipped strategies).
 """
 
@@ -47,11 +47,11 @@ from complots_solver.solvers.belief.policy_net import (
     PolicyNet,
     decision_features,
 )
-from complots_solver.solvers.bounds.rows import PUB_SEED, Rows
 from complots_solver.solvers.exact.best_response import game_value
 from complots_solver.solvers.exact.tree import NodeKind, Tree
 from complots_solver.solvers.knowledge.belief_features import turn_scale
 from complots_solver.solvers.knowledge.hypotheses import Memory, mix
+from complots_solver.solvers.rows.batch import PUB_SEED, Rows
 
 TERMINAL_KIND = int(NodeKind.TERMINAL)
 DECISION_KIND = int(NodeKind.DECISION)

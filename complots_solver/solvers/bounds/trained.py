@@ -50,10 +50,10 @@ from complots_solver.rules.layout import (
     S_TURN,
 )
 from complots_solver.solvers.bounds.games import Seed, play_many
-from complots_solver.solvers.bounds.rows import Rows, legal_mask, sample_moves
 from complots_solver.solvers.bounds.strategy import BoundStrategy
 from complots_solver.solvers.knowledge.belief_features import hand_index
 from complots_solver.solvers.knowledge.hypotheses import mix
+from complots_solver.solvers.rows.batch import Rows, legal_mask, sample_moves
 
 KEYS = ("perfect", "abstract")
 DEFAULT_EPSILON = 0.2

@@ -42,12 +42,6 @@ from numba import njit
 from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, S_CUR
-from complots_solver.solvers.bounds.rows import NO_MOVE, TERMINAL, returns_of, sample_moves
-from complots_solver.solvers.bounds.table import (
-    absolute_probabilities,
-    step_table_rows,
-    table_rows_features,
-)
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.knowledge.table_features import (
     TableMemory,
@@ -62,6 +56,12 @@ from complots_solver.solvers.nets.tablenet import (
     restore_optimiser,
 )
 from complots_solver.solvers.nets.valuenet import Adam
+from complots_solver.solvers.rows.batch import NO_MOVE, TERMINAL, returns_of, sample_moves
+from complots_solver.solvers.rows.table import (
+    absolute_probabilities,
+    step_table_rows,
+    table_rows_features,
+)
 
 _FIELDS = ("states", "knows", "drafts", "records", "seens")
 LOG_COLUMNS = (

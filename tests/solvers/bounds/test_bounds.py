@@ -18,13 +18,13 @@ from complots_solver.solvers.bounds.belief import ResponderBelief
 from complots_solver.solvers.bounds.games import Mean, StrategySeat, play_many
 from complots_solver.solvers.bounds.lbr import LocalBestResponse
 from complots_solver.solvers.bounds.measure import lbr_bound, trained_bound
-from complots_solver.solvers.bounds.rows import Rows
 from complots_solver.solvers.bounds.strategy import TabularStrategy
 from complots_solver.solvers.bounds.trained import train_responder
 from complots_solver.solvers.exact.best_response import best_response, game_value
 from complots_solver.solvers.exact.cfr import TreeSolver
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.exact.tree import NodeKind
+from complots_solver.solvers.rows.batch import Rows
 
 GAME = "ladder-1-ambassador"
 # fractions of the exact gain each tool reliably reaches against uniform play (measured

@@ -9,9 +9,9 @@ from complots_solver.rules.presets import games_dir, resolve_game
 from complots_solver.solvers.belief.netplay import NetPlayer
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.bounds.lbr import LocalBestResponse
-from complots_solver.solvers.bounds.rows import TERMINAL, Rows, sample_moves
 from complots_solver.solvers.bounds.strategy import NetStrategy
 from complots_solver.solvers.common.folders import POLICY_FILE
+from complots_solver.solvers.rows.batch import TERMINAL, Rows, sample_moves
 
 GAME = "draft-ambassador"
 

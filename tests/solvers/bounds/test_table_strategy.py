@@ -16,12 +16,12 @@ from complots_solver.rules import core
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.bounds.belief import ResponderBelief
 from complots_solver.solvers.bounds.measure import lbr_bound
-from complots_solver.solvers.bounds.rows import TERMINAL, Rows, sample_moves
-from complots_solver.solvers.bounds.table import TableStrategy
 from complots_solver.solvers.exact.best_response import best_response, game_value
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.knowledge.table_features import config_features
 from complots_solver.solvers.nets.tablenet import TableNet
+from complots_solver.solvers.rows.batch import TERMINAL, Rows, sample_moves
+from complots_solver.solvers.rows.table import TableStrategy
 from complots_solver.solvers.selfplay.exact import table_tree_strategy
 from complots_solver.solvers.selfplay.player import TablePlayer
 

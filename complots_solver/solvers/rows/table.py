@@ -23,7 +23,6 @@ from numba import njit
 
 from complots_solver.rules import core
 from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, S_CUR
-from complots_solver.solvers.bounds.rows import NO_MOVE, TERMINAL, Rows, returns_of, sample_moves
 from complots_solver.solvers.knowledge.hypotheses import Memory
 from complots_solver.solvers.knowledge.table_features import (
     TableMemory,
@@ -33,6 +32,7 @@ from complots_solver.solvers.knowledge.table_features import (
     observe_move,
 )
 from complots_solver.solvers.nets.tablenet import TableNet
+from complots_solver.solvers.rows.batch import NO_MOVE, TERMINAL, Rows, returns_of, sample_moves
 
 
 @njit(cache=True)
