@@ -6,7 +6,7 @@ import argparse
 import json
 
 import complots_solver  # noqa: F401  (configures numba and BLAS before numpy loads)
-from complots_solver.play.gauntlet import DEFAULT_OPPONENTS, gauntlet, markdown
+from complots_solver.lab.play.gauntlet import DEFAULT_OPPONENTS, gauntlet, markdown
 from complots_solver.rules.presets import resolve_game
 
 

@@ -6,7 +6,7 @@ import argparse
 import json
 
 import complots_solver  # noqa: F401  (configures numba and BLAS before numpy loads)
-from complots_solver.solvers.belief.ladder import curve_rows, memory_rows
+from complots_solver.lab.belief.ladder import curve_rows, memory_rows
 from complots_solver.solvers.knowledge.hypotheses import Memory
 
 RUNGS = ["ladder-1-ambassador", "ladder-1-inquisitor", "ladder-2-ambassador", "ladder-2-inquisitor"]

@@ -9,14 +9,14 @@ import argparse
 import time
 from pathlib import Path
 
-from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.belief.continuation import Bias
-from complots_solver.solvers.belief.search import SearchSettings
-from complots_solver.solvers.belief.search_exact import (
+from complots_solver.lab.belief.continuation import Bias
+from complots_solver.lab.belief.search_exact import (
     continuation_exploitability,
     iterate_mixture_exploitability,
     search_exploitability,
 )
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.belief.search import SearchSettings
 from complots_solver.solvers.nets.valuenet import ValueEnsemble, ValueNet
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 
+from complots_solver.lab.belief.sizes import turn_sizes
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.belief.sizes import turn_sizes
 
 
 def main() -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from complots_solver.lab.belief.value_check import turn_start_examples, value_errors
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.belief.value_check import turn_start_examples, value_errors
 from complots_solver.solvers.nets.valuenet import ValueNet
 
 

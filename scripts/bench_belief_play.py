@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 import complots_solver  # noqa: F401  (configures numba and BLAS before numpy loads)
-from complots_solver.play.timing import decision_timing
+from complots_solver.lab.play.timing import decision_timing
 from complots_solver.rules.presets import resolve_game
 
 

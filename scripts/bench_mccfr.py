@@ -5,7 +5,7 @@ Usage: python scripts/bench_mccfr.py [--seconds 10] [--key perfect|markov|compac
 OpenSpiel's solvers run on the registered Python game ``complots``; ours on
 one core and on two workers. The cases, the interleaved rounds, the equal-time
 and equal-work ratios and the ceiling are described in
-:mod:`complots_solver.solvers.mccfr.benchmark`.
+:mod:`complots_solver.lab.mccfr.benchmark`.
 
 Columns: "ratio" (one core) and "ratio 2w" (two workers) at equal time,
 "ratio =work" (one core) at equal work. The old goal "ours >= 1000x
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 
-from complots_solver.solvers.mccfr.benchmark import DEFAULT_SECONDS, bench_cases, cases
+from complots_solver.lab.mccfr.benchmark import DEFAULT_SECONDS, bench_cases, cases
 from complots_solver.solvers.mccfr.infokeys import KEYS
 
 

@@ -4,7 +4,7 @@ Usage: python scripts/bench_solvers.py [--game leduc_poker] [--seconds 2] [--tar
 
 By default it runs OpenSpiel's C++ Leduc and our registered ``complots`` game
 on the smallest exact-ladder rung (``ladder-1-ambassador``); what is timed and
-how visits are counted: :mod:`complots_solver.solvers.exact.benchmark`.
+how visits are counted: :mod:`complots_solver.lab.exact.benchmark`.
 Goals (issue 3): >= 300x OpenSpiel's C++ CFR on the registered complots game,
 >= 10x on its own C++ Leduc, <= 20 ns per node visit for our CFR.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 
-from complots_solver.solvers.exact.benchmark import (
+from complots_solver.lab.exact.benchmark import (
     DEFAULT_GAMES,
     DEFAULT_SECONDS,
     DEFAULT_TARGET,

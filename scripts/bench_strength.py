@@ -10,8 +10,7 @@ import json
 from pathlib import Path
 
 import complots_solver  # noqa: F401  (configures numba and BLAS before numpy loads)
-from complots_solver.play.bots import make_bot
-from complots_solver.solvers.compare.strength import (
+from complots_solver.lab.compare.strength import (
     ALL_METHODS,
     METHODS,
     ladder_curves,
@@ -20,6 +19,7 @@ from complots_solver.solvers.compare.strength import (
     read_points,
     write_points,
 )
+from complots_solver.play.bots import make_bot
 
 
 def main() -> None:

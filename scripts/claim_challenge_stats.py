@@ -4,14 +4,14 @@ Usage: python scripts/claim_challenge_stats.py GAME BOT0 BOT1 [--games 300] [--s
 
 Bots are `complots evaluate` specs (``solved``, ``net:DIR`` such as a responder kept
 by ``complots bound --save-responder DIR``, ``honest``...); each plays ``--games``
-games in each seat. Prints a Markdown table (complots_solver/play/behaviour.py).
+games in each seat. Prints a Markdown table (complots_solver/lab/play/behaviour.py).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from complots_solver.play.behaviour import behaviour, behaviour_table
+from complots_solver.lab.play.behaviour import behaviour, behaviour_table
 from complots_solver.rules.presets import resolve_game
 
 

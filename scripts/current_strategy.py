@@ -15,9 +15,9 @@ import json
 import shutil
 from pathlib import Path
 
+from complots_solver.lab.policies.runs import checkpoint_solver
 from complots_solver.solvers.common.rundir import CONFIG_FILE
 from complots_solver.solvers.common.strategy_file import keyed_strategy, save_keyed_strategy
-from complots_solver.solvers.policies.runs import checkpoint_solver
 
 
 def main() -> None:

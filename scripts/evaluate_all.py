@@ -7,7 +7,7 @@ the tournaments' CSV files and logs, ``results.json`` (all parts merged) and
 parts only; the tables are always assembled from every part file present, so
 parts can be run separately (or again) and merged.
 
-Parts (described in :mod:`complots_solver.play.evaluation`): ``versus``,
+Parts (described in :mod:`complots_solver.lab.play.evaluation`): ``versus``,
 ``exact``, ``keyed``, ``counter``.
 
 Win rates by seat have 95% Wilson intervals; draws are games stopped at the turn
@@ -32,8 +32,8 @@ import sys
 import time
 from pathlib import Path
 
-from complots_solver.play.evaluation import PARTS, EvaluationOptions, merge_part, run_part
-from complots_solver.reports.evaluation_tables import markdown
+from complots_solver.lab.play.evaluation import PARTS, EvaluationOptions, merge_part, run_part
+from complots_solver.lab.reports.evaluation_tables import markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT_ONLY = ("out", "parts", "quick")  # options of the script, not of the evaluation

@@ -34,7 +34,7 @@ import sys
 from pathlib import Path
 
 from complots_solver.browse import DEFAULT_GAMES
-from complots_solver.reports.samples import SampleRuns, make_samples
+from complots_solver.lab.reports.samples import SampleRuns, make_samples
 
 ROOT = Path(__file__).resolve().parents[1]
 

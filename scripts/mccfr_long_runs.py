@@ -30,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-from complots_solver.solvers.policies.measure import (
+from complots_solver.lab.policies.measure import (
     SNAPSHOT_PREFIX,
     bound_into_meta,
     has_bound,
@@ -38,7 +38,7 @@ from complots_solver.solvers.policies.measure import (
     trend_row,
     write_trend,
 )
-from complots_solver.solvers.policies.runs import solved_seconds
+from complots_solver.lab.policies.runs import solved_seconds
 
 SEED = 0
 SNAPSHOT_FILES = ("strategy.npz", "meta.json")

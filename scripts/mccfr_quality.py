@@ -11,10 +11,10 @@ Usage:
       [--against-sync N] [--against-round-epochs R] [--no-bounds]
   python scripts/mccfr_quality.py growth GAME [--seconds 100] [--algorithm os] [--chunk 10000]
 
-The measurements are described in :mod:`complots_solver.solvers.mccfr.quality`.
+The measurements are described in :mod:`complots_solver.lab.mccfr.quality`.
 ``bound`` writes a keyed strategy's sampled best-response lower bound and its
 self-play turn-cap share into its meta.json (``exploitability_bound``,
-``self_play``; :mod:`complots_solver.solvers.policies.measure`); ``bots`` the
+``self_play``; :mod:`complots_solver.lab.policies.measure`); ``bots`` the
 heuristic bots as fixed responders (``bot_responders``;
 :mod:`complots_solver.play.bot_responders`).
 """
@@ -27,15 +27,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+from complots_solver.lab.mccfr import quality
+from complots_solver.lab.policies.measure import SELF_PLAY_GAMES, measure_keyed
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.common.strategy_file import update_keyed_meta
-from complots_solver.solvers.mccfr import quality
 from complots_solver.solvers.mccfr.evaluate import RESPONDER_EPSILON
 from complots_solver.solvers.mccfr.infokeys import KEYS
 from complots_solver.solvers.mccfr.parallel.solver import DEFAULT_SYNC_ITERATIONS, SPLITS
 from complots_solver.solvers.mccfr.policy_table import PolicyTable
 from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
-from complots_solver.solvers.policies.measure import SELF_PLAY_GAMES, measure_keyed
 
 UNIFORM_PREFIX = "uniform:"
 

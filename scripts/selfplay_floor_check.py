@@ -11,16 +11,16 @@ import argparse
 import json
 import time
 
-from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.exact.best_response import exploitability
-from complots_solver.solvers.exact.complots_tree import compile_complots_tree
-from complots_solver.solvers.selfplay.exact import table_tree_strategy
-from complots_solver.solvers.selfplay.floor import (
+from complots_solver.lab.selfplay.floor import (
     AbstractCFR,
     feature_abstraction,
     fit_table_net,
     group_targets,
 )
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.exact.best_response import exploitability
+from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.selfplay.exact import table_tree_strategy
 
 
 def main() -> None:

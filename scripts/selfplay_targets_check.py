@@ -12,14 +12,14 @@ import argparse
 import json
 import time
 
-from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.exact.complots_tree import compile_complots_tree
-from complots_solver.solvers.selfplay.floor import feature_abstraction
-from complots_solver.solvers.selfplay.targets import (
+from complots_solver.lab.selfplay.floor import feature_abstraction
+from complots_solver.lab.selfplay.targets import (
     GroupIteration,
     RegretNetIteration,
     SampledRegretNet,
 )
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 
 
 def main() -> None:

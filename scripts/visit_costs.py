@@ -6,14 +6,14 @@ Usage:
 
 ``walk`` times, level by level, what an MCCFR visit adds to a rules step;
 ``pages`` random access on 4 KiB against huge pages. Both are described in
-:mod:`complots_solver.solvers.mccfr.visit_costs`.
+:mod:`complots_solver.lab.mccfr.visit_costs`.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from complots_solver.solvers.mccfr.visit_costs import pages, walk
+from complots_solver.lab.mccfr.visit_costs import pages, walk
 
 
 def main() -> None:

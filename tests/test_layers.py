@@ -1,7 +1,9 @@
 """Layering: each package imports only the layers below it, and nothing imports in a cycle.
 
 Layers (README, Layout), checked over every module of every sub-package:
-rules (1) -> openspiel (2) -> solvers (3) -> browse, play (4) -> reports, cli (5).
+rules (1) -> openspiel (2) -> solvers (3) -> browse, play (4) -> reports, cli (5),
+the library; above it the lab (6): experiments, benchmarks and measurements run
+from scripts/, which may import everything and which nothing imports.
 Reports never touch solver internals: strategy reports read the read-only
 browser; the balance report plays the shipped strategies (play) and names
 presets and characters (rules).
@@ -26,6 +28,10 @@ Solver sub-packages (``solvers/*``) come in three kinds:
 ``solvers/__init__.py`` may re-export any family; modules inside a family never
 import the ``solvers`` package itself (it imports them).
 
+No library layer starts the command line in a subprocess (``complots ...`` or
+``python -m complots_solver.cli``): that would be an upward call the import
+graph cannot see. The lab, above every layer, may.
+
 No import cycles: every ``import`` statement counts, at module level or inside a
 function (a lazy import hides a cycle from the interpreter, not from a reader).
 """
@@ -46,6 +52,8 @@ ALLOWED = {
     "reports": {"rules", "browse", "play", "reports"},
     "cli": {"rules", "openspiel", "solvers", "browse", "play", "reports", "cli"},
 }
+LIBRARY = set(ALLOWED)  # the layers above are not the library
+ALLOWED["lab"] = {*LIBRARY, "lab"}
 SHARED = ("common", "exact", "knowledge", "nets", "rows")  # each imports only those before it
 PEERS = ("mccfr", "belief", "selfplay", "regret")  # each imports only SHARED and itself
 FAMILIES = {
@@ -53,7 +61,6 @@ FAMILIES = {
     **{family: {*SHARED, family} for family in PEERS},
     "policies": {*SHARED, *PEERS, "policies"},
     "bounds": {*SHARED, *PEERS, "policies", "bounds"},
-    "compare": {*SHARED, *PEERS, "compare"},
 }
 SOLVERS = PACKAGE / "solvers"
 
@@ -141,6 +148,70 @@ def test_peers_import_no_other_family() -> None:
     """The peers' rule itself: each allows the shared homes and itself, no other peer."""
     for family in PEERS:
         assert FAMILIES[family] & set(PEERS) == {family}
+
+
+SUBPROCESS_CALLS = {
+    ("subprocess", "run"),
+    ("subprocess", "Popen"),
+    ("subprocess", "call"),
+    ("subprocess", "check_call"),
+    ("subprocess", "check_output"),
+    ("os", "system"),
+    ("os", "popen"),
+    ("os", "execv"),
+    ("os", "execvp"),
+    ("os", "spawnv"),
+    ("asyncio", "create_subprocess_exec"),
+    ("asyncio", "create_subprocess_shell"),
+}
+CLI_NAMES = ("complots",)  # the command's name (pyproject's scripts)
+CLI_MODULES = (f"{ROOT}.cli", f"-m {ROOT}")
+
+
+def _starts_the_cli(source: str) -> bool:
+    """Whether ``source`` starts a subprocess and names the command line as a program to run."""
+    tree = ast.parse(source)
+    starts = any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and (node.func.value.id, node.func.attr) in SUBPROCESS_CALLS
+        for node in ast.walk(tree)
+    )
+    names_cli = any(
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and (
+            node.value in CLI_NAMES
+            or node.value.split(" ")[0] in CLI_NAMES
+            or any(name in node.value for name in CLI_MODULES)
+        )
+        for node in ast.walk(tree)
+    )
+    return starts and names_cli
+
+
+def test_no_layer_starts_the_command_line_in_a_subprocess() -> None:
+    """No library module runs ``complots`` (or ``-m complots_solver.cli``) as a subprocess."""
+    offenders = [
+        module
+        for module, path in _modules().items()
+        if _part(module, 1) in LIBRARY and _starts_the_cli(path.read_text())
+    ]
+    assert offenders == [], f"start the command line in a subprocess: {offenders}"
+
+
+def test_the_subprocess_finder_finds_the_command_line() -> None:
+    """The helper itself: the command run by name or by module is found, other programs are not."""
+    by_name = "import subprocess\nsubprocess.run(['complots', 'solve', 'x'], check=True)"
+    by_module = (
+        "import subprocess, sys\n"
+        "subprocess.run([sys.executable, '-c', 'from complots_solver.cli.main import main; main()'])"
+    )
+    other = "import subprocess\nsubprocess.run(['chromium', '--headless'])"
+    named_only = "HELP = 'run complots solve GAME'"
+    assert _starts_the_cli(by_name) and _starts_the_cli(by_module)
+    assert not _starts_the_cli(other) and not _starts_the_cli(named_only)
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:

@@ -1,6 +1,6 @@
 """Sampled regret matching+ on a real 2-player game: a regret network learnt from rollouts.
 
-The ladder measured this method exactly (``selfplay.targets.SampledRegretNet``,
+The ladder measured this method exactly (``lab.selfplay.targets.SampledRegretNet``,
 docs/lab/2026-full-game-journal.md section 19); here it runs on rows of real games, so it
 needs no game tree. Each iteration, for each seat in turn as the *traverser*:
 

@@ -1,0 +1,1 @@
+"""Experiments on the belief family: exact search measurements, subgame sizes, value checks, the ladder."""

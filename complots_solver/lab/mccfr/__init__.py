@@ -1,0 +1,1 @@
+"""Experiments on Monte Carlo CFR: benchmarks, quality against exact answers, visit costs."""

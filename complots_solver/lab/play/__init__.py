@@ -1,0 +1,1 @@
+"""Experiments on play: the evaluation of every strategy, claim statistics, gauntlets, timings."""

@@ -1,0 +1,1 @@
+"""Measurements of saved strategies and Monte Carlo CFR run folders, for the experiments."""

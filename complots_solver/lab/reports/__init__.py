@@ -1,0 +1,1 @@
+"""Reports made by experiments: the evaluation tables and the sample reports."""
