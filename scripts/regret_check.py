@@ -18,6 +18,7 @@ from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.common.options import OptionSpec, parse_value
 from complots_solver.solvers.exact.best_response import exploitability
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
+from complots_solver.solvers.nets.tablenet import THRESHOLD_KEY
 from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
 from complots_solver.solvers.selfplay.exact import mixture_strategy, table_tree_strategy
 
@@ -38,6 +39,12 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--mixture", type=int, default=0, help="mix the last K measured points")
+    parser.add_argument(
+        "--thresholds",
+        default="",
+        help="comma-separated: also measure the average network with probabilities below each "
+        "dropped at play (TableNet.policy_value)",
+    )
     for f in fields(RegretSettings):
         kind = type(f.default)
         if kind is bool:  # bool("false") is True: read the word
@@ -45,6 +52,7 @@ def main() -> None:
         parser.add_argument(f"--{f.name.replace('_', '-')}", type=kind, default=f.default)
     args = parser.parse_args()
     config, _ = resolve_game(args.game)
+    thresholds = [float(t) for t in args.thresholds.split(",") if t.strip()]
     settings = RegretSettings(**{f.name: getattr(args, f.name) for f in fields(RegretSettings)})
     print(json.dumps({"game": args.game, "seed": args.seed, **settings.record()}), flush=True)
     tree = compile_complots_tree(config)
@@ -60,6 +68,11 @@ def main() -> None:
                 "iteration": run.iteration, "average": float(exploitability(tree, strategy)),
                 "samples": run.samples, "seconds": round(spent, 1),
             }  # fmt: skip
+            for t in thresholds:
+                net = run.policy().copy()
+                net.net.meta[THRESHOLD_KEY] = str(t)
+                cut = table_tree_strategy(config, net, tree)
+                row[f"threshold_{t:g}"] = float(exploitability(tree, cut))
             if args.mixture > 0:
                 kept = [*kept[-(args.mixture - 1) :], strategy] if args.mixture > 1 else [strategy]
                 mixed = mixture_strategy(tree, kept)

@@ -20,6 +20,7 @@ from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION
 from complots_solver.solvers.nets.valuenet import Adam, ValueNet
 
 KIND = "table-policy"
+THRESHOLD_KEY = "threshold"  # meta entry: thresholding at play (see thresholded)
 NEG = -1e9
 MIXTURE_PREFIX = "mixture-"  # mixture-00.npz, ...: further members beside policy-net.npz
 
@@ -80,10 +81,19 @@ class TableNet:
             h = np.maximum(h @ w + b, 0.0)
         return h @ net.weights[-1] + net.biases[-1]
 
+    @property
+    def threshold(self) -> float:
+        """Probabilities below this are dropped at play (meta ``threshold``; 0: none)."""
+        return float(self.net.meta.get(THRESHOLD_KEY, 0.0))
+
     def policy_value(self, x: np.ndarray, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Softmax over each row's legal actions, and the value of each row."""
+        """Softmax over each row's legal actions (thresholded, see :func:`thresholded`), and
+        the value of each row."""
         out = self.outputs(x)
-        return masked_softmax(out[:, :-1], legal), out[:, -1]
+        probs = masked_softmax(out[:, :-1], legal)
+        if self.threshold > 0.0:
+            probs = thresholded(probs, self.threshold)
+        return probs, out[:, -1]
 
     def params(self) -> list[np.ndarray]:
         """The weight matrices then the bias vectors (the arrays themselves, not copies)."""
@@ -143,6 +153,16 @@ def restore_optimiser(
         target[...] = state[f"{prefix}p{i}"]
         opt.m[i][...] = state[f"{prefix}m{i}"]
         opt.v[i][...] = state[f"{prefix}v{i}"]
+
+
+def thresholded(probs: np.ndarray, threshold: float) -> np.ndarray:
+    """Each row with its probabilities below ``threshold`` set to zero and the rest rescaled;
+    a row's most likely action is always kept (thresholding, the purification of Ganzfried,
+    Sandholm and Waugh: a fitted average network spreads small probabilities over actions
+    its iterates rarely played, which a best responder can aim at)."""
+    keep = (probs >= threshold) | (probs >= probs.max(axis=1, keepdims=True))
+    out = np.where(keep, probs, 0.0)
+    return out / out.sum(axis=1, keepdims=True)
 
 
 def masked_softmax(logits: np.ndarray, legal: np.ndarray) -> np.ndarray:
