@@ -4,7 +4,7 @@ One table says, for each character, its clan, names, the action kinds its power
 gives, their cost, and whether the power is *inferred* (docs/rules.md section 7: the card
 texts of Complots 2 are not in our sources). Counter powers belong to clans and
 are defined once, in :data:`CLAN_COUNTERS`. The effect of each power lives in
-one hook of :mod:`complots_solver.rules.core` (``_power_*``), so a power can be
+one hook of :mod:`complots_solver.rules.powers` (``_power_*``), so a power can be
 corrected in one place.
 """
 
