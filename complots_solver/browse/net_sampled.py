@@ -1,13 +1,18 @@
 """A sampled browser over a policy-network strategy (the belief solver's runs, shipped ``solved``).
 
-The full 2-player game's strategies are policy networks played with exact
-beliefs (:class:`~complots_solver.solvers.belief.netplay.NetPlayer`); they
-have no table to walk. :class:`NetSampledBrowser` reads one as
+The full game's strategies are policy networks: at 2 players a belief
+network played with exact beliefs
+(:class:`~complots_solver.solvers.belief.netplay.NetPlayer`) or a table
+network, at 3 to 6 players a table network, one network playing every seat
+(:class:`~complots_solver.solvers.selfplay.player.TablePlayer`, which turns
+the network's seat-relative actions into the game's). They have no table to
+walk. :class:`NetSampledBrowser` reads one as
 :class:`~complots_solver.browse.sampled.SampledBrowser` reads a keyed
-strategy: it plays ``games`` self-play games of the network (a
-:class:`NetPlayer` per seat), records at every decision what the player to
-move knows, the network's distribution and the move played, and builds the
-same situation and action frames, every aggregate with game-clustered 95%
+strategy: it plays ``games`` self-play games of the network (a player per
+seat), records at every decision what the player to move knows (read for
+that seat only: its own hand, the public position, the card shown to it),
+the network's distribution and the move played, and builds the same
+situation and action frames, every aggregate with game-clustered 95%
 confidence intervals. A situation is one perfect-recall information state
 (its key is the seat's hash of everything it has seen), so the recorded
 distribution is the strategy's there.
@@ -42,7 +47,7 @@ from complots_solver.solvers.policies.open import Kind, open_strategy, strategy_
 from complots_solver.solvers.selfplay.player import TablePlayer
 from complots_solver.solvers.selfplay.policy import TablePolicy
 
-DEFAULT_NET_GAMES = 2000  # a network game costs about a third of a second: minutes, not hours
+DEFAULT_NET_GAMES = 2000  # a network game costs 0.01 to 0.02 s: the default takes under a minute
 _CHANCE = int(PlayerId.CHANCE)
 _TERMINAL = int(Stage.TERMINAL)
 _PERFECT = KEYS["perfect"]
@@ -167,15 +172,18 @@ def _play_one(
 def record_net_games(
     config: GameConfig, policy_path: Path, games: int, seed: int, workers: int = 1
 ) -> SampledGames:
-    """Play and record ``games`` self-play games of the network at ``policy_path``."""
+    """Play and record ``games`` self-play games of the network at ``policy_path`` (2-6 players)."""
     if not isinstance(games, int | np.integer) or isinstance(games, bool) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     if not isinstance(seed, int | np.integer) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
-    if config.players != 2:
-        raise ValueError("the sampled browser needs a 2-player game")
+    if config.players != 2 and strategy_kind(Path(policy_path).parent, "net") != Kind.TABLE_NET:
+        raise ValueError(
+            f"a {config.players}-player game is read from a table network only "
+            "(a belief network plays 2-player games)"
+        )
     size = max(1, -(-games // (workers * 4)))
     tasks = [
         (config.game_string(), str(policy_path), int(seed), list(range(i, min(i + size, games))))
@@ -304,6 +312,8 @@ class NetSampledBrowser(SampledBrowser):
             iterations=None,
             solver_text=solver_text,
             quality=m.get("quality"),
+            # at a table of 3+, a trained responder's win share against copies of the strategy
+            responder_gain=m.get("responder_gain") if self.config.players > 2 else None,
             infosets=None,
             key_scheme=None,
             miss_share=0.0,

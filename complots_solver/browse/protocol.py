@@ -128,7 +128,8 @@ class Browser(Protocol):
         ...
 
     def starting_hands(self) -> pd.DataFrame:
-        """Starting hands of both seats, their probability and seat 0's value."""
+        """Starting hands of every seat (``hand0``, ...), their probability and seat 0's value
+        (``value0``; sampled browsers also give ``value1``, ... for every seat)."""
         ...
 
     def convergence(self) -> pd.DataFrame | None:

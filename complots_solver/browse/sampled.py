@@ -722,19 +722,18 @@ class SampledBrowser(FrameQueries):
         return float((self.samples.row == NO_ROW).mean()) if self.samples.count else 0.0
 
     def starting_hands(self) -> pd.DataFrame:
-        """One row per sampled game: both starting hands, weight 1/games and seat 0's return."""
+        """One row per sampled game: every seat's starting hand (``hand0``, ``hand1``, ...), weight
+        1/games and every seat's return (``value0``, ``value1``, ...)."""
         names = [self.config.clan_name(c) for c in range(NUM_CLANS)]
-
         start = self.samples.start_hands
-        return pd.DataFrame(
-            {
-                "game": np.arange(self.games),
-                "hand0": counts_to_strings(names, start[:, 0, :]),
-                "hand1": counts_to_strings(names, start[:, 1, :]),
-                "probability": np.full(self.games, 1.0 / self.games),
-                "value0": self.samples.returns[:, 0],
-            }
-        )
+        n = self.config.players
+        data: dict[str, Any] = {"game": np.arange(self.games)}
+        for p in range(n):
+            data[f"hand{p}"] = counts_to_strings(names, start[:, p, :])
+        data["probability"] = np.full(self.games, 1.0 / self.games)
+        for p in range(n):
+            data[f"value{p}"] = self.samples.returns[:, p]
+        return pd.DataFrame(data)
 
     def convergence(self) -> pd.DataFrame | None:
         """MCCFR runs log no exact exploitability over iterations."""
