@@ -6,9 +6,6 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "complots_solver"
 MAX_LINES = 800
-# The one module left over the limit when the others were split (issue 52, item 7): the
-# belief family's public tree, which other work owned at the time. Split it, then empty this.
-ALLOWED = {"solvers/belief/public_tree.py"}
 
 
 def _lines(path: Path) -> int:
@@ -27,12 +24,6 @@ def _long_modules() -> dict[str, int]:
 
 
 def test_no_module_is_over_800_lines() -> None:
-    """Every module under complots_solver/ has at most 800 lines, bar the allowed one."""
-    long = {name: n for name, n in _long_modules().items() if name not in ALLOWED}
+    """Every module under complots_solver/ has at most 800 lines (no exceptions)."""
+    long = _long_modules()
     assert not long, f"modules over {MAX_LINES} lines, split them by what their parts do: {long}"
-
-
-def test_the_allowed_modules_are_still_long() -> None:
-    """An allowed module that was split, moved or shortened leaves the allow-list."""
-    stale = sorted(ALLOWED - set(_long_modules()))
-    assert not stale, f"no longer over {MAX_LINES} lines (or gone), remove from ALLOWED: {stale}"

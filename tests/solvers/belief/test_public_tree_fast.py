@@ -12,11 +12,11 @@ from complots_solver.rules.layout import S_COINS, S_CUR
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief.public_tree import (
     PublicTree,
-    _build_public_tree_reference,
     build_public_tree,
     random_beliefs,
     time_builds,
 )
+from complots_solver.solvers.belief.public_tree_reference import _build_public_tree_reference
 from complots_solver.solvers.belief.tracker import BeliefTracker
 from complots_solver.solvers.knowledge.hypotheses import CHANCE, TERMINAL, Hypotheses, Memory
 
