@@ -1,9 +1,11 @@
 """A strategy card: how the strategy plays, in sentences drawn from its tables, each with its number.
 
 For a player at the table: what to keep in the draft, what to open with for
-each starting hand, which characters it bluffs and how often those bluffs are
-called, and which claims it challenges, with the hand that challenges most.
-Only rows resting on at least :data:`MIN_VISITS` sampled decisions are used.
+each starting hand, which characters it bluffs on its first turn with each
+hand, which characters it bluffs and how often those bluffs are called, and
+which claims it challenges, with the hand that challenges most. Only rows
+resting on at least :data:`MIN_VISITS` sampled decisions are used; the seats
+are pooled (probabilities weighted by visits).
 """
 
 from __future__ import annotations
@@ -14,6 +16,15 @@ from complots_solver.reports.tables import StrategyTable
 
 MIN_VISITS = 30
 _NOT_MOVES = {"seat", "hand", "reach", "value", "visits", "draft_card", "context", "claimed"}
+# the characters each Complots 1 turn action may claim (docs/rules.md): the fifth character
+# exchanges in either line-up, and only one of the two is in a game; Complots 2 powers are left out
+MOVE_CLAIMS = {
+    "Tax": frozenset({"Duchess"}),
+    "Assassinate": frozenset({"Assassin"}),
+    "Steal": frozenset({"Captain"}),
+    "Exchange": frozenset({"Ambassador", "Inquisitor"}),
+    "Examine": frozenset({"Inquisitor"}),
+}
 
 
 def _a(word: str) -> str:
@@ -26,8 +37,9 @@ def _moves(frame: pd.DataFrame) -> list[str]:
     return [c for c in frame.columns if c not in _NOT_MOVES and "±" not in c]
 
 
-def _pooled(frame: pd.DataFrame, by: str) -> pd.DataFrame:
-    """Rows merged over the seats, probabilities weighted by visits, well-visited rows only."""
+def pooled(frame: pd.DataFrame, by: str) -> pd.DataFrame:
+    """Rows merged over the seats, probabilities weighted by visits, well-visited rows only
+    (``by``, ``visits`` and the move columns, in the table's order of ``by``)."""
     moves = _moves(frame)
     rows = []
     for key, g in frame.groupby(by, sort=False):
@@ -45,12 +57,12 @@ def _draft(frame: pd.DataFrame) -> str | None:
     """'Draft: given a Duchess, keep the Captain (52%); ...'."""
     if frame.empty:
         return None
-    pooled = _pooled(frame, "draft_card")
-    if pooled.empty:
+    rows = pooled(frame, "draft_card")
+    if rows.empty:
         return None
-    moves = _moves(pooled.drop(columns=["draft_card"]))
+    moves = _moves(rows.drop(columns=["draft_card"]))
     parts = []
-    for _, r in pooled.iterrows():
+    for _, r in rows.iterrows():
         best = max(moves, key=lambda m: r[m])
         parts.append(f"given {_a(r['draft_card'])}, keep the {best[5:]} ({r[best]:.0%})")
     return "Draft: " + "; ".join(parts) + "."
@@ -60,12 +72,12 @@ def _opening(frame: pd.DataFrame) -> str | None:
     """'Opening: Tax (93-95%) holding Duchess+Assassin, ...; Steal (64%) holding ...'."""
     if frame.empty:
         return None
-    pooled = _pooled(frame, "hand")
-    if pooled.empty:
+    rows = pooled(frame, "hand")
+    if rows.empty:
         return None
-    moves = _moves(pooled.drop(columns=["hand"]))
+    moves = _moves(rows.drop(columns=["hand"]))
     groups: dict[str, list[tuple[str, float]]] = {}
-    for _, r in pooled.iterrows():
+    for _, r in rows.iterrows():
         best = max(moves, key=lambda m: r[m])
         groups.setdefault(best, []).append((r["hand"], r[best]))
     parts = []
@@ -74,6 +86,39 @@ def _opening(frame: pd.DataFrame) -> str | None:
         share = f"{lo:.0%}" if round(lo, 2) == round(hi, 2) else f"{lo:.0%} to {hi:.0%}"
         parts.append(f"{move} ({share} of first turns) holding " + ", ".join(h for h, _ in hands))
     return "Opening move by starting hand: " + "; ".join(parts) + "."
+
+
+def _opening_bluffs(frame: pd.DataFrame) -> str | None:
+    """'First-turn bluffs: holding Captain+Countess, 64% (Tax 60%, Steal 4%); ...'."""
+    if frame.empty:
+        return None
+    rows = pooled(frame, "hand")
+    if rows.empty:
+        return None
+    claims = [m for m in _moves(rows.drop(columns=["hand"])) if m in MOVE_CLAIMS]
+    parts = []
+    honest = []
+    for _, r in rows.iterrows():
+        cards = str(r["hand"]).split("+")
+        lies = [
+            (m, float(r[m])) for m in claims if not MOVE_CLAIMS[m] & set(cards) and r[m] >= 0.005
+        ]
+        total = sum(p for _, p in lies)
+        if total < 0.005:
+            honest.append(str(r["hand"]))
+            continue
+        detail = ", ".join(f"{m} {p:.0%}" for m, p in sorted(lies, key=lambda mp: -mp[1]))
+        parts.append(f"holding {r['hand']}, {total:.0%} of first turns ({detail})")
+    out = []
+    if parts:
+        out.append(
+            "First-turn bluffs (a turn action claiming a character not in the hand): "
+            + "; ".join(parts)
+            + "."
+        )
+    if honest:
+        out.append("It never bluffs on its first turn holding " + ", ".join(honest) + ".")
+    return " ".join(out) if out else None
 
 
 def _bluffs(frame: pd.DataFrame) -> str | None:
@@ -112,19 +157,20 @@ def _challenges(frame: pd.DataFrame) -> str | None:
     return ("It challenges " + "; ".join(parts) + ".") if parts else None
 
 
-def strategy_card(tables: dict[str, StrategyTable]) -> list[str]:
-    """The card's sentences (draft, opening, bluffs, challenges), from the full sampled tables."""
+def strategy_card(tables: dict[str, StrategyTable], players: int = 2) -> list[str]:
+    """The card's sentences (draft, opening, first-turn bluffs, bluffs, challenges), from the
+    full sampled tables."""
+    seats = "both seats" if players == 2 else f"all {players} seats"
     out = [
         "How this strategy plays, for a player at the table (rows with at least "
-        f"{MIN_VISITS} sampled decisions, both seats pooled; the percentages are the "
+        f"{MIN_VISITS} sampled decisions, {seats} pooled; the percentages are the "
         "strategy's own frequencies in its self-play games)."
     ]
-    for key, make in (
-        ("draft_picks", _draft),
-        ("opening_moves", _opening),
-        ("bluffs", _bluffs),
-        ("challenges", _challenges),
-    ):
+    makers = [("draft_picks", _draft), ("opening_moves", _opening)]
+    if players > 2:  # the 2-player cards, committed before, have no such sentence
+        makers.append(("opening_moves", _opening_bluffs))
+    makers += [("bluffs", _bluffs), ("challenges", _challenges)]
+    for key, make in makers:
         if key in tables:
             text = make(tables[key].frame)
             if text:

@@ -11,14 +11,16 @@ from matplotlib.figure import Figure
 
 from complots_solver.browse import Browser, signed
 from complots_solver.reports import figures
-from complots_solver.reports.card import strategy_card
+from complots_solver.reports.card import pooled, strategy_card
 from complots_solver.reports.headline import PAIR, Headline, read_headline, shipped_lineup
 from complots_solver.reports.tables import (
     StrategyTable,
     all_tables,
     exploitability_text,
     solver_phrase,
+    table_strength_text,
 )
+from complots_solver.rules.stats import wilson_interval
 
 MAX_DISPLAY_PROB_COLUMNS = 9  # wider distributions are shown as one text column
 DISPLAY_MIN_PROBABILITY = 0.001
@@ -139,10 +141,10 @@ def _pivot(frame: pd.DataFrame, index: str, columns: str, values: str) -> pd.Dat
 
 
 def quoted_headline(b: Browser) -> tuple[str, Headline] | None:
-    """(line-up, the balance report's answers) when ``b`` is a shipped 2-player draft strategy."""
+    """(line-up, the balance report's answers) when ``b`` is a shipped strategy it covers."""
     run = b.describe_run()
     lineup = shipped_lineup(run.get("preset"), run.get("run_dir", ""))
-    head = read_headline() if lineup else None
+    head = read_headline(players=b.config.players) if lineup else None
     return (lineup, head) if lineup and head and lineup in head.edges else None
 
 
@@ -150,15 +152,17 @@ def _sampled_summary(b: Browser) -> list[str]:
     """Plain-language headline paragraphs of a run read by sampled self-play."""
     run = b.describe_run()
     quoted = quoted_headline(b) is not None
-    v0, v1 = b.game_value()
-    c0, c1 = b.game_value_ci() or (float("nan"), float("nan"))
     cap_ci = b.turn_cap_ci()
     cap_ci = float("nan") if cap_ci is None else cap_ci
-    significant = abs(v0) > c0
     lines = [
         f"This report describes the strategy solved for {run['preset'] or run['game']} "
         f"({run['lineup']} line-up) by {solver_phrase(run)}, from the run directory "
-        f"{run['run_dir']}. Its exploitability: {exploitability_text(b)}.",
+        f"{run['run_dir']}. "
+        + (
+            f"Its strength: {table_strength_text(run, b.config.players)}."
+            if table_strength_text(run, b.config.players)
+            else f"Its exploitability: {exploitability_text(b)}."
+        ),
         f"The game has no compiled tree, so every number here is sampled: {run['games']:,} "
         f"self-play games of the strategy (seed {run['seed']}), {run['decisions']:,} "
         "decisions; each estimate comes with the half-width of its 95% confidence interval "
@@ -169,18 +173,7 @@ def _sampled_summary(b: Browser) -> list[str]:
             if run.get("solver_text") is None
             else ""
         ),
-        f"Playing this strategy, seat 0 (who moves first, with 1 coin) wins on average "
-        f"{signed(v0)} ± {c0:.4f} and seat 1 {signed(v1)} ± {c1:.4f} (+1 a win, -1 a loss, 0 a "
-        "draw; 95% CI). "
-        + (
-            "Whether seat 0 has an edge is answered above, from the balance report's larger "
-            "sample, not from these games."
-            if quoted
-            else f"The difference from 0 is significant: the strategy favours seat "
-            f"{0 if v0 > 0 else 1}."
-            if significant
-            else "The difference from 0 is not significant at this sample size."
-        ),
+        _seat_sentence(b, quoted),
         (
             f"None of the {run['games']:,} games reaches the turn cap of {b.config.max_turns} "
             "turns (no draws)."
@@ -197,6 +190,62 @@ def _sampled_summary(b: Browser) -> list[str]:
         "Rows with few visits are rough estimates.",
     ]
     return lines
+
+
+def win_shares(b: Browser) -> list[tuple[float, float, float]]:
+    """(share, Wilson 95% low, high) of the games each seat wins, from the sampled games."""
+    starts = b.starting_hands()
+    games = len(starts)
+    out = []
+    for p in range(b.config.players):
+        wins = int((starts[f"value{p}"] == 1.0).sum())
+        out.append((wins / games, *wilson_interval(wins, games)))
+    return out
+
+
+def _seat_sentence(b: Browser, quoted: bool) -> str:
+    """Each seat's result in the sampled games, and whether the first seat has an edge."""
+    n = b.config.players
+    if n == 2:
+        v0, v1 = b.game_value()
+        c0, c1 = b.game_value_ci() or (float("nan"), float("nan"))
+        return (
+            f"Playing this strategy, seat 0 (who moves first, with 1 coin) wins on average "
+            f"{signed(v0)} ± {c0:.4f} and seat 1 {signed(v1)} ± {c1:.4f} (+1 a win, -1 a loss, "
+            "0 a draw; 95% CI). "
+            + (
+                "Whether seat 0 has an edge is answered above, from the balance report's larger "
+                "sample, not from these games."
+                if quoted
+                else f"The difference from 0 is significant: the strategy favours seat "
+                f"{0 if v0 > 0 else 1}."
+                if abs(v0) > c0
+                else "The difference from 0 is not significant at this sample size."
+            )
+        )
+    shares = win_shares(b)
+    fair = 1.0 / n
+    seats = ", ".join(
+        f"seat {p}{' (who moves first)' if p == 0 else ''} {w:.1%} [{lo:.1%}, {hi:.1%}]"
+        for p, (w, lo, hi) in enumerate(shares)
+    )
+    text = (
+        f"Playing this strategy at every seat, the seats win these shares of the games: {seats} "
+        f"(95% Wilson intervals); the fair share is {fair:.1%}. A win scores +1 and a loss "
+        f"-1/{n - 1}, so a seat's mean return (the key figures) is 0 at the fair share. "
+    )
+    _, lo, hi = shares[0]
+    if quoted:
+        return text + (
+            "Whether the first player has an edge is answered above, from the balance "
+            "report's sample, not from these games."
+        )
+    if lo > fair or hi < fair:
+        return text + (
+            f"Seat 0's share differs significantly from the fair share: the strategy "
+            f"{'favours' if lo > fair else 'handicaps'} the first player."
+        )
+    return text + "Seat 0's share is not significantly different from the fair share."
 
 
 def _summary(b: Browser) -> list[str]:
@@ -259,6 +308,14 @@ def report_warnings(b: Browser) -> list[str]:
             f"{WEAK_EXPLOITABILITY}): a best response wins that much more per game; read "
             "every number here as how this strategy plays, not as good play."
         )
+    elif exact is None and not bound and table_strength_text(b.describe_run(), b.config.players):
+        strength = table_strength_text(b.describe_run(), b.config.players)
+        out.append(
+            f"Warning: weak strategy. Its record says WEAK: {strength}. Read every number "
+            "here as how this strategy plays, not as good play."
+            if str(b.describe_run().get("quality") or "").upper().startswith("WEAK")
+            else f"How strong: {strength}."
+        )
     elif exact is None:
         low = float(bound["lower_bound"]) if bound else None
         measured = f"at least {low:.3g}" if low is not None else "not measured"
@@ -288,12 +345,13 @@ def _takeaways(b: Browser, t: dict[str, StrategyTable]) -> list[str]:
     """Win rates and the plainest facts first, before any solver detail."""
     lines = []
     quoted = quoted_headline(b)
+    pair = {f"{b.config.players}-player {x}" for x in PAIR.values()} | set(PAIR.values())
     if quoted is not None:
         lineup, head = quoted
         lines.append(
             "Takeaways: "
             + head.edge_sentence(lineup)
-            + (" " + head.verdict_sentence() if lineup in PAIR.values() else "")
+            + (" " + head.verdict_sentence() if lineup in pair and head.verdict else "")
             + " Every report of this project states these answers from that one "
             "computation; the tables below describe how the strategy plays, from this "
             "report's own games."
@@ -312,16 +370,17 @@ def _takeaways(b: Browser, t: dict[str, StrategyTable]) -> list[str]:
             f"The character it bluffs most is the {top['character']}: "
             f"{top['bluff frequency']:.1%} of its {top['character']} claims are bluffs."
         )
-        lines += _extremes(bl)
+        lines += _extremes(bl, b.config.players)
     return lines
 
 
 EXTREME = 0.9  # a claim bluffed more often than this, or a bluff challenged so often, is named
 
 
-def _extremes(bluffs: pd.DataFrame) -> list[str]:
+def _extremes(bluffs: pd.DataFrame, players: int = 2) -> list[str]:
     """Sentences on extreme behaviour: a claim never made, nearly always a bluff, bluffs always
     called."""
+    who = "its opponent (itself)" if players == 2 else "its opponents (copies of it)"
     out = []
     for _, r in bluffs.iterrows():
         c = r["character"]
@@ -331,8 +390,8 @@ def _extremes(bluffs: pd.DataFrame) -> list[str]:
             out.append(f"Extreme: {r['bluff frequency']:.1%} of its {c} claims are bluffs.")
         if r.get("bluffs challenged", 0) > EXTREME:
             out.append(
-                f"Extreme: its opponent (itself) challenges {r['bluffs challenged']:.1%} of its "
-                f"{c} bluffs."
+                f"Extreme: {who} challenge{'s' if players == 2 else ''} "
+                f"{r['bluffs challenged']:.1%} of its {c} bluffs."
             )
     return out
 
@@ -378,7 +437,13 @@ def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> 
     for table in t.values():
         _mark_faint(table, b.exact)
     rare = []
-    card = strategy_card(t) if not b.exact and b.config.players == 2 else []
+    card = strategy_card(t, b.config.players) if not b.exact else []
+    full = dict(t)  # every row, for the heat maps of a table of 3+ (seats pooled)
+    table_note = (
+        f" Every row resting on at least {FAINT_VISITS} sampled decisions, all seats pooled."
+        if b.config.players > 2 and not b.exact
+        else ""
+    )
     if not b.exact:
         short = {k: shorten(v) for k, v in t.items()}
         rare = [v.title for k, v in t.items() if not v.frame.empty and short[k].frame.empty]
@@ -425,11 +490,17 @@ def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> 
         panels = []
         for seat, group in opening.frame.groupby("seat"):
             panels.append((f"seat {seat}", group.set_index("hand")[opening.prob_columns]))
+        if b.config.players > 2 and not b.exact:
+            # a panel per seat of its 12 most visited rows says little: every seat pooled
+            every = pooled(full["opening_moves"].frame, "hand")
+            panels = [
+                (f"all {b.config.players} seats", every.set_index("hand")[opening.prob_columns])
+            ]
         open_sec.figures.append(
             FigureSpec(
                 "opening_heatmap",
                 "Opening move by hand",
-                "Probability of each first action by the hand held (reach-weighted).",
+                "Probability of each first action by the hand held (reach-weighted)." + table_note,
                 lambda p=panels: figures.heatmap_figure(p, "Opening move by hand"),
             )
         )
@@ -456,13 +527,18 @@ def build_report(b: Browser, tables: dict[str, StrategyTable] | None = None) -> 
     chal_sec = Section("challenges", "Challenges", [], [chal])
     if not chal.frame.empty:
         panels = []
-        for context, g in chal.frame.groupby("context"):
+        every = chal.frame
+        if b.config.players > 2 and not b.exact:  # every row resting on enough decisions
+            every = full["challenges"].frame
+            every = every[every["visits"] >= FAINT_VISITS]
+        for context, g in every.groupby("context"):
             panels.append((context, _pivot(g, "hand", "claimed", "Challenge")))
         chal_sec.figures.append(
             FigureSpec(
                 "challenge_heatmap",
                 "Challenge probability by own hand and claimed character",
-                "Probability of challenging, rows: own hand, columns: claimed character.",
+                "Probability of challenging, rows: own hand, columns: claimed character."
+                + table_note,
                 lambda p=panels: figures.heatmap_figure(
                     p, "Challenge probability (rows: own hand)"
                 ),

@@ -1,11 +1,12 @@
-"""The 2-player answers, computed once by the balance report and quoted by every other report.
+"""The balance report's answers, computed once and quoted by every other report.
 
-The first player's edge of each 2-player draft and the Ambassador-or-Inquisitor
-verdict at 2 players are measured by ``complots balance`` on its games of the shipped
-strategies (the most games, Holm's correction over all its tests). It writes
-them to ``<report>-tables/answer.csv`` and ``first_player_edge.csv``; the
-strategy and comparison reports of the shipped 2-player strategies read those files instead of answering from their own
-smaller samples, so every report states the same numbers and the same verdict.
+The first player's edge of each shipped strategy and the Ambassador-or-Inquisitor
+verdict at each player count are measured by ``complots balance`` on its games of
+the shipped strategies (the most games, Holm's correction over all its tests). It
+writes them to ``<report>-tables/answer.csv`` and ``first_player_edge.csv``; the
+strategy and comparison reports of the shipped strategies (the 2-player drafts, the
+3- and 4-player tables) read those files instead of answering from their own smaller
+samples, so every report states the same numbers and the same verdict.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ _INTERVAL = re.compile(r"\[([-+]?\d+\.?\d*), ([-+]?\d+\.?\d*)\]")
 
 @dataclass(frozen=True)
 class Headline:
-    """The balance report's 2-player answers, as it shows them."""
+    """The balance report's answers at one player count, as it shows them."""
 
     edges: dict[str, str]  # 'Ambassador' -> '+1.2 points [-0.3, +2.7]'
     games: dict[str, int]  # games per line-up behind each edge
@@ -36,18 +37,28 @@ class Headline:
     difference: str
     sure: str
     source: str  # the folder read
+    players: int = 2
 
     def edge_sentence(self, lineup: str) -> str:
         """'The first player's edge with the Ambassador line-up is ... (balance report, ...).'"""
         edge = self.edges[lineup]
         m = _INTERVAL.search(edge)
         sig = ""
-        if m:
+        if m and self.players == 2:
             low, high = float(m.group(1)), float(m.group(2))
             sig = (
                 "; significant, seat 0 has the edge"
                 if low > 0
                 else "; significant, seat 1 has the edge"
+                if high < 0
+                else "; not significant"
+            )
+        elif m:
+            low, high = float(m.group(1)), float(m.group(2))
+            sig = (
+                "; significant, the first player wins more than the fair share"
+                if low > 0
+                else "; significant, the first player wins less than the fair share"
                 if high < 0
                 else "; not significant"
             )
@@ -61,7 +72,8 @@ class Headline:
         if not self.verdict:
             return ""
         return (
-            f"Ambassador or Inquisitor at 2 players, from the balance report: better balanced: "
+            f"Ambassador or Inquisitor at {self.players} players, from the balance report: "
+            "better balanced: "
             f"{self.verdict} ({self.measure} difference, Ambassador minus Inquisitor, "
             f"{self.difference}; {self.sure})."
         )
@@ -73,16 +85,16 @@ def _csv(path: Path) -> pd.DataFrame:
     return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
 
 
-def read_headline(folder: Path | None = None) -> Headline | None:
-    """The 2-player answers from a balance report's CSV folder (default: the committed one)."""
+def read_headline(folder: Path | None = None, players: int = 2) -> Headline | None:
+    """The answers at ``players`` from a balance report's CSV folder (default: the committed one)."""
     folder = BALANCE_TABLES if folder is None else folder
     try:
         answer = _csv(folder / "answer.csv")
         edges = _csv(folder / "first_player_edge.csv")
     except (OSError, ValueError):
         return None
-    row = answer[answer["players"] == "2"]
-    two = edges[edges["players"] == "2"].set_index("line-up")
+    row = answer[answer["players"] == str(players)]
+    two = edges[edges["players"] == str(players)].set_index("line-up")
     if two.empty:
         return None
     r = row.iloc[0] if not row.empty else None
@@ -95,19 +107,22 @@ def read_headline(folder: Path | None = None) -> Headline | None:
         difference=r["difference (Ambassador - Inquisitor)"] if compared else "",
         sure=r["how sure"] if compared else "",
         source=str(folder),
+        players=players,
     )
 
 
 def shipped_lineup(preset: str | None, run_dir: str | Path) -> str | None:
-    """The line-up's name in the balance report when the run is a shipped 2-player strategy."""
+    """The line-up's name in the balance report when the run is a shipped strategy ('Ambassador'
+    at 2 players, '3-player Ambassador' at a table of 3 or more)."""
     presets = load_presets()
     if not preset or preset not in presets:
         return None
     config = presets[preset].config()
+    label = config.lineup_label()
     if config.players != 2:
-        return None
+        label = f"{config.players}-player {label}"  # as the balance report names it
     try:
         same = Path(run_dir).resolve() == (strategies_dir() / preset).resolve()
     except OSError:
         return None
-    return config.lineup_label() if same else None
+    return label if same else None

@@ -474,23 +474,34 @@ def _add_slot_cis(
     return frame
 
 
+def seat_values(b: Browser, starts: pd.DataFrame, seat: int) -> pd.Series:
+    """Seat ``seat``'s return per row of ``starts`` (2-player exact rows: minus seat 0's)."""
+    column = f"value{seat}"
+    if column in starts.columns:
+        return starts[column]
+    if b.config.players == 2 and seat == 1:  # zero-sum: the exact browser gives seat 0's only
+        return -starts["value0"]
+    raise ValueError(f"the starting hands give no value for seat {seat}")
+
+
 def hand_values(b: Browser) -> StrategyTable:
     """Expected utility of each starting hand, per seat."""
     starts = b.starting_hands()
     records = []
-    for seat in range(2):
+    for seat in range(b.config.players):
         col = f"hand{seat}"
-        sign = 1.0 if seat == 0 else -1.0
+        values = seat_values(b, starts, seat)
         for hand, group in starts.groupby(col):
             prob = group["probability"].sum()
+            v = values[group.index]
             record = {
                 "seat": seat,
                 "hand": hand,
                 "probability": prob,
-                "value": sign * _ratio((group["probability"] * group["value0"]).sum(), prob),
+                "value": _ratio((group["probability"] * v).sum(), prob),
             }
             if not b.exact:  # one row per sampled game
-                record["value ±95%"] = mean_ci(group["value0"].to_numpy())[1]
+                record["value ±95%"] = mean_ci(v.to_numpy())[1]
                 record["games"] = len(group)
             records.append(record)
     frame = pd.DataFrame(records).sort_values(["seat", "value"], ascending=[True, False])
@@ -498,7 +509,9 @@ def hand_values(b: Browser) -> StrategyTable:
         b,
         "hand_values",
         "Value of each starting hand",
-        "Expected utility (+1 win, -1 loss, 0 draw) of a seat given the hand it starts "
+        "Expected utility (+1 win, "
+        + ("-1 loss" if b.config.players == 2 else f"-1/{b.config.players - 1} loss")
+        + ", 0 draw) of a seat given the hand it starts "
         "play with (after the draft), and the probability of that hand under the profile"
         + ("." if b.exact else " (share of the sampled games; 'games' of them)."),
         frame,
@@ -511,11 +524,11 @@ def character_values(b: Browser) -> StrategyTable:
     records = []
     for c in range(5):
         name = b.config.clan_name(c)
-        for seat in range(2):
-            sign = 1.0 if seat == 0 else -1.0
+        for seat in range(b.config.players):
             holds = starts[f"hand{seat}"].str.split("+").map(lambda cards, n=name: n in cards)
             prob_all = starts["probability"]
-            weighted = prob_all * starts["value0"] * sign
+            seat_value = seat_values(b, starts, seat)
+            weighted = prob_all * seat_value
             record = {
                 "character": name,
                 "seat": seat,
@@ -524,7 +537,7 @@ def character_values(b: Browser) -> StrategyTable:
                 "value without it": _ratio(weighted[~holds].sum(), prob_all[~holds].sum()),
             }
             if not b.exact:  # one row per sampled game
-                values = (starts["value0"] * sign).to_numpy()
+                values = seat_value.to_numpy()
                 record["value holding it ±95%"] = mean_ci(values[holds.to_numpy()])[1]
                 record["value without it ±95%"] = mean_ci(values[~holds.to_numpy()])[1]
             records.append(record)
@@ -603,6 +616,32 @@ def solver_phrase(run: dict) -> str:
     return text
 
 
+COPIES = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def table_strength_text(run: dict, players: int) -> str | None:
+    """A table strategy's strength in words, from the trained responder its meta.json records."""
+    gain = run.get("responder_gain")
+    if players < 3 or not isinstance(gain, dict):
+        return None
+    value = gain.get("gain")
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    fair = 1.0 / players
+    share = float(gain.get("win_share", value + fair))
+    lo, hi = (gain.get("ci95") or [np.nan, np.nan])[:2]
+    copies = COPIES.get(players - 1, str(players - 1))
+    text = (
+        f"a player trained against it wins {share:.1%} of {players}-player games against "
+        f"{copies} copies of it (95% CI {float(lo) + fair:.1%} to {float(hi) + fair:.1%}"
+    )
+    if gain.get("games"):
+        text += f", {int(gain['games']):,} games"
+    if gain.get("train_games"):
+        text += f"; the player trained for {int(gain['train_games']):,} games"
+    return text + f"), where the fair share is {fair:.1%}"
+
+
 def exploitability_text(b: Browser) -> str:
     """The run's exploitability in words: exact, a sampled lower bound, or 'not measured'."""
     exact = b.exploitability()
@@ -616,6 +655,9 @@ def exploitability_text(b: Browser) -> str:
             f"at least {float(bound['lower_bound']):.3g} (sampled best-response lower bound{who}, "
             f"95% CI {float(lo):.3g} to {float(hi):.3g})"
         )
+    table = table_strength_text(b.describe_run(), b.config.players)
+    if table:
+        return f"not bounded at a table of {b.config.players}; {table}"
     return "not measured"
 
 
@@ -623,7 +665,7 @@ def _sampled_key_figures(b: Browser) -> StrategyTable:
     """Key figures of a sampled browser (run, information states, values with CIs)."""
     run = b.describe_run()
     values = b.game_value()
-    cis = b.game_value_ci() or (np.nan, np.nan)
+    cis = b.game_value_ci() or tuple(np.nan for _ in values)
     cap_ci = b.turn_cap_ci()
     network = run.get("solver_text") is not None  # a policy network: no table, no key
     records = [
@@ -643,8 +685,10 @@ def _sampled_key_figures(b: Browser) -> StrategyTable:
         ]
     records += [
         ("exploitability", exploitability_text(b)),
-        ("value of seat 0", f"{signed(values[0])} ± {cis[0]:.4f} (95% CI)"),
-        ("value of seat 1", f"{signed(values[1])} ± {cis[1]:.4f} (95% CI)"),
+        *(
+            (f"value of seat {p}", f"{signed(v)} ± {c:.4f} (95% CI)")
+            for p, (v, c) in enumerate(zip(values, cis, strict=True))
+        ),
         (
             f"share of games reaching the turn cap ({b.config.max_turns} turns, a draw)",
             f"{b.turn_cap_share():.4f} ± {cap_ci if cap_ci is not None else float('nan'):.4f}",

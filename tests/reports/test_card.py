@@ -63,3 +63,46 @@ def test_no_card_without_well_visited_rows() -> None:
     """Only rare rows: no card at all."""
     opening = pd.DataFrame({"seat": [0], "hand": ["Duchess"], "Tax": [1.0], "visits": [5]})
     assert strategy_card({"opening_moves": _t("opening_moves", opening)}) == []
+
+
+def test_a_table_card_names_the_first_turn_bluffs_of_each_hand() -> None:
+    """At 3 players: Captain+Countess opens Tax 60% / 20% over 40 + 40 visits (40% pooled, a bluff:
+    no Duchess) and Steal 30% / 70% (50%, honest: it holds the Captain); Duchess+Captain opens
+    Tax always and never bluffs. The 2-player card has no such sentence."""
+    opening = pd.DataFrame(
+        {
+            "seat": [0, 1, 2],
+            "hand": ["Countess+Captain", "Countess+Captain", "Duchess+Captain"],
+            "Income": [0.1, 0.1, 0.0],
+            "Tax": [0.6, 0.2, 1.0],
+            "Steal": [0.3, 0.7, 0.0],
+            "reach": [0.1, 0.1, 0.1],
+            "value": [0.0, 0.0, 0.0],
+            "visits": [40, 40, 50],
+        }
+    )
+    table = {"opening_moves": _t("opening_moves", opening)}
+    text = " ".join(strategy_card(table, players=3))
+    assert "all 3 seats pooled" in text
+    assert "holding Countess+Captain, 40% of first turns (Tax 40%)" in text
+    assert "It never bluffs on its first turn holding Duchess+Captain." in text
+    assert "Steal 50%" not in text
+    assert "First-turn bluffs" not in " ".join(strategy_card(table, players=2))
+
+
+def test_an_inquisitor_exchanging_is_no_bluff() -> None:
+    """Inquisitor+Inquisitor opening Exchange 94% (the Inquisitor exchanges) and Examine 6%
+    never bluffs; Duchess+Duchess exchanging 30% of first turns does."""
+    opening = pd.DataFrame(
+        {
+            "seat": [0, 1],
+            "hand": ["Inquisitor+Inquisitor", "Duchess+Duchess"],
+            "Tax": [0.0, 0.7],
+            "Exchange": [0.94, 0.3],
+            "Examine": [0.06, 0.0],
+            "visits": [40, 40],
+        }
+    )
+    text = " ".join(strategy_card({"opening_moves": _t("opening_moves", opening)}, players=4))
+    assert "It never bluffs on its first turn holding Inquisitor+Inquisitor." in text
+    assert "holding Duchess+Duchess, 30% of first turns (Exchange 30%)" in text

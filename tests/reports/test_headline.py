@@ -136,3 +136,40 @@ def test_edge_sentence_reads_the_interval_not_the_estimate() -> None:
     assert "seat 1 has the edge" in h.edge_sentence("Inquisitor")
     assert "better balanced: cannot tell (seat spread difference" in h.verdict_sentence()
     assert "-1.0 points [-3.0, +1.0]; not sure)" in h.verdict_sentence()
+
+
+def test_table_edge_sentence_speaks_of_the_fair_share() -> None:
+    """At 3 players an interval clear of 0 says the first player wins more (or less) than the
+    fair share, not which seat has the edge; the verdict names the player count."""
+    h = headline.Headline(
+        {
+            "3-player Ambassador": "+3.5 points [+0.8, +6.4]",
+            "3-player Inquisitor": "-2.0 points [-3.5, -0.5]",
+        },
+        {"3-player Ambassador": 1000, "3-player Inquisitor": 1000},
+        "cannot tell",
+        "seat spread",
+        "+1.9 points [-3.4, +7.0]",
+        "not sure",
+        "x",
+        players=3,
+    )
+    assert "wins more than the fair share" in h.edge_sentence("3-player Ambassador")
+    assert "wins less than the fair share" in h.edge_sentence("3-player Inquisitor")
+    assert "seat" not in h.edge_sentence("3-player Ambassador").split("(")[1]
+    assert h.verdict_sentence().startswith("Ambassador or Inquisitor at 3 players")
+
+
+def test_table_strategies_read_their_own_player_count(balance_folder: Path) -> None:
+    """A shipped 3-player strategy is named as the balance report names it, and the answers read
+    for 3 players are the 3-player rows (none in a 2-player-only balance folder)."""
+    assert (
+        headline.shipped_lineup("complots-ambassador-3", strategies_dir() / "complots-ambassador-3")
+        == "3-player Ambassador"
+    )
+    assert headline.shipped_lineup("complots-ambassador-3", balance_folder) is None
+    assert headline.read_headline(players=3) is None
+    committed = headline.read_headline(REPORTS / "balance-tables", players=4)
+    if committed is not None:
+        assert set(committed.edges) >= {"4-player Ambassador", "4-player Inquisitor"}
+        assert committed.players == 4
