@@ -213,7 +213,10 @@ def test_no_table_cell_breaks_a_word(browser, path: Path) -> None:
     assert not broken, f"{len(broken)} words broken in table cells, first: {broken[:8]}"
 
 
-DRAFT_PDFS = sorted((Path(__file__).resolve().parents[2] / "reports").glob("draft-*.pdf"))
+_REPORTS = Path(__file__).resolve().parents[2] / "reports"
+# the strategy reports of shipped full-game strategies: the 2-player drafts, the 3- and 4-player
+# tables
+DRAFT_PDFS = sorted([*_REPORTS.glob("draft-*.pdf"), *_REPORTS.glob("complots-*.pdf")])
 
 
 @pytest.mark.parametrize("path", DRAFT_PDFS, ids=lambda p: p.name)
