@@ -367,6 +367,12 @@ def summary(a: Browser, b: Browser) -> list[str]:
 
 def build_comparison(a: Browser, b: Browser) -> Report:
     """The comparison report of two runs (two line-ups or character sets of one game)."""
+    if a.config.players != 2 or b.config.players != 2:
+        # its seat values, character values and verdicts are written for two seats
+        raise ValueError(
+            "the comparison reads 2-player strategies only; report each table strategy "
+            "with complots report, and compare line-ups at 3 or more players with complots balance"
+        )
     la, lb = _label(a), _label(b)
     sv = seat_values(a, b)
     cv = character_values(a, b)

@@ -128,3 +128,13 @@ def test_committed_table_reports_agree_with_their_tables(preset: str) -> None:
     assert head is not None and lineup is not None
     assert head.edge_sentence(lineup) in text
     assert "Strategy card" in text and "First-turn bluffs" in text
+
+
+def test_no_two_seat_comparison_of_table_strategies() -> None:
+    """The comparison, written for two seats, refuses 3-player strategies in one line."""
+    from complots_solver.reports.compare import build_comparison
+
+    a = NetSampledBrowser(STRATEGIES / "complots-ambassador-3", games=2, seed=0)
+    b = NetSampledBrowser(STRATEGIES / "complots-inquisitor-3", games=2, seed=1)
+    with pytest.raises(ValueError, match="2-player strategies only"):
+        build_comparison(a, b)
