@@ -135,6 +135,7 @@ def main() -> None:
         "--also", action="append", default=[], help="CSV:LABEL of another run to draw beside it"
     )
     parser.add_argument("--label", default="snapshot", help="this run's label on the plot")
+    parser.add_argument("--title", default="", help="the plot's title (default: the game)")
     args = parser.parse_args()
     points = snapshots(args.run)
     if args.only:
@@ -175,7 +176,7 @@ def main() -> None:
             with open(name) as f:
                 got = [r for r in csv.DictReader(f) if int(r["budget"]) == args.budget]
             others.append((label or name, sorted(got, key=lambda r: int(r["iteration"]))))
-        title = f"{args.game}: responder of {args.budget:,} games per point"
+        title = f"{args.title or args.game}: responder of {args.budget:,} games per point"
         plot(rows, args.plot, title, others, args.label)
 
 
