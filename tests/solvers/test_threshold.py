@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -60,3 +61,41 @@ def test_a_saved_threshold_is_applied_by_the_loaded_network(tmp_path) -> None:
     assert 0 < untouched.sum() < 200  # both kinds of row occur, so both branches are checked
     np.testing.assert_allclose(cut[untouched], plain[untouched], rtol=1e-6)
     assert not np.allclose(cut[~untouched], plain[~untouched])
+
+
+def test_the_candidate_folder_plays_thresholded_through_open_strategy() -> None:
+    """The shipped Inquisitor network and its thresholded candidate, opened the way bots and
+    bounds open them, at the same decisions of random games: the candidate never gives an
+    action a probability under 0.05, and the shipped network does at some of them (so the
+    threshold is what makes the difference)."""
+    import pyspiel
+
+    from complots_solver.rules.presets import resolve_game
+    from complots_solver.solvers.common.folders import strategies_dir
+    from complots_solver.solvers.policies.open import open_strategy
+
+    config, _ = resolve_game("draft-inquisitor")
+    game = pyspiel.load_game(config.game_string())
+    shipped = open_strategy(strategies_dir() / "draft-inquisitor", config)
+    candidate = open_strategy(
+        f"net:{strategies_dir() / 'candidates' / 'draft-inquisitor-threshold05'}", config
+    )
+    rng = np.random.default_rng(0)
+    small_in_shipped = 0
+    for _ in range(6):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                p = np.array(probs)
+                state.apply_action(int(rng.choice(outcomes, p=p / p.sum())))
+                continue
+            cut = candidate.action_probabilities(state)
+            assert sum(cut.values()) == pytest.approx(1.0)
+            assert all(p == 0 or p >= 0.05 for p in cut.values())
+            full = shipped.action_probabilities(state)
+            small_in_shipped += any(0 < p < 0.05 for p in full.values())
+            actions = list(full)
+            weights = np.array([full[a] for a in actions])
+            state.apply_action(int(rng.choice(actions, p=weights / weights.sum())))
+    assert small_in_shipped > 0
