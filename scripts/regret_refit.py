@@ -27,8 +27,8 @@ import numpy as np
 
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.common.rundir import read_checkpoint
-from complots_solver.solvers.nets.average import average_loss
-from complots_solver.solvers.nets.tablenet import TableNet, masked_softmax, policy_meta
+from complots_solver.solvers.nets.average import average_loss, row_losses
+from complots_solver.solvers.nets.tablenet import TableNet, policy_meta
 from complots_solver.solvers.nets.valuenet import Adam
 from complots_solver.solvers.regret.run import ALGORITHM
 from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
@@ -41,16 +41,9 @@ def weighted_loss(sampler: RegretSampler, x, legal, probs, weight, batch: int = 
     total = 0.0
     for s in range(0, len(x), batch):
         out = sampler.average.net.outputs(x[s : s + batch])
-        rows = _row_losses(out, legal[s : s + batch], probs[s : s + batch])
+        rows = row_losses(out, legal[s : s + batch], probs[s : s + batch])
         total += float((rows * weight[s : s + batch]).sum())
     return total / float(weight.sum())
-
-
-def _row_losses(out: np.ndarray, legal: np.ndarray, probs: np.ndarray) -> np.ndarray:
-    """Each row's cross-entropy of the masked softmax of ``out`` against ``probs``."""
-    p = masked_softmax(out[:, :-1], legal)
-    logp = np.where(legal > 0, np.log(np.maximum(p, 1e-30)), 0.0)
-    return -(probs * logp).sum(axis=1)
 
 
 def main() -> None:

@@ -13,18 +13,13 @@ from __future__ import annotations
 import pandas as pd
 
 from complots_solver.reports.tables import StrategyTable
+from complots_solver.rules.text import claims_by_label
 
 MIN_VISITS = 30
 _NOT_MOVES = {"seat", "hand", "reach", "value", "visits", "draft_card", "context", "claimed"}
-# the characters each Complots 1 turn action may claim (docs/rules.md): the fifth character
-# exchanges in either line-up, and only one of the two is in a game; Complots 2 powers are left out
-MOVE_CLAIMS = {
-    "Tax": frozenset({"Duchess"}),
-    "Assassinate": frozenset({"Assassin"}),
-    "Steal": frozenset({"Captain"}),
-    "Exchange": frozenset({"Ambassador", "Inquisitor"}),
-    "Examine": frozenset({"Inquisitor"}),
-}
+# the characters each turn action claims (the characters' data); e.g. 'Exchange' -> Ambassador
+# and Inquisitor, only one of which is in a game
+MOVE_CLAIMS = claims_by_label()
 
 
 def _a(word: str) -> str:

@@ -152,6 +152,7 @@ def _sampled_summary(b: Browser) -> list[str]:
     """Plain-language headline paragraphs of a run read by sampled self-play."""
     run = b.describe_run()
     quoted = quoted_headline(b) is not None
+    strength = table_strength_text(run, b.config.players)
     cap_ci = b.turn_cap_ci()
     cap_ci = float("nan") if cap_ci is None else cap_ci
     lines = [
@@ -159,8 +160,8 @@ def _sampled_summary(b: Browser) -> list[str]:
         f"({run['lineup']} line-up) by {solver_phrase(run)}, from the run directory "
         f"{run['run_dir']}. "
         + (
-            f"Its strength: {table_strength_text(run, b.config.players)}."
-            if table_strength_text(run, b.config.players)
+            f"Its strength: {strength}."
+            if strength
             else f"Its exploitability: {exploitability_text(b)}."
         ),
         f"The game has no compiled tree, so every number here is sampled: {run['games']:,} "
@@ -299,21 +300,23 @@ def seat_shares(b: Browser) -> tuple[float, float, float]:
 def report_warnings(b: Browser) -> list[str]:
     """The two warnings a reader must not miss: a weak strategy, draws that dominate."""
     out = []
-    name = b.describe_run()["preset"] or b.config.game_string()
+    run = b.describe_run()
+    name = run["preset"] or b.config.game_string()
     exact = b.exploitability()
     bound = b.exploitability_bound()
+    strength = table_strength_text(run, b.config.players)
+    quality = str(run.get("quality") or "").strip()
     if exact is not None and exact > WEAK_EXPLOITABILITY:
         out.append(
             f"Warning: weak strategy. Its exploitability is {exact:.3g} (above "
             f"{WEAK_EXPLOITABILITY}): a best response wins that much more per game; read "
             "every number here as how this strategy plays, not as good play."
         )
-    elif exact is None and not bound and table_strength_text(b.describe_run(), b.config.players):
-        strength = table_strength_text(b.describe_run(), b.config.players)
+    elif exact is None and not bound and strength:
         out.append(
             f"Warning: weak strategy. Its record says WEAK: {strength}. Read every number "
             "here as how this strategy plays, not as good play."
-            if str(b.describe_run().get("quality") or "").upper().startswith("WEAK")
+            if quality.upper().startswith("WEAK")
             else f"How strong: {strength}."
         )
     elif exact is None:
@@ -324,7 +327,6 @@ def report_warnings(b: Browser) -> list[str]:
                 f"Warning: weak or unmeasured strategy. Its exploitability is {measured}; "
                 "read every number here as how this strategy plays, not as good play."
             )
-    quality = str(b.describe_run().get("quality") or "").strip()
     if not out and quality.upper().startswith("WEAK"):  # the run's own record says so
         first = quality.splitlines()[0]
         out.append(

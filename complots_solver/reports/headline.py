@@ -44,21 +44,20 @@ class Headline:
         edge = self.edges[lineup]
         m = _INTERVAL.search(edge)
         sig = ""
-        if m and self.players == 2:
+        if m:
             low, high = float(m.group(1)), float(m.group(2))
-            sig = (
-                "; significant, seat 0 has the edge"
-                if low > 0
-                else "; significant, seat 1 has the edge"
-                if high < 0
-                else "; not significant"
+            ahead, behind = (
+                ("seat 0 has the edge", "seat 1 has the edge")
+                if self.players == 2
+                else (
+                    "the first player wins more than the fair share",
+                    "the first player wins less than the fair share",
+                )
             )
-        elif m:
-            low, high = float(m.group(1)), float(m.group(2))
             sig = (
-                "; significant, the first player wins more than the fair share"
+                f"; significant, {ahead}"
                 if low > 0
-                else "; significant, the first player wins less than the fair share"
+                else f"; significant, {behind}"
                 if high < 0
                 else "; not significant"
             )

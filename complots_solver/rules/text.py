@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from complots_solver.rules.characters import slot_kinds
+import re
+
+from complots_solver.rules.characters import CHARACTERS, slot_kinds
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.enums import ActionKind, Clan, Stage, TokenKind
 from complots_solver.rules.layout import (
@@ -85,6 +87,22 @@ def _slot_kind(cfg: GameConfig, clan: Clan, targeted: bool) -> ActionKind | None
     untargeted, targeted_kinds = slot_kinds(cfg.characters)
     kind = (targeted_kinds if targeted else untargeted)[clan]
     return ActionKind(kind) if kind >= 0 else None
+
+
+def kind_label(kind: ActionKind) -> str:
+    """A power's action name without its target, as move labels show it ('Steal', 'Justice')."""
+    text = _KIND_UNTARGETED.get(kind) or _KIND_TARGETED[kind]
+    return re.sub(r" (on|from|to)$", "", text)
+
+
+def claims_by_label() -> dict[str, frozenset[str]]:
+    """Each power's action name and the characters announcing it claims ('Exchange' ->
+    Ambassador and Inquisitor: a game holds one of them), from the characters' data."""
+    claims: dict[str, set[str]] = {}
+    for info in CHARACTERS.values():
+        for kind in info.actions:
+            claims.setdefault(kind_label(kind), set()).add(info.name)
+    return {label: frozenset(names) for label, names in claims.items()}
 
 
 def multiset_string(cfg: GameConfig, m: int) -> str:

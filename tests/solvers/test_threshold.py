@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
+import pyspiel
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.common.folders import strategies_dir
 from complots_solver.solvers.nets.tablenet import THRESHOLD_KEY, TableNet, thresholded
+from complots_solver.solvers.policies.open import open_strategy
 
 
 def test_drops_small_probabilities_and_rescales() -> None:
@@ -68,12 +72,6 @@ def test_the_candidate_folder_plays_thresholded_through_open_strategy() -> None:
     bounds open them, at the same decisions of random games: the candidate never gives an
     action a probability under 0.05, and the shipped network does at some of them (so the
     threshold is what makes the difference)."""
-    import pyspiel
-
-    from complots_solver.rules.presets import resolve_game
-    from complots_solver.solvers.common.folders import strategies_dir
-    from complots_solver.solvers.policies.open import open_strategy
-
     config, _ = resolve_game("draft-inquisitor")
     game = pyspiel.load_game(config.game_string())
     shipped = open_strategy(strategies_dir() / "draft-inquisitor", config)

@@ -33,14 +33,23 @@ from complots_solver.solvers.nets.tablenet import (
 from complots_solver.solvers.nets.valuenet import Adam
 
 
+def _row_cross_entropy(p: np.ndarray, legal: np.ndarray, target: np.ndarray) -> np.ndarray:
+    logp = np.where(legal > 0, np.log(np.maximum(p, 1e-30)), 0.0)
+    return -(target * logp).sum(axis=1)
+
+
+def row_losses(out: np.ndarray, legal: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Each row's cross-entropy of the softmax of ``out``'s logits against ``target``."""
+    return _row_cross_entropy(masked_softmax(out[:, :-1], legal), legal, target)
+
+
 def average_loss(
     out: np.ndarray, legal: np.ndarray, target: np.ndarray
 ) -> tuple[float, np.ndarray]:
     """Mean cross-entropy of the softmax of ``out``'s logits against ``target``, and its gradient."""
     p = masked_softmax(out[:, :-1], legal)
-    logp = np.where(legal > 0, np.log(np.maximum(p, 1e-30)), 0.0)
     b = float(len(out))
-    loss = float(-(target * logp).sum(axis=1).mean())
+    loss = float(_row_cross_entropy(p, legal, target).mean())
     grad = np.zeros_like(out, dtype=np.float64)
     grad[:, :-1] = (p - target) * (legal > 0) / b
     return loss, grad
