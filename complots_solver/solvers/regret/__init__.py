@@ -1,1 +1,1 @@
-"""Sampled regret matching+ on real 2-player games: a regret network learnt from rollouts."""
+"""Sampled regret matching+ on real games of 2 to 6 players: a regret network learnt from rollouts."""

@@ -1,4 +1,4 @@
-"""The regret family's registration: sampled regret matching+ of a table network (2 players)."""
+"""The regret family's registration: sampled regret matching+ of a table network (2 to 6 players)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ HELP = {
 
 
 class RegretFamily(SolverFamily):
-    """Sampled regret matching+ of a table network: the full 2-player game's method."""
+    """Sampled regret matching+ of a table network: the full 2-player game's method, also at tables."""
 
     name = "regret"
     title = "regret"

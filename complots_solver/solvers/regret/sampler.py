@@ -1,19 +1,23 @@
-"""Sampled regret matching+ on a real 2-player game: a regret network learnt from rollouts.
+"""Sampled regret matching+ on a real game of 2 to 6 players: a regret network learnt from rollouts.
 
 The ladder measured this method exactly (``lab.selfplay.targets.SampledRegretNet``,
 docs/lab/2026-full-game-journal.md section 19); here it runs on rows of real games, so it
 needs no game tree. Each iteration, for each seat in turn as the *traverser*:
 
 - ``games`` games from the deal, stepped side by side; the traverser plays the current
-  strategy mixed with ``explore`` uniform, the other seat the current strategy;
+  strategy mixed with ``explore`` uniform, every other seat the current strategy;
 - at each traverser decision every legal action is valued by ``rollouts`` games played on
-  from the true state by the current strategy in both seats (each rollout keeps its own
-  public record, as the playing bot does); an action's regret is its value minus the
-  strategy's mix of the values;
-- each decision of the other seat enters the **average network**'s reservoir with its
+  from the true state by the current strategy in every seat (each rollout keeps its own
+  public record, as the playing bot does); an action's value is the traverser's return, and
+  its regret that value minus the strategy's mix of the values;
+- each decision of the other seats enters the **average network**'s reservoir with its
   features, legal actions, the current strategy there and weight ``t`` (the linear average
-  of regret matching+; that seat plays on-policy, so its decisions arrive at the rate play
+  of regret matching+; those seats play on-policy, so their decisions arrive at the rate play
   reaches them).
+
+At 3 or more players this is the same scheme (external sampling at the traverser, outcome
+sampling elsewhere, as in multi-player MCCFR): regret matching then carries no equilibrium
+guarantee, so its strategies are measured like league self-play's, by a trained responder.
 
 The current strategy is regret matching on the **regret network**'s outputs (uniform where
 none is positive; uniform everywhere at the first iteration). After the iteration the
@@ -163,6 +167,16 @@ def _absolute_moves(states, rels, cfg, extended, out):
         out[i] = absolute_action(rels[i], states[i, S_CUR], n, extended)
 
 
+def owners_returns(states: np.ndarray, cfg: np.ndarray, owners: np.ndarray) -> np.ndarray:
+    """Each finished row's return to its own seat ``owners[i]`` (a branch's traverser)."""
+    got = np.zeros(len(states))
+    each = np.empty(len(states))
+    for seat in np.unique(owners):
+        returns_of(states, cfg, int(seat), each)
+        got = np.where(owners == seat, each, got)
+    return got
+
+
 def running_target(before: np.ndarray, regret: np.ndarray, it: float, power: float) -> np.ndarray:
     """Iteration ``it``'s target: the held value ``before`` (the clipped sum of the earlier
     regrets over (it-1)**power) rescaled, plus this iteration's regrets, over it**power."""
@@ -230,7 +244,7 @@ class Traversal:
         t.step(moves, self.cfg)
 
     def play_out(self, t: Table, seat: int, rng: np.random.Generator) -> np.ndarray:
-        """Play every row to its end by the current strategy in both seats; ``seat``'s returns."""
+        """Play every row to its end by the current strategy in every seat; ``seat``'s returns."""
         while True:
             cur = t.states[:, S_CUR]
             if not (cur != TERMINAL).any():
@@ -252,8 +266,9 @@ class Traversal:
         within an iteration, so this is the same as playing each out at once, in far fewer
         batched steps."""
         s = self.settings
-        t = Table.initial(self.cfg, 2 * games)
-        traverser = np.repeat(np.arange(2), games)
+        players = int(self.cfg[C_PLAYERS])
+        t = Table.initial(self.cfg, players * games)
+        traverser = np.repeat(np.arange(players), games)
         mine: list[tuple[np.ndarray, ...]] = []
         theirs: list[tuple[np.ndarray, ...]] = []
         branches: list[Table] = []
@@ -288,10 +303,8 @@ class Traversal:
             np.concatenate([m[k] for m in mine]) for k in range(6)
         )
         end = Table(*(np.concatenate([getattr(b, f) for b in branches]) for f in _FIELDS))
-        first = self.play_out(end, 0, rng)
-        second = np.empty(len(first))
-        returns_of(end.states, self.cfg, 1, second)
-        got = np.where(seat[which] == 0, first, second)
+        self.play_out(end, 0, rng)
+        got = owners_returns(end.states, self.cfg, seat[which])
         values = np.zeros(legal.shape)
         np.add.at(values, (which, action), got / s.rollouts)
         regret = (values - (rel * values).sum(axis=1, keepdims=True)) * (legal > 0)
@@ -316,13 +329,9 @@ class RegretSampler:
         seed: int = 0,
         pool: WorkerPool | None = None,
     ) -> None:
-        """A fresh run (``config``: a 2-player game; ``pool``: where the ``jobs`` streams are
-        played, which changes only the wall time)."""
+        """A fresh run (``config``: a game of any table size; ``pool``: where the ``jobs``
+        streams are played, which changes only the wall time)."""
         settings.validate()
-        if config.players != 2:
-            raise ValueError(
-                f"game: sampled regret matching plays 2-player games, got {config.players}"
-            )
         self.config = config
         self.settings = settings
         self.seed = int(seed)
@@ -349,7 +358,7 @@ class RegretSampler:
         return Traversal(self.config, self.settings, self.net, self.iteration == 0)
 
     def play_out(self, t: Table, seat: int, rng: np.random.Generator) -> np.ndarray:
-        """Play every row to its end by the current strategy in both seats; ``seat``'s returns."""
+        """Play every row to its end by the current strategy in every seat; ``seat``'s returns."""
         return self.traversal().play_out(t, seat, rng)
 
     def _traverse(self, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
@@ -404,7 +413,7 @@ class RegretSampler:
             self.opt.update(acts, pre, grad.astype(np.float32))
             losses.append(loss)
         avg_loss = self.average.train(rng)
-        self.games += 2 * s.games
+        self.games += self.config.players * s.games
         self.samples += len(x)
         self.last = {
             "iteration": it,

@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from complots_solver.rules.layout import S_WINNER
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.exact.best_response import game_value
@@ -21,6 +22,7 @@ from complots_solver.solvers.regret.sampler import (
     RegretSettings,
     Table,
     matched,
+    owners_returns,
     running_target,
 )
 from complots_solver.solvers.selfplay.exact import table_exploitability
@@ -151,8 +153,6 @@ def test_bad_settings_and_games_are_refused(ladder1, tmp_path):
         RegretSettings(games=0).validate()
     with pytest.raises(ValueError, match="jobs: at most games"):
         RegretSettings(games=3, jobs=4).validate()
-    with pytest.raises(ValueError, match="2-player"):
-        RegretSampler(resolve_game("complots-ambassador-3")[0], SMALL)
     with pytest.raises(ValueError, match="no sampled regret run"):
         RegretRun(tmp_path / "none", config, SMALL, resume=True)
 
@@ -202,3 +202,33 @@ def test_a_power_outside_zero_to_one_is_refused():
     with pytest.raises(ValueError, match="power"):
         replace(SMALL, power=-0.1).validate()
     replace(SMALL, power=0.5).validate()
+
+
+def test_each_branch_is_valued_by_its_own_traversers_return_at_three_players():
+    """D-10: +1 to the winner, -1/2 to each other seat; a branch of seat s gets s's return."""
+    config = resolve_game("complots-ambassador-3")[0]
+    run = RegretSampler(config, replace(SMALL, games=4, width=16))
+    t = Table.initial(run.cfg, 30)
+    run.play_out(t, 0, np.random.default_rng(5))
+    owners = np.arange(30) % 3
+    got = owners_returns(t.states, run.cfg, owners)
+    winners = t.states[:, S_WINNER]
+    decided = winners >= 0
+    assert decided.sum() >= 20  # random play rarely reaches the turn cap
+    np.testing.assert_array_equal(got[decided & (winners == owners)], 1.0)
+    np.testing.assert_array_equal(got[decided & (winners != owners)], -0.5)
+    np.testing.assert_array_equal(got[~decided], 0.0)
+    assert (decided & (winners == owners)).any() and (decided & (winners != owners)).any()
+
+
+def test_a_three_player_iteration_has_every_seat_traverse_and_centred_regrets():
+    config = resolve_game("complots-ambassador-3")[0]
+    settings = replace(SMALL, games=6, width=16, steps=2, average_steps=2)
+    run = RegretSampler(config, settings)
+    x, legal, regret, ax, alegal, aprobs = run._traverse(np.random.default_rng(1))
+    assert len(x) > 0 and len(ax) > len(x)  # two seats of three feed the average
+    uniform = legal / legal.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose((uniform * regret).sum(axis=1), 0.0, atol=1e-9)
+    assert np.abs(regret).max() <= 1.5 + 1e-12  # returns lie in [-1/2, 1]
+    run.step()
+    assert run.games == 3 * settings.games
