@@ -194,6 +194,13 @@ def compare(
     show_default=True,
     help="worker processes (results do not depend on it)",
 )
+@click.option(
+    "--second/--no-second",
+    default=True,
+    show_default=True,
+    help="replay each line-up pair with its second strategies (games/strategies/second/) "
+    "and call a verdict robust only where both sets agree",
+)
 def balance(
     presets: tuple[str, ...],
     fmt: str,
@@ -202,13 +209,15 @@ def balance(
     pair_games: int | None,
     seed: int,
     workers: int,
+    second: bool,
 ) -> None:
     """Balance report of the shipped strategies (HTML and/or PDF), verdicts first.
 
     PRESETS: the games to cover (default: every game with a shipped strategy
     among draft-ambassador, draft-inquisitor, the Complots 2 drafts and the
     3- and 4-player games). Each is played --games times, solved against
-    solved, with seeded games.
+    solved, with seeded games; each line-up pair with second strategies is
+    played again by them for the second opinion.
     """
     from complots_solver.reports.balance import MIN_GAMES, check_presets, write_balance
 
@@ -232,11 +241,13 @@ def balance(
     words += [f"--pair-games {pair_games}"] if pair_games else []
     words.append(f"--seed {seed}")
     words += [f"--workers {workers}", f"--out {out}"]
+    words += [] if second else ["--no-second"]
     if fmt != "html,pdf":
         words.append(f"--format {fmt}")
     with report_progress() as progress:
         paths = write_balance(
-            chosen, out, formats, games, seed, workers, " ".join(words), progress, pair_games
-        )
+            chosen, out, formats, games, seed, workers, " ".join(words), progress, pair_games,
+            second,
+        )  # fmt: skip
     for kind, path in paths.items():
         click.echo(f"{kind}: {path}")

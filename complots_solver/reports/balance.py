@@ -50,19 +50,21 @@ from complots_solver.reports.balance_detail import (
     method_section,
     play_section,
 )
-from complots_solver.reports.balance_games import play_preset
+from complots_solver.reports.balance_games import SOLVED, play_preset
 from complots_solver.reports.balance_stats import LineupData, adjust, compare_balance
 from complots_solver.reports.balance_verdict import (
     answer_section,
     draw_warning,
     glossary_section,
     measures_section,
+    second_answer_section,
     strength_sentence,
     sure_section,
 )
 from complots_solver.reports.document import Report
 from complots_solver.reports.html import write_html
 from complots_solver.rules.presets import load_presets
+from complots_solver.solvers.common.folders import second_opinion_dir
 
 __all__ = [
     "AMBASSADOR",
@@ -119,14 +121,14 @@ def _find(tree: object, keys: tuple[str, ...]) -> tuple[float, dict] | None:
     return None
 
 
-def strategy_quality(preset: str) -> Quality:
-    """The quality of ``preset``'s shipped strategy, read from its meta.json.
+def strategy_quality(preset: str, folder: Path | None = None) -> Quality:
+    """The quality of ``preset``'s shipped strategy (or the one in ``folder``), from its meta.json.
 
     ``exploitability_bound`` is a number (an upper bound), null, or a record
     of sampled bounds such as ``{"lbr": {"exploitability_lower_bound": ...,
     "ci95": [...]}}``; only an upper bound counts as a bound.
     """
-    path = strategies_dir() / preset / "meta.json"
+    path = (folder or strategies_dir() / preset) / "meta.json"
     try:
         meta = json.loads(path.read_text())
     except (OSError, ValueError):
@@ -214,6 +216,35 @@ def comparisons(data: dict[str, LineupData], seed: int) -> list[Comparison]:
     return out
 
 
+def adjusted_comparisons(data: dict[str, LineupData], seed: int) -> list[Comparison]:
+    """:func:`comparisons` with every p-value Holm-adjusted over the tests of ``data``."""
+    comps = comparisons(data, seed)
+    adjusted = iter(adjust([c.metrics for c in comps if c.metrics is not None]))
+    return [
+        Comparison(c.players, c.presets, next(adjusted), c.missing) if c.metrics else c
+        for c in comps
+    ]
+
+
+def second_opinion_presets(chosen: Sequence[str]) -> dict[str, Path]:
+    """The second strategy of each chosen preset whose line-up pair both have one."""
+    out = {}
+    for pair in PAIRS:
+        folders = [second_opinion_dir(p) if p in chosen else None for p in pair]
+        if all(f is not None for f in folders):
+            out.update({p: f for p, f in zip(pair, folders, strict=True) if f is not None})
+    return out
+
+
+def _shown(folder: Path) -> str:
+    """A strategy folder as the report shows it: from the repository's top when inside it."""
+    top = strategies_dir().parent.parent
+    try:
+        return str(folder.resolve().relative_to(top.resolve()))
+    except ValueError:
+        return str(folder)
+
+
 def build_balance_report(inputs: BalanceInputs) -> Report:
     """The balance report: the answer on page 1, then how sure, the measures and the detail."""
     return build_balance_reports(inputs)[0]
@@ -223,17 +254,17 @@ def build_balance_reports(inputs: BalanceInputs) -> tuple[Report, Report]:
     """The balance report and its appendix (every table, all rows in the CSV files)."""
     data = inputs.data
     method = _sampling(inputs)
-    comps = comparisons(data, inputs.seed)
-    adjusted = iter(adjust([c.metrics for c in comps if c.metrics is not None]))
-    comps = [
-        Comparison(c.players, c.presets, next(adjusted), c.missing) if c.metrics else c
-        for c in comps
-    ]
+    comps = adjusted_comparisons(data, inputs.seed)
+    seconds = {
+        c.players: c
+        for c in adjusted_comparisons(inputs.second, inputs.seed)
+        if c.metrics is not None
+    }
     tests = sum(m.criterion for c in comps if c.metrics for m in c.metrics)
-    front = answer_section(inputs, comps, tests)
+    front = answer_section(inputs, comps, tests, seconds)
     sections = [
         glossary_section(tests),
-        sure_section(inputs, comps, tests),
+        sure_section(inputs, comps, tests, seconds),
         measures_section(comps, method),
         edge_section(data, method),
         characters_section(data, method),
@@ -246,12 +277,17 @@ def build_balance_reports(inputs: BalanceInputs) -> tuple[Report, Report]:
         [s for s in sections if s.paragraphs or s.tables or s.figures],
         front=front,
     )
+    extra = appendix_sections(data, inputs.qualities, method, inputs.csv_tables)
+    if seconds:
+        extra.insert(0, second_answer_section(inputs, list(seconds.values())))
     appendix = Report(
         "Complots balance report: appendix",
         [("Command", inputs.command), ("Sampling", method)],
-        appendix_sections(data, inputs.qualities, method, inputs.csv_tables),
+        extra,
     )
     inputs.csv_tables += [t for s in (front, *sections) for t in s.tables]
+    if seconds:
+        inputs.csv_tables += extra[0].tables
     return report, appendix
 
 
@@ -273,10 +309,13 @@ def run_balance(
     seed: int,
     workers: int,
     progress: Callable[[str, int, int | None], None] | None = None,
+    folders: dict[str, Path] | None = None,
 ) -> dict[str, LineupData]:
-    """Play and record ``games`` self-play games (per preset if a dict) of each shipped strategy."""
+    """Play and record ``games`` self-play games (per preset if a dict) of each shipped strategy
+    (or of the strategy in ``folders[preset]``, with the same seed)."""
     out = {}
     all_presets = load_presets()
+    label = "the second strategy of " if folders else ""
     for p in presets:
         n = games[p] if isinstance(games, dict) else games
         done = [0]
@@ -284,11 +323,12 @@ def run_balance(
         def tick(k: int, p: str = p, done: list[int] = done, n: int = n) -> None:
             done[0] += k
             if progress is not None:
-                progress(f"playing {p}", done[0], n)
+                progress(f"playing {label}{p}", done[0], n)
 
         if progress is not None:
-            progress(f"playing {p}", 0, n)
-        records = play_preset(p, n, seed, workers, tick)
+            progress(f"playing {label}{p}", 0, n)
+        spec = f"net:{folders[p]}" if folders and p in folders else SOLVED
+        records = play_preset(p, n, seed, workers, tick, spec)
         out[p] = LineupData(p, all_presets[p].config(), records)
     return out
 
@@ -303,18 +343,24 @@ def write_balance(
     command: str = "",
     progress: Callable[[str, int, int | None], None] | None = None,
     pair_games: int | None = None,
+    second: bool = True,
 ) -> dict[str, Path]:
     """Play, measure and write the balance report of ``presets`` (see :func:`check_presets`).
 
     ``pair_games`` (default ``games``) is the number of games of draft-ambassador and
-    draft-inquisitor, the 2-player comparison that needs the most. Beside the
-    report: ``<stem>-appendix.html`` (every table) and ``<stem>-tables/`` (CSV).
+    draft-inquisitor, the 2-player comparison that needs the most. With ``second``, every
+    line-up pair whose two games have a second strategy (:func:`second_opinion_presets`) is
+    played again with those, the same number of games and seed, for the second opinion. Beside
+    the report: ``<stem>-appendix.html`` (every table) and ``<stem>-tables/`` (CSV).
     """
     chosen = check_presets(presets)
     qualities = {p: strategy_quality(p) for p in chosen}  # before the long part
+    folders = second_opinion_presets(chosen) if second else {}
+    second_qualities = {p: strategy_quality(p, f) for p, f in folders.items()}
     start = time.perf_counter()
     counts = {p: pair_games if pair_games and p in PAIRS[0] else games for p in chosen}
     data = run_balance(chosen, counts, seed, workers, progress)
+    second_data = run_balance(list(folders), counts, seed, workers, progress, folders)
     out = Path(out)
     inputs = BalanceInputs(
         data=data,
@@ -325,6 +371,9 @@ def write_balance(
         seconds=time.perf_counter() - start,
         workers=workers,
         stem=out.name,
+        second=second_data,
+        second_qualities=second_qualities,
+        second_folders={p: _shown(f) for p, f in folders.items()},
     )
     report, appendix = build_balance_reports(inputs)
     paths = write_outputs(report, out, formats, progress)

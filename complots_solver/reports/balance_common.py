@@ -134,6 +134,10 @@ class BalanceInputs:
     workers: int = 1
     stem: str = "balance"  # the report's file name: the appendix and CSV folder are named after it
     csv_tables: list[StrategyTable] = field(default_factory=list)  # filled by the build
+    # the second opinion: the same games played by each pair's second strategies
+    second: dict[str, LineupData] = field(default_factory=dict)
+    second_qualities: dict[str, Quality] = field(default_factory=dict)
+    second_folders: dict[str, str] = field(default_factory=dict)  # where each was read
 
 
 @dataclass(frozen=True)

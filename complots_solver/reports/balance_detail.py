@@ -199,6 +199,16 @@ def method_section(inputs: BalanceInputs) -> Section:
         "percentile bootstrap of 1,000 resamples of the games, which also gives the p-values.",
         "Games: " + ", ".join(f"{p} ({lineup_name(d)})" for p, d in data.items()) + ".",
     ]
+    if inputs.second:
+        method_sec.paragraphs.append(
+            "Second opinion games: "
+            + ", ".join(
+                f"{p} by the bot net:{inputs.second_folders.get(p, 'games/strategies/second/' + p)}"
+                f" ({d.games:,} games)"
+                for p, d in inputs.second.items()
+            )
+            + ", the same seed and the same randomness per game as the shipped strategy's."
+        )
     missing = _unavailable(list(data))
     if missing:
         method_sec.paragraphs.append(

@@ -1,7 +1,8 @@
 """Seeded self-play of a shipped strategy, recording what the balance report needs.
 
 Each game is played by :func:`complots_solver.play.tournament.play_game_bots`
-(the tournament's game loop and bots), every seat the bot spec ``solved``.
+(the tournament's game loop and bots), every seat the bot spec ``solved`` (or one other spec,
+such as ``net:DIR`` for a second strategy of the preset).
 Game ``g`` of a preset draws its randomness from
 :func:`~complots_solver.play.tournament.game_rngs` with the seating key
 :func:`preset_key` (a checksum of the preset's name), so a game's outcome
@@ -165,16 +166,16 @@ class _Recorder:
         )
 
 
-def _play_chunk(args: tuple[str, str, list[int], int]) -> list[GameRecord]:
+def _play_chunk(args: tuple[str, str, list[int], int, str]) -> list[GameRecord]:
     """Worker: play and record games ``indices`` of one preset."""
-    preset, game_string, indices, seed = args
+    preset, game_string, indices, seed, spec = args
     game = pyspiel.load_game(game_string)
     config: GameConfig = game.config
     key = preset_key(preset)
     out = []
     for g in indices:
         recorder = _Recorder(config)
-        specs = [SOLVED] * config.players
+        specs = [spec] * config.players
         rngs = game_rngs(seed, key, g, config.players)
         winner, turns, _ = play_game_bots(game, specs, rngs, on_decision=recorder)
         out.append(recorder.record(g, winner, turns))
@@ -187,8 +188,10 @@ def play_preset(
     seed: int,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    spec: str = SOLVED,
 ) -> list[GameRecord]:
-    """``games`` recorded self-play games of ``preset``'s shipped strategy (any ``workers``)."""
+    """``games`` recorded self-play games of ``preset``'s shipped strategy (any ``workers``);
+    ``spec``: the bot in every seat (default ``solved``), the same games' randomness."""
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     if workers < 1:
@@ -199,7 +202,9 @@ def play_preset(
     game_string = presets[preset].config().game_string()
     indices = list(range(games))
     size = max(1, math.ceil(games / (workers * CHUNKS_PER_WORKER)))
-    tasks = [(preset, game_string, indices[i : i + size], seed) for i in range(0, games, size)]
+    tasks = [
+        (preset, game_string, indices[i : i + size], seed, spec) for i in range(0, games, size)
+    ]
     records: list[GameRecord] = []
     if workers == 1:
         parts = map(_play_chunk, tasks)

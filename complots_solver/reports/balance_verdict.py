@@ -182,7 +182,25 @@ def _measure_name(m: Metric) -> str:
     return m.name.split(" (")[0]
 
 
-def _answer_frame(comps: list[Comparison], data: dict[str, LineupData], tests: int) -> pd.DataFrame:
+def second_opinion(verdict: str, second: Comparison | None) -> str:
+    """Whether the second strategies reach ``verdict`` too: 'robust' only where they agree on a
+    line-up."""
+    if second is None or second.metrics is None:
+        return "not checked with a second set of strategies"
+    other = _deciding(second.metrics)[1]
+    if other == verdict:
+        if verdict == "cannot tell":
+            return "the second set of strategies cannot tell either"
+        return "robust: the second set of strategies agrees"
+    return f"not robust: the second set of strategies says {other}"
+
+
+def _answer_frame(
+    comps: list[Comparison],
+    data: dict[str, LineupData],
+    tests: int,
+    seconds: dict[int, Comparison] | None = None,
+) -> pd.DataFrame:
     """Page 1's table: one row per player count."""
     rows = []
     for c in comps:
@@ -197,6 +215,8 @@ def _answer_frame(comps: list[Comparison], data: dict[str, LineupData], tests: i
             measure = _measure_name(m)
             diff = _metric_texts(m)[2]
             sure = _sure(m, tests)
+            if seconds is not None:  # page 1: each verdict with its second opinion
+                sure += f"; {second_opinion(verdict, seconds.get(c.players))}"
         rows.append(
             {
                 "players": c.players,
@@ -247,8 +267,14 @@ def _short_quality(q: Quality, players: int) -> str:
     )
 
 
-def answer_section(inputs: BalanceInputs, comps: list[Comparison], tests: int) -> Section:
-    """Page 1: the answer at each player count, its definition and the strategies' strength."""
+def answer_section(
+    inputs: BalanceInputs,
+    comps: list[Comparison],
+    tests: int,
+    seconds: dict[int, Comparison] | None = None,
+) -> Section:
+    """Page 1: the answer at each player count, its definition and the strategies' strength;
+    ``seconds``: the same comparisons with the second strategies, by player count."""
     data = inputs.data
     front = Section("answer", "Ambassador or Inquisitor: which line-up is better balanced?")
     front.paragraphs.append(_definition(tests))
@@ -259,19 +285,38 @@ def answer_section(inputs: BalanceInputs, comps: list[Comparison], tests: int) -
             "The better-balanced line-up, or 'cannot tell'; the difference on the measure that "
             "decides (or comes closest to deciding), with its 95% interval; how sure we are (p: "
             f"the chance of so large a difference by luck alone, Holm-corrected for the {tests} "
-            "tests made); and the first player's edge with each line-up. Sample: "
+            "tests made) and whether a second set of strategies reaches the same verdict (robust "
+            "only then); and the first player's edge with each line-up. Sample: "
             + "; ".join(
                 f"{c.players} players {data[c.presets[0]].games:,} games per line-up"
                 for c in comps
                 if c.metrics is not None
             )
             + ".",
-            _answer_frame(comps, data, tests),
+            _answer_frame(comps, data, tests, seconds or {}),
             f"self-play of the shipped strategies, seed {inputs.seed}; 95% intervals",
         )
     )
     front.paragraphs.append(strength_sentence(data, inputs.qualities))
     return front
+
+
+def second_answer_section(inputs: BalanceInputs, seconds: list[Comparison]) -> Section:
+    """The answer table again, from the second set of strategies' games (the appendix)."""
+    tests = sum(m.criterion for c in seconds if c.metrics for m in c.metrics)
+    section = Section("second", "The second opinion: the answer from the second strategies")
+    section.tables.append(
+        balance_table(
+            "answer_second",
+            "The answer from the second set of strategies",
+            "The same comparisons as page 1's, from games of the second strategies "
+            "(games/strategies/second/), same seed and number of games; Holm's correction over "
+            f"this set's {tests} tests.",
+            _answer_frame(seconds, inputs.second, tests),
+            f"self-play of the second strategies, seed {inputs.seed}; 95% intervals",
+        )
+    )
+    return section
 
 
 def glossary_section(tests: int) -> Section:
@@ -282,8 +327,48 @@ def glossary_section(tests: int) -> Section:
     return glossary
 
 
-def sure_section(inputs: BalanceInputs, comps: list[Comparison], tests: int) -> Section:
-    """How sure are we: the strategies' strength, the tests, the games needed and the warnings."""
+def _second_paragraphs(
+    inputs: BalanceInputs, comps: list[Comparison], seconds: dict[int, Comparison]
+) -> list[str]:
+    """What the second set of strategies is and what it says at each player count."""
+    if not seconds:
+        return [
+            "Second opinion: no second set of strategies is shipped for an Ambassador and "
+            "Inquisitor pair (games/strategies/second/), so no verdict is called robust."
+        ]
+    tests = sum(m.criterion for c in seconds.values() if c.metrics for m in c.metrics)
+    out = [
+        "Second opinion: each verdict was recomputed from the same number of games, same seed, "
+        "played by a second set of strategies (games/strategies/second/: another run or another "
+        "method for the same game); a verdict is robust only where both sets reach it. "
+        f"Holm's correction is applied over the second set's {tests} tests on its own."
+    ]
+    for c in comps:
+        other = seconds.get(c.players)
+        if other is None or other.metrics is None or c.metrics is None:
+            continue
+        m, verdict = _deciding(other.metrics)
+        who = "; ".join(
+            f"{p}: {_short_quality(inputs.second_qualities[p], c.players)}"
+            for p in other.presets
+            if p in inputs.second_qualities
+        )
+        out.append(
+            f"At {c.players} players the second set says {verdict} ({_measure_name(m)} "
+            f"{_metric_texts(m)[2]}, {_sure(m, tests)}); "
+            f"{second_opinion(_deciding(c.metrics)[1], other)}. Its strategies: {who}."
+        )
+    return out
+
+
+def sure_section(
+    inputs: BalanceInputs,
+    comps: list[Comparison],
+    tests: int,
+    seconds: dict[int, Comparison] | None = None,
+) -> Section:
+    """How sure are we: the strategies' strength, the tests, the games needed, the second
+    opinion and the warnings."""
     data, quality = inputs.data, inputs.qualities
     sure = Section("sure", "How sure are we")
     sure.paragraphs.append(
@@ -314,10 +399,7 @@ def sure_section(inputs: BalanceInputs, comps: list[Comparison], tests: int) -> 
             f"±{100 * half:.1f} points; about {need:,} games per line-up give ±1.5 points, so "
             f"this is {enough}."
         )
-    sure.paragraphs.append(
-        "Second opinion: the verdicts have not been recomputed with a second set of "
-        "strategies, so none is called robust yet."
-    )
+    sure.paragraphs += _second_paragraphs(inputs, comps, seconds or {})
     for p, d in data.items():
         w = draw_warning(p, d.draws(), d.config.max_turns)
         if w:

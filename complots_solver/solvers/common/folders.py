@@ -25,6 +25,15 @@ def strategies_dir() -> Path:
     return games_dir() / "strategies"
 
 
+SECOND_OPINION_DIR = "second"  # under strategies_dir(): a second strategy per preset
+
+
+def second_opinion_dir(preset: str) -> Path | None:
+    """The second strategy of ``preset`` (another run or method, for robust verdicts), or None."""
+    folder = strategies_dir() / SECOND_OPINION_DIR / preset
+    return folder if (folder / POLICY_FILE).is_file() else None
+
+
 def shipped_presets() -> list[str]:
     """Presets that have a shipped strategy."""
     root = strategies_dir()
