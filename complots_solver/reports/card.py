@@ -161,10 +161,13 @@ def strategy_card(tables: dict[str, StrategyTable], players: int = 2) -> list[st
         f"{MIN_VISITS} sampled decisions, {seats} pooled; the percentages are the "
         "strategy's own frequencies in its self-play games)."
     ]
-    makers = [("draft_picks", _draft), ("opening_moves", _opening)]
-    if players > 2:  # the 2-player cards, committed before, have no such sentence
-        makers.append(("opening_moves", _opening_bluffs))
-    makers += [("bluffs", _bluffs), ("challenges", _challenges)]
+    makers = [
+        ("draft_picks", _draft),
+        ("opening_moves", _opening),
+        ("opening_moves", _opening_bluffs),
+        ("bluffs", _bluffs),
+        ("challenges", _challenges),
+    ]
     for key, make in makers:
         if key in tables:
             text = make(tables[key].frame)
