@@ -185,6 +185,11 @@ def test_a_regret_network_is_named_as_such(tmp_path: Path) -> None:
         facts["solver_text"]
         == "regret (sampled regret matching+ of a table network; 1,200 training games)"
     )
+    net.save(folder / "policy-net.npz", meta={"game": config.game_string(), "threshold": 0.05})
+    facts = load_run(folder, games=GAMES, seed=1).describe_run()
+    assert facts["solver_text"].endswith(
+        "1,200 training games), played with actions under 5% dropped"
+    )
 
 
 def test_bound_names_say_which_responder_and_its_budget():
