@@ -216,10 +216,13 @@ def comparisons(data: dict[str, LineupData], seed: int) -> list[Comparison]:
     return out
 
 
-def adjusted_comparisons(data: dict[str, LineupData], seed: int) -> list[Comparison]:
-    """:func:`comparisons` with every p-value Holm-adjusted over the tests of ``data``."""
+def adjusted_comparisons(
+    data: dict[str, LineupData], seed: int, family: int = 0
+) -> list[Comparison]:
+    """:func:`comparisons` with every p-value Holm-adjusted over the tests of ``data`` (over
+    ``family`` tests when that is more)."""
     comps = comparisons(data, seed)
-    adjusted = iter(adjust([c.metrics for c in comps if c.metrics is not None]))
+    adjusted = iter(adjust([c.metrics for c in comps if c.metrics is not None], family))
     return [
         Comparison(c.players, c.presets, next(adjusted), c.missing) if c.metrics else c
         for c in comps
@@ -255,12 +258,12 @@ def build_balance_reports(inputs: BalanceInputs) -> tuple[Report, Report]:
     data = inputs.data
     method = _sampling(inputs)
     comps = adjusted_comparisons(data, inputs.seed)
-    seconds = {
+    tests = sum(m.criterion for c in comps if c.metrics for m in c.metrics)
+    seconds = {  # held to the same standard: corrected for as many tests as the shipped set
         c.players: c
-        for c in adjusted_comparisons(inputs.second, inputs.seed)
+        for c in adjusted_comparisons(inputs.second, inputs.seed, tests)
         if c.metrics is not None
     }
-    tests = sum(m.criterion for c in comps if c.metrics for m in c.metrics)
     front = answer_section(inputs, comps, tests, seconds)
     sections = [
         glossary_section(tests),
@@ -279,7 +282,8 @@ def build_balance_reports(inputs: BalanceInputs) -> tuple[Report, Report]:
     )
     extra = appendix_sections(data, inputs.qualities, method, inputs.csv_tables)
     if seconds:
-        extra.insert(0, second_answer_section(inputs, list(seconds.values())))
+        family = max(tests, sum(m.criterion for c in seconds.values() for m in c.metrics or []))
+        extra.insert(0, second_answer_section(inputs, list(seconds.values()), family))
     appendix = Report(
         "Complots balance report: appendix",
         [("Command", inputs.command), ("Sampling", method)],

@@ -176,10 +176,13 @@ def bootstrap_p(samples: np.ndarray) -> float:
     return float(min(1.0, max(2 * tail, 1 / s.size)))
 
 
-def holm(pvalues: Sequence[float]) -> list[float]:
-    """Holm-adjusted p-values (family-wise error), in the order given; NaN stays NaN."""
+def holm(pvalues: Sequence[float], family: int = 0) -> list[float]:
+    """Holm-adjusted p-values (family-wise error), in the order given; NaN stays NaN.
+
+    ``family``: the number of tests to correct for when more than those given (a second set
+    of tests held to the same standard as a larger first one)."""
     order = sorted((p, k) for k, p in enumerate(pvalues) if math.isfinite(p))
-    m = len(order)
+    m = max(len(order), family)
     out = [float("nan")] * len(pvalues)
     running = 0.0
     for rank, (p, k) in enumerate(order):
@@ -489,10 +492,11 @@ def _difference(point: float, sa: np.ndarray, sb: np.ndarray, n: int) -> tuple[E
     return bootstrap_interval(point, sa - sb, n), bootstrap_p(sa - sb)
 
 
-def adjust(groups: Sequence[list[Metric]]) -> list[list[Metric]]:
-    """Every group's counted measures with Holm-adjusted p-values over all of them together."""
+def adjust(groups: Sequence[list[Metric]], family: int = 0) -> list[list[Metric]]:
+    """Every group's counted measures with Holm-adjusted p-values over all of them together
+    (over ``family`` tests when that is more)."""
     flat = [(g, k) for g, ms in enumerate(groups) for k, m in enumerate(ms) if m.criterion]
-    adjusted = holm([groups[g][k].p for g, k in flat])
+    adjusted = holm([groups[g][k].p for g, k in flat], family)
     out = [list(ms) for ms in groups]
     for (g, k), a in zip(flat, adjusted, strict=True):
         out[g][k] = replace(out[g][k], adjusted=a)

@@ -301,17 +301,17 @@ def answer_section(
     return front
 
 
-def second_answer_section(inputs: BalanceInputs, seconds: list[Comparison]) -> Section:
-    """The answer table again, from the second set of strategies' games (the appendix)."""
-    tests = sum(m.criterion for c in seconds if c.metrics for m in c.metrics)
+def second_answer_section(inputs: BalanceInputs, seconds: list[Comparison], tests: int) -> Section:
+    """The answer table again, from the second set of strategies' games (the appendix);
+    ``tests``: how many tests their p-values are corrected for."""
     section = Section("second", "The second opinion: the answer from the second strategies")
     section.tables.append(
         balance_table(
             "answer_second",
             "The answer from the second set of strategies",
             "The same comparisons as page 1's, from games of the second strategies "
-            "(games/strategies/second/), same seed and number of games; Holm's correction over "
-            f"this set's {tests} tests.",
+            "(games/strategies/second/), same seed and number of games; Holm's correction for "
+            f"{tests} tests, as on page 1.",
             _answer_frame(seconds, inputs.second, tests),
             f"self-play of the second strategies, seed {inputs.seed}; 95% intervals",
         )
@@ -336,12 +336,14 @@ def _second_paragraphs(
             "Second opinion: no second set of strategies is shipped for an Ambassador and "
             "Inquisitor pair (games/strategies/second/), so no verdict is called robust."
         ]
-    tests = sum(m.criterion for c in seconds.values() if c.metrics for m in c.metrics)
+    own = sum(m.criterion for c in seconds.values() if c.metrics for m in c.metrics)
+    tests = sum(m.criterion for c in comps if c.metrics for m in c.metrics)
     out = [
         "Second opinion: each verdict was recomputed from the same number of games, same seed, "
         "played by a second set of strategies (games/strategies/second/: another run or another "
         "method for the same game); a verdict is robust only where both sets reach it. "
-        f"Holm's correction is applied over the second set's {tests} tests on its own."
+        f"The second set makes {own} tests; Holm's correction counts {max(own, tests)}, as "
+        "the shipped set's does, so both are held to the same standard."
     ]
     for c in comps:
         other = seconds.get(c.players)

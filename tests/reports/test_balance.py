@@ -86,6 +86,8 @@ def test_holm_adjusts_in_order() -> None:
     """Holm on (0.01, 0.04, 0.03): sorted 0.01*3, max(0.03*2, 0.03), max(0.04*1, 0.06)."""
     assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
     assert holm([0.5, float("nan")])[0] == 0.5
+    # two tests held to the standard of a family of five: 5 * 0.01, max(4 * 0.02, 0.05)
+    assert holm([0.02, 0.01], family=5) == pytest.approx([0.08, 0.05])
 
 
 def test_lineup_statistics_on_hand_made_games() -> None:

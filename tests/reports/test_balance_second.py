@@ -59,6 +59,8 @@ def test_a_verdict_both_sets_reach_is_robust() -> None:
     report, appendix = build_balance_reports(inputs)
     sure = " ".join(next(s for s in report.sections if s.key == "sure").paragraphs)
     assert "At 2 players the second set says Ambassador" in sure and "WEAK: second" not in sure
+    # one pair in each set: 3 tests each, so the second set is corrected for 3 as well
+    assert "The second set makes 3 tests; Holm's correction counts 3" in sure
     assert [t.key for t in appendix.sections[0].tables] == ["answer_second"]
     assert "answer_second" in {t.key for t in inputs.csv_tables}
 
@@ -113,3 +115,25 @@ def test_balance_command_plays_the_second_strategies(tmp_path: Path) -> None:
     plain = (tmp_path / "c.html").read_text()
     assert "not checked with a second set" in plain and "--no-second" in plain
     assert not (tmp_path / "c-tables" / "answer_second.csv").exists()
+
+
+def test_a_smaller_second_set_is_held_to_the_shipped_sets_standard() -> None:
+    """Shipped: 2 and 3 players (6 tests); second: 2 players only (3 tests), corrected for 6."""
+    three = [((0, 3), (1, 2), (4, 0))] * 300
+    table = {
+        p: LineupData(
+            p,
+            load_presets()[p].config(),
+            [GameRecord(game=g, winner=g % 3, turns=9, hands=list(three[g])) for g in range(300)],
+        )
+        for p in PAIRS[1]
+    }
+    inputs = _inputs(
+        {AMBASSADOR: _data(AMBASSADOR, 400, 205), INQUISITOR: _data(INQUISITOR, 400, 340)}
+    )
+    inputs.data.update(table)
+    inputs.qualities.update({p: Quality(p, "WEAK", None, "WEAK: test") for p in table})
+    report, appendix = build_balance_reports(inputs)
+    sure = " ".join(next(s for s in report.sections if s.key == "sure").paragraphs)
+    assert "The second set makes 3 tests; Holm's correction counts 6" in sure
+    assert "Holm's correction for 6 tests" in appendix.sections[0].tables[0].description
