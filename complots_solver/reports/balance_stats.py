@@ -51,9 +51,14 @@ class Estimate:
         return self.low > 0 or self.high < 0
 
     def pct(self, digits: int = 1) -> str:
-        """'48.1% [45.0, 51.2]' (a share shown in percent)."""
+        """'48.1% [45.0, 51.2]' (a share shown in percent); more digits where the interval would
+        otherwise read as one point, such as '0.00% [0.00, 0.01]' for no draw in 35,000 games."""
         if not math.isfinite(self.value):
             return "n/a"
+        while digits < 3 and self.high > self.low and (
+            round(100 * self.low, digits) == round(100 * self.high, digits)
+        ):
+            digits += 1
         f = f"{{:.{digits}f}}"
         return (
             f"{f.format(100 * self.value)}% "

@@ -74,6 +74,14 @@ def test_a_share_of_0_or_1_has_a_real_interval(num: list[int], den: list[int]) -
     assert e.high - e.low > 0.3 and e.low <= e.value <= e.high
 
 
+def test_no_draw_in_35000_games_is_not_shown_as_a_single_point() -> None:
+    """Wilson's upper end for 0 of 35,000 is 0.011%: shown with the digits that make it one."""
+    low, high = _wilson(0.0, 35000.0)
+    text = Estimate(0.0, max(low, 0.0), high, 35000).pct()
+    assert text == "0.00% [0.00, 0.01]"
+    assert Estimate(0.481, 0.45, 0.512, 900).pct() == "48.1% [45.0, 51.2]"
+
+
 def test_bootstrap_interval_of_a_spread_keeps_its_estimate() -> None:
     """A spread whose bootstrap samples all lie above it (max-min bias): the plain percentile
     interval would leave it out ('1.6 points [1.6, 8.4]'); the corrected one holds it."""
