@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pyspiel
 import pytest
@@ -67,19 +69,23 @@ def test_a_saved_threshold_is_applied_by_the_loaded_network(tmp_path) -> None:
     assert not np.allclose(cut[~untouched], plain[~untouched])
 
 
-def test_the_candidate_folder_plays_thresholded_through_open_strategy() -> None:
-    """The shipped Inquisitor network and its thresholded candidate, opened the way bots and
-    bounds open them, at the same decisions of random games: the candidate never gives an
-    action a probability under 0.05, and the shipped network does at some of them (so the
-    threshold is what makes the difference)."""
+def test_the_shipped_inquisitor_plays_thresholded_through_open_strategy(tmp_path) -> None:
+    """The shipped Inquisitor network (threshold 0.05 in its file) and the same network with the
+    threshold taken out, opened the way bots and bounds open them, at the same decisions of
+    random games: the shipped one never gives an action a probability under 0.05, and the
+    network without it does at some of them (so the threshold is what makes the difference)."""
     config, _ = resolve_game("draft-inquisitor")
     game = pyspiel.load_game(config.game_string())
-    shipped = open_strategy(strategies_dir() / "draft-inquisitor", config)
-    candidate = open_strategy(
-        f"net:{strategies_dir() / 'candidates' / 'draft-inquisitor-threshold05'}", config
-    )
+    folder = strategies_dir() / "draft-inquisitor"
+    net = TableNet.load(folder / "policy-net.npz")
+    assert net.threshold == pytest.approx(0.05)
+    del net.net.meta["threshold"]
+    net.save(tmp_path / "policy-net.npz")
+    shutil.copy(folder / "meta.json", tmp_path / "meta.json")
+    thresholded = open_strategy(folder, config)
+    plain = open_strategy(f"net:{tmp_path}", config)
     rng = np.random.default_rng(0)
-    small_in_shipped = 0
+    small_without = 0
     for _ in range(6):
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -88,12 +94,12 @@ def test_the_candidate_folder_plays_thresholded_through_open_strategy() -> None:
                 p = np.array(probs)
                 state.apply_action(int(rng.choice(outcomes, p=p / p.sum())))
                 continue
-            cut = candidate.action_probabilities(state)
+            cut = thresholded.action_probabilities(state)
             assert sum(cut.values()) == pytest.approx(1.0)
             assert all(p == 0 or p >= 0.05 for p in cut.values())
-            full = shipped.action_probabilities(state)
-            small_in_shipped += any(0 < p < 0.05 for p in full.values())
+            full = plain.action_probabilities(state)
+            small_without += any(0 < p < 0.05 for p in full.values())
             actions = list(full)
             weights = np.array([full[a] for a in actions])
             state.apply_action(int(rng.choice(actions, p=weights / weights.sum())))
-    assert small_in_shipped > 0
+    assert small_without > 0
