@@ -134,7 +134,7 @@ def strategy_quality(preset: str, folder: Path | None = None) -> Quality:
     except (OSError, ValueError):
         return Quality(preset, "UNKNOWN", None, "no readable meta.json")
     text = str(meta.get("quality", "")).strip()
-    label = text.split(":", 1)[0].split()[0] if text else "UNKNOWN"
+    label = text.split(":", 1)[0].split()[0].rstrip(",;.") if text else "UNKNOWN"
     raw = meta.get("exploitability_bound")
     bound: float | None = None
     lower = None

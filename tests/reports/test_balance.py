@@ -415,3 +415,13 @@ def test_comparison_puts_bluff_heat_maps_side_by_side(browsers: dict) -> None:
     assert titles == ["Ambassador", "Inquisitor"]
     assert any(w.startswith("Ambassador: Warning: draws dominate") for w in report.warnings)
     assert any(w.startswith("Inquisitor: Warning: draws dominate") for w in report.warnings)
+
+
+def test_a_quality_label_followed_by_a_comma_is_the_word_alone(tmp_path: Path) -> None:
+    """'WEAK, a candidate, ...' is labelled WEAK (read from a folder given outright)."""
+    import json
+
+    from complots_solver.reports.balance import strategy_quality
+
+    (tmp_path / "meta.json").write_text(json.dumps({"quality": "WEAK, a candidate: test"}))
+    assert strategy_quality("draft-inquisitor", tmp_path).label == "WEAK"
