@@ -30,6 +30,7 @@ from complots_solver.solvers.belief.play_policies import NetPolicy, SearchPolicy
 from complots_solver.solvers.belief.search import SearchSettings
 from complots_solver.solvers.common.folders import (
     POLICY_FILE,
+    second_opinion_dir,
     shipped_dir,
     shipped_presets,
     strategies_dir,
@@ -126,6 +127,7 @@ __all__ = [
     "SearchBot",
     "load_net_bot",
     "load_search_bot",
+    "second_opinion_dir",
     "shipped_dir",
     "shipped_presets",
     "strategies_dir",

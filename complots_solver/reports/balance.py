@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from complots_solver.play.search_bot import shipped_presets, strategies_dir
+from complots_solver.play.search_bot import second_opinion_dir, shipped_presets, strategies_dir
 from complots_solver.reports.api import write_outputs
 from complots_solver.reports.balance_appendix import appendix_sections
 from complots_solver.reports.balance_common import (
@@ -64,7 +64,6 @@ from complots_solver.reports.balance_verdict import (
 from complots_solver.reports.document import Report
 from complots_solver.reports.html import write_html
 from complots_solver.rules.presets import load_presets
-from complots_solver.solvers.common.folders import second_opinion_dir
 
 __all__ = [
     "AMBASSADOR",
