@@ -55,8 +55,10 @@ class Estimate:
         otherwise read as one point, such as '0.00% [0.00, 0.01]' for no draw in 35,000 games."""
         if not math.isfinite(self.value):
             return "n/a"
-        while digits < 3 and self.high > self.low and (
-            round(100 * self.low, digits) == round(100 * self.high, digits)
+        while (
+            digits < 3
+            and self.high > self.low
+            and (round(100 * self.low, digits) == round(100 * self.high, digits))
         ):
             digits += 1
         f = f"{{:.{digits}f}}"
