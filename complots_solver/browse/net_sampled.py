@@ -42,7 +42,7 @@ from complots_solver.solvers.belief.play_policies import NetPolicy
 from complots_solver.solvers.belief.policy_net import PolicyNet
 from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE
 from complots_solver.solvers.mccfr.infokeys import KEYS, init_keys, step_keys
-from complots_solver.solvers.nets.tablenet import THRESHOLD_KEY, TableNet
+from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.policies.open import Kind, open_strategy, strategy_kind
 from complots_solver.solvers.selfplay.player import TablePlayer
 from complots_solver.solvers.selfplay.policy import TablePolicy
@@ -260,7 +260,7 @@ class NetSampledBrowser(SampledBrowser):
             raise ValueError(f"{self.run_dir}: neither meta.json nor the network names a game")
         self.meta: dict[str, Any] = meta if isinstance(meta, dict) else {}
         # thresholding at play lives in the network file, where every player reads it
-        self.threshold = float(policy.meta.get(THRESHOLD_KEY, 0.0) or 0.0) if self.table else 0.0
+        self.threshold = TableNet(policy).threshold if self.table else 0.0
         self.config, self.preset = resolve_game(game)
         if self.meta.get("preset"):
             self.preset = self.meta["preset"]

@@ -43,6 +43,7 @@ from complots_solver.reports.balance_common import (
     BalanceInputs,
     Comparison,
     Quality,
+    count_tests,
 )
 from complots_solver.reports.balance_detail import (
     characters_section,
@@ -238,15 +239,6 @@ def second_opinion_presets(chosen: Sequence[str]) -> dict[str, Path]:
     return out
 
 
-def _shown(folder: Path) -> str:
-    """A strategy folder as the report shows it: from the repository's top when inside it."""
-    top = strategies_dir().parent.parent
-    try:
-        return str(folder.resolve().relative_to(top.resolve()))
-    except ValueError:
-        return str(folder)
-
-
 def build_balance_report(inputs: BalanceInputs) -> Report:
     """The balance report: the answer on page 1, then how sure, the measures and the detail."""
     return build_balance_reports(inputs)[0]
@@ -257,7 +249,7 @@ def build_balance_reports(inputs: BalanceInputs) -> tuple[Report, Report]:
     data = inputs.data
     method = _sampling(inputs)
     comps = adjusted_comparisons(data, inputs.seed)
-    tests = sum(m.criterion for c in comps if c.metrics for m in c.metrics)
+    tests = count_tests(comps)
     seconds = {  # held to the same standard: corrected for as many tests as the shipped set
         c.players: c
         for c in adjusted_comparisons(inputs.second, inputs.seed, tests)
@@ -281,7 +273,7 @@ def build_balance_reports(inputs: BalanceInputs) -> tuple[Report, Report]:
     )
     extra = appendix_sections(data, inputs.qualities, method, inputs.csv_tables)
     if seconds:
-        family = max(tests, sum(m.criterion for c in seconds.values() for m in c.metrics or []))
+        family = max(tests, count_tests(seconds.values()))
         extra.insert(0, second_answer_section(inputs, list(seconds.values()), family))
     appendix = Report(
         "Complots balance report: appendix",
@@ -376,7 +368,6 @@ def write_balance(
         stem=out.name,
         second=second_data,
         second_qualities=second_qualities,
-        second_folders={p: _shown(f) for p, f in folders.items()},
     )
     report, appendix = build_balance_reports(inputs)
     paths = write_outputs(report, out, formats, progress)

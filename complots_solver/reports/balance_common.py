@@ -8,6 +8,7 @@ appendix of every table (:mod:`~complots_solver.reports.balance_appendix`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -137,7 +138,6 @@ class BalanceInputs:
     # the second opinion: the same games played by each pair's second strategies
     second: dict[str, LineupData] = field(default_factory=dict)
     second_qualities: dict[str, Quality] = field(default_factory=dict)
-    second_folders: dict[str, str] = field(default_factory=dict)  # where each was read
 
 
 @dataclass(frozen=True)
@@ -153,3 +153,8 @@ class Comparison:
     def partial(self) -> bool:
         """Whether exactly one game of the pair is in the report."""
         return len(self.missing) == 1
+
+
+def count_tests(comps: Iterable[Comparison]) -> int:
+    """How many counted measures (tests) the comparisons make."""
+    return sum(m.criterion for c in comps for m in c.metrics or [])

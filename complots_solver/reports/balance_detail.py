@@ -203,8 +203,7 @@ def method_section(inputs: BalanceInputs) -> Section:
         method_sec.paragraphs.append(
             "Second opinion games: "
             + ", ".join(
-                f"{p} by the bot net:{inputs.second_folders.get(p, 'games/strategies/second/' + p)}"
-                f" ({d.games:,} games)"
+                f"{p} by the bot net:games/strategies/second/{p} ({d.games:,} games)"
                 for p, d in inputs.second.items()
             )
             + ", the same seed and the same randomness per game as the shipped strategy's."

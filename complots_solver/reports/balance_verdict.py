@@ -22,6 +22,7 @@ from complots_solver.reports.balance_common import (
     Comparison,
     Quality,
     balance_table,
+    count_tests,
     lineup_name,
 )
 from complots_solver.reports.balance_stats import ALPHA, Z95, Estimate, LineupData, Metric
@@ -328,16 +329,16 @@ def glossary_section(tests: int) -> Section:
 
 
 def _second_paragraphs(
-    inputs: BalanceInputs, comps: list[Comparison], seconds: dict[int, Comparison]
+    inputs: BalanceInputs, comps: list[Comparison], tests: int, seconds: dict[int, Comparison]
 ) -> list[str]:
-    """What the second set of strategies is and what it says at each player count."""
+    """What the second set of strategies is and what it says at each player count (``tests``:
+    the shipped set's)."""
     if not seconds:
         return [
             "Second opinion: no second set of strategies is shipped for an Ambassador and "
             "Inquisitor pair (games/strategies/second/), so no verdict is called robust."
         ]
-    own = sum(m.criterion for c in seconds.values() if c.metrics for m in c.metrics)
-    tests = sum(m.criterion for c in comps if c.metrics for m in c.metrics)
+    own = count_tests(seconds.values())
     out = [
         "Second opinion: each verdict was recomputed from the same number of games, same seed, "
         "played by a second set of strategies (games/strategies/second/: another run or another "
@@ -401,7 +402,7 @@ def sure_section(
             f"±{100 * half:.1f} points; about {need:,} games per line-up give ±1.5 points, so "
             f"this is {enough}."
         )
-    sure.paragraphs += _second_paragraphs(inputs, comps, seconds or {})
+    sure.paragraphs += _second_paragraphs(inputs, comps, tests, seconds or {})
     for p, d in data.items():
         w = draw_warning(p, d.draws(), d.config.max_turns)
         if w:

@@ -60,7 +60,13 @@ from complots_solver.solvers.nets.tablenet import (
     restore_optimiser,
 )
 from complots_solver.solvers.nets.valuenet import Adam
-from complots_solver.solvers.rows.batch import NO_MOVE, TERMINAL, returns_of, sample_moves
+from complots_solver.solvers.rows.batch import (
+    NO_MOVE,
+    TERMINAL,
+    owners_returns,
+    returns_of,
+    sample_moves,
+)
 from complots_solver.solvers.rows.table import (
     absolute_probabilities,
     step_table_rows,
@@ -167,16 +173,6 @@ def _absolute_moves(states, rels, cfg, extended, out):
         out[i] = absolute_action(rels[i], states[i, S_CUR], n, extended)
 
 
-def owners_returns(states: np.ndarray, cfg: np.ndarray, owners: np.ndarray) -> np.ndarray:
-    """Each finished row's return to its own seat ``owners[i]`` (a branch's traverser)."""
-    got = np.zeros(len(states))
-    each = np.empty(len(states))
-    for seat in np.unique(owners):
-        returns_of(states, cfg, int(seat), each)
-        got = np.where(owners == seat, each, got)
-    return got
-
-
 def running_target(before: np.ndarray, regret: np.ndarray, it: float, power: float) -> np.ndarray:
     """Iteration ``it``'s target: the held value ``before`` (the clipped sum of the earlier
     regrets over (it-1)**power) rescaled, plus this iteration's regrets, over it**power."""
@@ -243,8 +239,8 @@ class Traversal:
         moves[active] = chosen
         t.step(moves, self.cfg)
 
-    def play_out(self, t: Table, seat: int, rng: np.random.Generator) -> np.ndarray:
-        """Play every row to its end by the current strategy in every seat; ``seat``'s returns."""
+    def play_to_end(self, t: Table, rng: np.random.Generator) -> None:
+        """Play every row to its end by the current strategy in every seat."""
         while True:
             cur = t.states[:, S_CUR]
             if not (cur != TERMINAL).any():
@@ -252,6 +248,10 @@ class Traversal:
             deciding = np.flatnonzero(cur >= 0)
             _, _, rel = self._decide(t, deciding)
             self._move(t, self._absolute(t.states[deciding], rel), deciding, rng)
+
+    def play_out(self, t: Table, seat: int, rng: np.random.Generator) -> np.ndarray:
+        """Play every row to its end by the current strategy in every seat; ``seat``'s returns."""
+        self.play_to_end(t, rng)
         out = np.empty(len(t.states))
         returns_of(t.states, self.cfg, seat, out)
         return out
@@ -266,7 +266,7 @@ class Traversal:
         within an iteration, so this is the same as playing each out at once, in far fewer
         batched steps."""
         s = self.settings
-        players = int(self.cfg[C_PLAYERS])
+        players = self.config.players
         t = Table.initial(self.cfg, players * games)
         traverser = np.repeat(np.arange(players), games)
         mine: list[tuple[np.ndarray, ...]] = []
@@ -303,8 +303,9 @@ class Traversal:
             np.concatenate([m[k] for m in mine]) for k in range(6)
         )
         end = Table(*(np.concatenate([getattr(b, f) for b in branches]) for f in _FIELDS))
-        self.play_out(end, 0, rng)
-        got = owners_returns(end.states, self.cfg, seat[which])
+        self.play_to_end(end, rng)
+        got = np.empty(len(which))  # each branch valued by its own traverser's return (D-10)
+        owners_returns(end.states, self.cfg, seat[which].astype(np.int64), got)
         values = np.zeros(legal.shape)
         np.add.at(values, (which, action), got / s.rollouts)
         regret = (values - (rel * values).sum(axis=1, keepdims=True)) * (legal > 0)

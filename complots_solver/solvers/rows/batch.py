@@ -125,6 +125,13 @@ def returns_of(states, cfg, seat, out):
 
 
 @njit(cache=True)
+def owners_returns(states, cfg, owners, out):
+    """Terminal return of each row's own seat ``owners[i]`` (0 for rows not finished)."""
+    for i in range(states.shape[0]):
+        out[i] = core.return_of(states[i], cfg, owners[i])
+
+
+@njit(cache=True)
 def legal_mask(states, cfg, out):
     """1 for every legal action of the player to move in each row."""
     moves = np.empty(out.shape[1] + 32, dtype=np.int32)

@@ -22,9 +22,9 @@ from complots_solver.solvers.regret.sampler import (
     RegretSettings,
     Table,
     matched,
-    owners_returns,
     running_target,
 )
+from complots_solver.solvers.rows.batch import owners_returns
 from complots_solver.solvers.selfplay.exact import table_exploitability
 
 SMALL = RegretSettings(games=100, steps=20, average_steps=40, width=32, average=50_000)
@@ -211,7 +211,8 @@ def test_each_branch_is_valued_by_its_own_traversers_return_at_three_players():
     t = Table.initial(run.cfg, 30)
     run.play_out(t, 0, np.random.default_rng(5))
     owners = np.arange(30) % 3
-    got = owners_returns(t.states, run.cfg, owners)
+    got = np.empty(30)
+    owners_returns(t.states, run.cfg, owners, got)
     winners = t.states[:, S_WINNER]
     decided = winners >= 0
     assert decided.sum() >= 20  # random play rarely reaches the turn cap
