@@ -153,3 +153,39 @@ def test_save_responder_keeps_the_trained_exploiter_as_a_playable_network(tmp_pa
         assert "--save-responder" in proc.stderr and "Traceback" not in proc.stderr
         assert len(proc.stderr.strip().splitlines()[-1]) > 0
     assert not (tmp_path / "new").exists()
+
+
+def test_selfplay_warm_start_from_a_folder_and_its_refusals(tmp_path):
+    """--option warm_start=DIR starts a new folder at the saved iteration and says so; a folder
+    without selfplay-state.npz, a setting that differs from the saved run's and resume with a warm
+    start are refused with one line and exit 2."""
+    game = "complots-ambassador-3"
+    first = tmp_path / "first"
+    proc = run_cli("solve", game, "--algorithm", "selfplay", "--out", str(first), "-n", "2", *SMALL)
+    assert proc.returncode == 0, proc.stderr
+    assert (first / "selfplay-state.npz").is_file()
+    warm = tmp_path / "warm"
+    proc = run_cli(
+        "solve", game, "--algorithm", "selfplay", "--out", str(warm), "-n", "3", "--option",
+        f"warm_start={first}",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert f"warm start from {first} after iteration 2" in proc.stdout
+    meta = json.loads((warm / "meta.json").read_text())
+    assert meta["training_iterations"] == 3 and meta["settings"]["width"] == 16
+    assert meta["warm_start"] == {"from": str(first), "iteration": 2, "games": 16}
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    changed = ["--option", f"warm_start={first}", "--option", "games=9"]
+    refusals = [
+        (["--out", str(tmp_path / "x"), "--option", f"warm_start={empty}"], "selfplay-state.npz"),
+        (["--out", str(tmp_path / "y"), *changed], "games=8"),
+        (["--out", str(warm), "--resume", "--option", f"warm_start={first}"], "--resume"),
+    ]
+    for extra, said in refusals:
+        proc = run_cli("solve", game, "--algorithm", "selfplay", "-n", "4", *extra)
+        assert proc.returncode == 2, extra
+        assert said in proc.stderr and "Traceback" not in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    for name in ("x", "y"):
+        assert not (tmp_path / name / "config.json").exists()

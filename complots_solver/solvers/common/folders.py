@@ -17,6 +17,7 @@ POLICY_FILE = "policy-net.npz"  # a policy network (belief) or a table network (
 VALUE_FILE = "value-net.npz"  # the belief value network the search player reads
 SEARCH_SETTINGS_FILE = "search.json"  # optional settings of the search player
 REGRET_STATE_FILE = "regret-state.npz"  # a regret run's networks without the reservoir
+SELFPLAY_STATE_FILE = "selfplay-state.npz"  # a selfplay run's network without its past selves
 TRAINING_LOG = "training.csv"  # the log of the network families
 
 

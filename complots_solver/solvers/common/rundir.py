@@ -28,6 +28,7 @@ from complots_solver.solvers.common.folders import (
     META_FILE,
     POLICY_FILE,
     REGRET_STATE_FILE,
+    SELFPLAY_STATE_FILE,
     STRATEGY_FILE,
     TRAINING_LOG,
     VALUE_FILE,
@@ -38,7 +39,9 @@ CHECKPOINT_FILE = "checkpoint.npz"
 # every family's run files, in the order --force removes them: results first, then logs,
 # checkpoints, and config.json last, so that a kill half-way leaves an older run whole
 # enough to resume or refuse, never new settings beside old results
-RESULT_FILES = (META_FILE, STRATEGY_FILE, POLICY_FILE, VALUE_FILE, REGRET_STATE_FILE)
+RESULT_FILES = (
+    META_FILE, STRATEGY_FILE, POLICY_FILE, VALUE_FILE, REGRET_STATE_FILE, SELFPLAY_STATE_FILE,
+)  # fmt: skip
 LOG_FILES = ("convergence.csv", "progress.csv", TRAINING_LOG)
 STATE_FILES = (CHECKPOINT_FILE, "belief-checkpoint.npz")
 RUN_FILES = (*RESULT_FILES, *LOG_FILES, *STATE_FILES, CONFIG_FILE)

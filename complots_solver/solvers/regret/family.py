@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from complots_solver.solvers.common.driver import Budget, RunProgress
-from complots_solver.solvers.common.folders import shipped_dir
+from complots_solver.solvers.common.kit import warm_folder
 from complots_solver.solvers.common.network_family import (
     RAY,
     PooledRun,
@@ -22,7 +21,6 @@ from complots_solver.solvers.regret.sampler import RegretSettings
 
 DEFAULT_SECONDS = 3600.0
 LOG_EVERY = 10  # iterations between progress lines
-SOLVED = "solved"  # warm_start=solved: the game's shipped strategy folder
 WARM = OptionSpec(
     "warm_start",
     str,
@@ -74,9 +72,7 @@ class RegretFamily(SolverFamily):
         its streams (the worker count then changes only the wall time).
         """
         values = dict(request.values)
-        warm_start = values.pop("warm_start", None)
-        if warm_start == SOLVED:
-            warm_start = str(shipped_dir(request.config))
+        warm_start = warm_folder(values.pop("warm_start", None), request.config)
         settings = replace(
             RegretSettings(),
             **{"jobs": request.workers, **{k: v for k, v in values.items() if k != "ray_address"}},
@@ -87,7 +83,7 @@ class RegretFamily(SolverFamily):
             run = RegretRun(
                 request.out_dir, request.config, settings, seed=request.seed,
                 resume=request.resume, force=request.force, pool=pool,
-                warm_start=None if warm_start is None else Path(warm_start),
+                warm_start=warm_start,
                 given=request.given - {"ray_address", "warm_start"} | (request.flags & {"seed"}),
             )  # fmt: skip
         except BaseException:

@@ -26,9 +26,7 @@ the run that was never stopped, which ``--resume`` of the run folder is.
 
 from __future__ import annotations
 
-import json
 import shutil
-import zipfile
 from collections.abc import Callable, Iterable
 from dataclasses import fields
 from pathlib import Path
@@ -37,13 +35,12 @@ from typing import Any
 import numpy as np
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.common.atomic import atomic_write_json, atomic_write_npz
+from complots_solver.solvers.common.atomic import atomic_write_json
 from complots_solver.solvers.common.driver import (
     Budget,
     LogSpec,
     RunDriver,
     RunProgress,
-    keep_saved,
     read_record,
     reconcile,
 )
@@ -53,6 +50,7 @@ from complots_solver.solvers.common.folders import (
     REGRET_STATE_FILE,
     TRAINING_LOG,
 )
+from complots_solver.solvers.common.kit import KitSpec, refuse_with_resume, warm_settings
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION
 from complots_solver.solvers.nets.tablenet import policy_meta
@@ -63,6 +61,7 @@ CHECKPOINT_SECONDS = 300.0
 KIT_FILE = REGRET_STATE_FILE
 KIT_KIND = "complots sampled regret state"
 KIT_VERSION = 1
+KIT = KitSpec(KIT_FILE, KIT_KIND, KIT_VERSION, "regret state", "a sampled regret run", "counters")
 SNAPSHOT_DIR = "snapshots"
 SNAPSHOT_EVERY = 100  # iterations between snapshots of the average network and the state
 LOG = LogSpec(
@@ -83,48 +82,16 @@ def _record(config: GameConfig, seed: int, settings: RegretSettings) -> dict[str
 
 def write_kit(path: Path, sampler: RegretSampler) -> None:
     """Write ``sampler``'s networks and optimisers, without the reservoir, atomically (npz)."""
-    arrays = sampler.kit_state()
-    arrays["kit_meta"] = np.array(
-        json.dumps(
-            {
-                "kind": KIT_KIND,
-                "version": KIT_VERSION,
-                "game": sampler.config.game_string(),
-                "features": FEATURE_VERSION,
-                "seed": sampler.seed,
-                "settings": sampler.settings.record(),
-            }
-        )
-    )
-    atomic_write_npz(path, arrays)
+    KIT.write(
+        path, sampler.kit_state(), sampler.config, FEATURE_VERSION, sampler.seed,
+        sampler.settings.record(),
+    )  # fmt: skip
 
 
 def read_kit(folder: Path, config: GameConfig) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """The arrays and description of ``folder/regret-state.npz``; ValueError naming what is wrong
     (no such file, not readable, pickled data, another game or format)."""
-    path = Path(folder) / KIT_FILE
-    if not path.is_file():
-        raise ValueError(
-            f"warm_start: {folder} holds no {KIT_FILE} (a sampled regret run writes one with "
-            "every checkpoint)"
-        )
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {k: data[k] for k in data.files}
-        meta = json.loads(str(arrays.pop("kit_meta")))
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        raise ValueError(f"warm_start: {path} is not a readable regret state ({exc})") from None
-    if not isinstance(meta, dict) or meta.get("kind") != KIT_KIND or "counters" not in arrays:
-        raise ValueError(f"warm_start: {path} is not a sampled regret state")
-    if meta.get("version") != KIT_VERSION or meta.get("features") != FEATURE_VERSION:
-        raise ValueError(
-            f"warm_start: {path} is of format {meta.get('version')} with features "
-            f"{meta.get('features')}; this version reads format {KIT_VERSION}, features "
-            f"{FEATURE_VERSION}"
-        )
-    if meta.get("game") != config.game_string():
-        raise ValueError(f"warm_start: {path} is a state of {meta.get('game')}")
-    return arrays, meta
+    return KIT.read(folder, config, FEATURE_VERSION)
 
 
 class RegretRun:
@@ -155,15 +122,11 @@ class RegretRun:
         names = {f.name for f in fields(RegretSettings)}
         # settings a run or state saved before they existed take their defaults
         defaults = RegretSettings().record()
-        if warm_start is not None and resume:
-            raise ValueError(
-                "warm_start: --resume continues its own run; a warm start is a new one"
-            )
+        refuse_with_resume(warm_start, resume)
         if warm_start is not None:
             kit, meta = read_kit(Path(warm_start), config)
-            stored = {**defaults, **meta.get("settings", {})}
-            solver, self.kept = keep_saved(
-                stored, settings.record(), {*given, "jobs"}, ("jobs",), warm_start, "warm_start"
+            solver, self.kept = warm_settings(
+                meta, defaults, settings.record(), {*given, "jobs"}, ("jobs",), warm_start
             )
             settings = RegretSettings(**{k: v for k, v in solver.items() if k in names})
             counters = [int(v) for v in kit["counters"]]

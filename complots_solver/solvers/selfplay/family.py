@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from complots_solver.solvers.common.driver import Budget, RunProgress
+from complots_solver.solvers.common.kit import warm_folder
 from complots_solver.solvers.common.network_family import (
     RAY,
     PooledRun,
@@ -12,12 +13,21 @@ from complots_solver.solvers.common.network_family import (
     open_pool,
     workers_text,
 )
+from complots_solver.solvers.common.options import OptionSpec
 from complots_solver.solvers.common.registry import RunRequest, SolverFamily
 from complots_solver.solvers.selfplay.run import SelfPlayRun
 from complots_solver.solvers.selfplay.train import SelfPlaySettings
 
 DEFAULT_SECONDS = 3600.0
 LOG_EVERY = 25  # iterations between progress lines
+WARM = OptionSpec(
+    "warm_start",
+    str,
+    None,
+    "a new run from the network in a folder's selfplay-state.npz ('solved': the game's shipped "
+    "strategy), at its iteration and with its settings; the past selves start empty",
+    True,
+)
 HELP = {
     "games": "games an iteration (one PPO update on the learner seats' decisions)",
     "parallel": "games in play at once (their decisions are evaluated in one batch)",
@@ -61,16 +71,18 @@ class SelfPlayFamily(SolverFamily):
     default_budget = Budget(seconds=DEFAULT_SECONDS)
     progress_every = LOG_EVERY
     helps = HELP
-    extra_options = (RAY,)
+    extra_options = (RAY, WARM)
 
     def settings_class(self) -> type:
         """The selfplay family's settings."""
         return SelfPlaySettings
 
     def make_run(self, request: RunRequest) -> PooledRun:
-        """Set up the run folder and the worker pool (resumed with its settings kept)."""
+        """Set up the run folder and the worker pool: fresh, resumed with its settings kept, or
+        warm-started from a state file (``warm_start``, ``solved``: the shipped folder's)."""
         values = dict(request.values)
         ray = values.get("ray_address")
+        warm_start = warm_folder(values.pop("warm_start", None), request.config)
         settings = SelfPlaySettings.from_options(
             {k: str(v) for k, v in values.items() if k != "ray_address"}
         )
@@ -84,7 +96,8 @@ class SelfPlayFamily(SolverFamily):
             run = SelfPlayRun(
                 request.out_dir, request.config, settings, seed=request.seed,
                 bot_factory=factory, resume=request.resume, force=request.force,
-                given=request.given - {"ray_address"} | (request.flags & {"seed"}), pool=pool,
+                given=request.given - {"ray_address", "warm_start"} | (request.flags & {"seed"}),
+                pool=pool, warm_start=warm_start,
             )  # fmt: skip
         except BaseException:
             pool.__exit__(None, None, None)
@@ -102,11 +115,17 @@ class SelfPlayFamily(SolverFamily):
         )
 
     def resume_note(self, run: PooledRun, request: RunRequest) -> str | None:
-        """The iteration the run continues after."""
-        tr = run.inner.trainer
-        if not (request.resume and tr.iteration > 0):
-            return None
-        return f"resuming after iteration {tr.iteration} ({tr.games} games)"
+        """The iteration a resumed run continues after, or the state a warm start begins from."""
+        inner = run.inner
+        tr = inner.trainer
+        if request.resume and tr.iteration > 0:
+            return f"resuming after iteration {tr.iteration} ({tr.games} games)"
+        if not request.resume and inner.warm is not None:
+            return (
+                f"warm start from {inner.warm['from']} after iteration {inner.warm['iteration']} "
+                "(its network and settings; the past selves start empty)"
+            )
+        return None
 
     def progress_line(self, progress: RunProgress, request: RunRequest) -> str | None:
         """Every ``LOG_EVERY`` iterations and the last: games, win share, turns, time."""

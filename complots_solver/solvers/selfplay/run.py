@@ -9,10 +9,26 @@ Files in the run directory:
                     in that iteration's bot games, entropy, losses)
 ``policy-net.npz``  the table network (``net:DIR`` and ``solved`` play it)
 ``meta.json``       what the run did, and the strategy's measured quality if any
+``selfplay-state.npz`` the network and its optimiser without the past selves (about 1.6 MB
+                    at 3 players, with every checkpoint; with ``average``, its network
+                    and optimiser but not its reservoir): what a warm start needs, small
+                    enough to ship beside a strategy so that a fresh clone can train it
+                    further
 
 The folder, the resume guard, ``--force``, checkpoints and the budget
 (``-n``: iterations in all, ``--seconds``: this session) are the shared run
 driver's (:mod:`complots_solver.solvers.common.driver`).
+
+A **warm start** (``warm_start``: a folder holding ``selfplay-state.npz``; ``solved``:
+the game's shipped strategy) begins a new run folder from that network and its Adam
+state at its iteration and game counts, with the saved run's settings (one given again
+with another value is refused, but ``jobs``) and the command's seed. The league's past
+selves start empty: until the next multiple of ``snapshot_every`` the games meant for
+past selves seat the learning network instead, and from then on the snapshots the new
+run takes fill it again; with ``average`` the average network goes on from its weights
+and optimiser with an empty reservoir, fed by the new iterations only; an exploiter or a
+magnet goes on from its saved weights. So a warm start is not bit for bit the run that
+was never stopped; ``--resume`` of the run folder is.
 """
 
 from __future__ import annotations
@@ -21,6 +37,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.atomic import atomic_write_json
@@ -32,14 +50,23 @@ from complots_solver.solvers.common.driver import (
     read_record,
     reconcile,
 )
-from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE, TRAINING_LOG
+from complots_solver.solvers.common.folders import (
+    META_FILE,
+    POLICY_FILE,
+    SELFPLAY_STATE_FILE,
+    TRAINING_LOG,
+)
+from complots_solver.solvers.common.kit import KitSpec, refuse_with_resume, warm_settings
 from complots_solver.solvers.common.pool import WorkerPool
+from complots_solver.solvers.common.rundir import read_checkpoint
+from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION
 from complots_solver.solvers.nets.tablenet import policy_meta
 from complots_solver.solvers.selfplay.train import (
     LOG_COLUMNS,
     BotFactory,
     SelfPlaySettings,
     SelfPlayTrainer,
+    without_league,
 )
 
 ALGORITHM = "selfplay"
@@ -50,7 +77,13 @@ LOG = LogSpec(
     lambda row: [*(int(x) for x in row[:4]), *(round(float(x), 4) for x in row[4:])],
 )
 RESUMABLE: tuple[str, ...] = ()
-__all__ = ["META_FILE", "POLICY_FILE", "SelfPlayRun", "policy_meta"]
+KIT_FILE = SELFPLAY_STATE_FILE
+KIT_KIND = "complots selfplay state"
+KIT_VERSION = 1
+KIT = KitSpec(KIT_FILE, KIT_KIND, KIT_VERSION, "selfplay state", "a selfplay run", "iteration")
+# settings a warm start may change: the streams an iteration is split into
+WARM_RESUMABLE = ("jobs",)
+__all__ = ["KIT_FILE", "META_FILE", "POLICY_FILE", "SelfPlayRun", "policy_meta"]
 
 
 def _record(config: GameConfig, seed: int, settings: SelfPlaySettings) -> dict[str, Any]:
@@ -60,6 +93,49 @@ def _record(config: GameConfig, seed: int, settings: SelfPlaySettings) -> dict[s
         "params": config.params(),
         "solver": {"seed": seed, **settings.record()},
     }
+
+
+def _settings(solver: dict[str, Any]) -> SelfPlaySettings:
+    names = {f.name for f in fields(SelfPlaySettings)}
+    return SelfPlaySettings(**{k: v for k, v in solver.items() if k in names})
+
+
+def write_kit(path: Path, trainer: SelfPlayTrainer) -> None:
+    """Write ``trainer``'s state without its past selves (and reservoir), atomically (npz)."""
+    KIT.write(
+        path, trainer.kit_state(), trainer.config, FEATURE_VERSION, trainer.seed,
+        trainer.settings.record(),
+    )  # fmt: skip
+
+
+def read_kit(folder: Path, config: GameConfig) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays and description of ``folder/selfplay-state.npz``; ValueError naming what is
+    wrong (no such file, not readable, pickled data, another game, format or features)."""
+    return KIT.read(folder, config, FEATURE_VERSION)
+
+
+def kit_from_checkpoint(checkpoint: Path, config: GameConfig) -> dict[str, np.ndarray]:
+    """The arrays of ``selfplay-state.npz`` made from a selfplay run folder's ``checkpoint.npz``
+    (its seed and settings from the ``config.json`` beside it), as the run would have written
+    them at that checkpoint; ValueError for another algorithm, game or feature version."""
+    folder = Path(checkpoint).parent
+    record = read_record(folder)
+    if record is None or record.get("algorithm") != ALGORITHM:
+        raise ValueError(f"{folder} holds no selfplay run (config.json)")
+    if record.get("game") != config.game_string():
+        raise ValueError(f"{folder} holds a run of {record.get('game')}")
+    state = read_checkpoint(Path(checkpoint)).state
+    if "features" not in state or int(state["features"]) != FEATURE_VERSION:
+        raise ValueError(
+            f"{checkpoint} was written with table features {state.get('features')}; "
+            f"this version has {FEATURE_VERSION}"
+        )
+    # runs from before a setting existed took its default; before jobs, one stream
+    solver = {**SelfPlaySettings().record(), "jobs": 1, **record["solver"]}
+    settings = _settings(solver)
+    return KIT.arrays(
+        without_league(state), config, FEATURE_VERSION, int(solver["seed"]), settings.record()
+    )
 
 
 class SelfPlayRun:
@@ -76,37 +152,63 @@ class SelfPlayRun:
         force: bool = False,
         given: Iterable[str] = frozenset(),
         pool: WorkerPool | None = None,
+        warm_start: Path | None = None,
     ) -> None:
         """Set up the folder through the run driver and the trainer (restored on ``resume``).
 
         On ``resume`` the saved settings and seed are the run's; a setting named
         in ``given`` that differs from the saved one is refused (ValueError), by
-        the driver's reconciliation.
+        the driver's reconciliation. ``warm_start``: a new run from a folder's
+        ``selfplay-state.npz`` (module note), its settings but for ``jobs`` when given;
+        ValueError if unusable or together with ``resume``.
         """
         self.out = Path(out)
         self.config = config
         self.kept: dict[str, object] = {}
+        self.warm: dict[str, Any] | None = None
+        kit = None
+        refuse_with_resume(warm_start, resume)
+        if warm_start is not None:
+            kit, meta = read_kit(Path(warm_start), config)
+            solver, self.kept = warm_settings(
+                meta, SelfPlaySettings().record(), settings.record(), given, WARM_RESUMABLE,
+                Path(warm_start),
+            )  # fmt: skip
+            settings = _settings(solver)
+            settings.validate()
+            self.warm = {
+                "from": str(warm_start),
+                "iteration": int(kit["iteration"]),
+                "games": int(kit["games"]),
+            }
         if resume and not force:
-            if read_record(self.out) is None:
+            saved = read_record(self.out)
+            if saved is None:
                 raise ValueError(f"--resume: no self-play run in {self.out}")
             # runs from before a setting existed took its default; before jobs, one stream
             missing = {"seed": seed, **SelfPlaySettings().record(), "jobs": 1}
             solver, self.kept = reconcile(
                 self.out, _record(config, seed, settings), given, RESUMABLE, missing
             )
-            names = {f.name for f in fields(SelfPlaySettings)}
-            settings = SelfPlaySettings(**{k: v for k, v in solver.items() if k in names})
+            settings = _settings(solver)
             seed = int(solver["seed"])
+            self.warm = saved.get("warm_start")
         self.settings = settings
         self.seed = seed
         self.trainer = SelfPlayTrainer(
             config, settings, seed=seed, bot_factory=bot_factory, pool=pool
         )
+        record = _record(config, seed, settings)
+        if self.warm is not None:
+            record["warm_start"] = self.warm
         self.driver = RunDriver(
-            self.out, _record(config, seed, settings), RESUMABLE, LOG, resume, force,
-            on_checkpoint=self.save,
+            self.out, record, RESUMABLE, LOG, resume, force, on_checkpoint=self.save
         )  # fmt: skip
         self.driver.restore(self.trainer)
+        if self.warm is not None and not self.driver.resumed:
+            if kit is None:  # a warm-started run stopped before its first checkpoint
+                kit, _ = read_kit(Path(self.warm["from"]), config)
+            self.trainer.set_state(kit)
 
     @property
     def resumed(self) -> bool:
@@ -140,11 +242,13 @@ class SelfPlayRun:
         self.save()
 
     def save(self) -> None:
-        """Write ``policy-net.npz`` and ``meta.json`` (what the run did; quality not measured).
+        """Write ``policy-net.npz``, ``selfplay-state.npz`` and ``meta.json`` (what the run did;
+        quality not measured).
 
         Also after every checkpoint, so that a run stopped at any moment can be played.
         """
         tr = self.trainer
+        write_kit(self.out / KIT_FILE, tr)
         tr.policy().save(self.out / POLICY_FILE, meta=policy_meta(self.config, ALGORITHM))
         meta = {
             "algorithm": ALGORITHM,
@@ -153,6 +257,7 @@ class SelfPlayRun:
             "training_games": tr.games,
             "training_seconds": round(self.driver.elapsed, 1),
             "settings": self.settings.record(),
+            "warm_start": self.warm,
             "responder_gain": None,
             "quality": "not measured: no best responder has been trained against this strategy",
         }
