@@ -50,3 +50,18 @@ def open_pool(request: RunRequest, values: dict[str, Any]) -> tuple[WorkerPool, 
     pool = WorkerPool(request.workers, ray_address)
     pool.__enter__()
     return pool, ray_address
+
+
+def warm_resume_note(run: PooledRun, request: RunRequest, kept: str) -> str | None:
+    """The iteration a resumed run continues after, or the state a warm start begins from
+    (``kept``: what the warm start takes and what starts empty, in words)."""
+    inner = run.inner
+    tr = inner.trainer
+    if request.resume and tr.iteration > 0:
+        return f"resuming after iteration {tr.iteration} ({tr.games} games)"
+    if not request.resume and inner.warm is not None:
+        return (
+            f"warm start from {inner.warm['from']} after iteration {inner.warm['iteration']} "
+            f"({kept})"
+        )
+    return None

@@ -12,6 +12,7 @@ from complots_solver.solvers.common.network_family import (
     PooledRun,
     budget_text,
     open_pool,
+    warm_resume_note,
     workers_text,
 )
 from complots_solver.solvers.common.options import OptionSpec
@@ -104,16 +105,9 @@ class RegretFamily(SolverFamily):
 
     def resume_note(self, run: PooledRun, request: RunRequest) -> str | None:
         """The iteration a resumed run continues after, or the state a warm start begins from."""
-        inner = run.inner
-        tr = inner.trainer
-        if request.resume and tr.iteration > 0:
-            return f"resuming after iteration {tr.iteration} ({tr.games} games)"
-        if not request.resume and inner.warm is not None:
-            return (
-                f"warm start from {inner.warm['from']} after iteration {inner.warm['iteration']} "
-                "(its networks and settings; the average's reservoir starts empty)"
-            )
-        return None
+        return warm_resume_note(
+            run, request, "its networks and settings; the average's reservoir starts empty"
+        )
 
     def progress_line(self, progress: RunProgress, request: RunRequest) -> str | None:
         """Every ``LOG_EVERY`` iterations and the last: games, samples, time."""

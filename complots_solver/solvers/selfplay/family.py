@@ -11,6 +11,7 @@ from complots_solver.solvers.common.network_family import (
     PooledRun,
     budget_text,
     open_pool,
+    warm_resume_note,
     workers_text,
 )
 from complots_solver.solvers.common.options import OptionSpec
@@ -116,16 +117,9 @@ class SelfPlayFamily(SolverFamily):
 
     def resume_note(self, run: PooledRun, request: RunRequest) -> str | None:
         """The iteration a resumed run continues after, or the state a warm start begins from."""
-        inner = run.inner
-        tr = inner.trainer
-        if request.resume and tr.iteration > 0:
-            return f"resuming after iteration {tr.iteration} ({tr.games} games)"
-        if not request.resume and inner.warm is not None:
-            return (
-                f"warm start from {inner.warm['from']} after iteration {inner.warm['iteration']} "
-                "(its network and settings; the past selves start empty)"
-            )
-        return None
+        return warm_resume_note(
+            run, request, "its network and settings; the past selves start empty"
+        )
 
     def progress_line(self, progress: RunProgress, request: RunRequest) -> str | None:
         """Every ``LOG_EVERY`` iterations and the last: games, win share, turns, time."""
