@@ -55,6 +55,22 @@ def average_loss(
     return loss, grad
 
 
+RESERVOIR = ("x", "legal", "probs", "weight")  # the reservoir's arrays in a saved state
+
+
+def without_reservoir(state: dict[str, np.ndarray], prefix: str = "avg_") -> dict[str, np.ndarray]:
+    """``state`` (a trainer's or a checkpoint's) with the average's reservoir emptied and its
+    network and optimiser kept (a new dict; unchanged when it holds no average network)."""
+    out = dict(state)
+    if f"{prefix}seen" not in out:
+        return out
+    for name in RESERVOIR:
+        if f"{prefix}{name}" in out:
+            out[f"{prefix}{name}"] = out[f"{prefix}{name}"][:0]
+    out[f"{prefix}seen"] = np.array(0)
+    return out
+
+
 class AveragePolicy:
     """A reservoir of the learner's decisions and a network fitted to it (see the module note)."""
 

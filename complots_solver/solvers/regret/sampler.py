@@ -52,7 +52,7 @@ from complots_solver.solvers.knowledge.table_features import (
     absolute_action,
     config_features,
 )
-from complots_solver.solvers.nets.average import AveragePolicy
+from complots_solver.solvers.nets.average import AveragePolicy, without_reservoir
 from complots_solver.solvers.nets.tablenet import (
     TableNet,
     optimiser_arrays,
@@ -455,11 +455,7 @@ class RegretSampler:
     def kit_state(self) -> dict[str, np.ndarray]:
         """What a warm start needs: :meth:`get_state` with the reservoir left empty (a few MB,
         where the reservoir makes a full-game checkpoint about 2 GB)."""
-        state = self.get_state()
-        for name in ("x", "legal", "probs", "weight"):
-            state[f"avg_{name}"] = state[f"avg_{name}"][:0]
-        state["avg_seen"] = np.array(0)
-        return state
+        return without_reservoir(self.get_state())
 
     def set_state(self, state: dict[str, np.ndarray]) -> None:
         """Restore what :meth:`get_state` (or :meth:`kit_state`) returned."""

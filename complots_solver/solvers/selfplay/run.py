@@ -95,6 +95,12 @@ def _record(config: GameConfig, seed: int, settings: SelfPlaySettings) -> dict[s
     }
 
 
+def _saved_defaults() -> dict[str, Any]:
+    """What a saved run or state lacks took: a setting's default from before it existed, and
+    one stream from before ``jobs``."""
+    return {**SelfPlaySettings().record(), "jobs": 1}
+
+
 def _settings(solver: dict[str, Any]) -> SelfPlaySettings:
     names = {f.name for f in fields(SelfPlaySettings)}
     return SelfPlaySettings(**{k: v for k, v in solver.items() if k in names})
@@ -130,8 +136,7 @@ def kit_from_checkpoint(checkpoint: Path, config: GameConfig) -> dict[str, np.nd
             f"{checkpoint} was written with table features {state.get('features')}; "
             f"this version has {FEATURE_VERSION}"
         )
-    # runs from before a setting existed took its default; before jobs, one stream
-    solver = {**SelfPlaySettings().record(), "jobs": 1, **record["solver"]}
+    solver = {**_saved_defaults(), **record["solver"]}
     settings = _settings(solver)
     return KIT.arrays(
         without_league(state), config, FEATURE_VERSION, int(solver["seed"]), settings.record()
@@ -185,8 +190,7 @@ class SelfPlayRun:
             saved = read_record(self.out)
             if saved is None:
                 raise ValueError(f"--resume: no self-play run in {self.out}")
-            # runs from before a setting existed took its default; before jobs, one stream
-            missing = {"seed": seed, **SelfPlaySettings().record(), "jobs": 1}
+            missing = {"seed": seed, **_saved_defaults()}
             solver, self.kept = reconcile(
                 self.out, _record(config, seed, settings), given, RESUMABLE, missing
             )

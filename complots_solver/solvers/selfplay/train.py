@@ -53,7 +53,7 @@ import numpy as np
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION, config_features
-from complots_solver.solvers.nets.average import AveragePolicy
+from complots_solver.solvers.nets.average import AveragePolicy, without_reservoir
 from complots_solver.solvers.nets.tablenet import (
     PPO,
     PPOSettings,
@@ -67,7 +67,6 @@ BotFactory = Callable[[str, np.random.Generator], SeatBot]
 DEFAULT_BOTS = "honest,counter,bluffer,trusting,skeptic,brazen,random"
 EXPLOITER_TARGETS = ("current", "average")
 PAST_KEY = re.compile(r"^past\d+_\d+$")  # a past self's weights in the trainer's state
-RESERVOIR = ("x", "legal", "probs", "weight")  # the average network's reservoir arrays
 
 
 @dataclass(frozen=True)
@@ -270,13 +269,8 @@ def without_league(state: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     selves and with the average network's reservoir emptied, its weights and optimiser kept:
     what a warm start needs (the network and its Adam moments, about a quarter of a
     checkpoint with eight past selves)."""
-    out = {k: v for k, v in state.items() if not PAST_KEY.match(k)}
+    out = without_reservoir({k: v for k, v in state.items() if not PAST_KEY.match(k)})
     out["past"] = np.array(0)
-    if "avg_seen" in out:
-        for name in RESERVOIR:
-            if f"avg_{name}" in out:
-                out[f"avg_{name}"] = out[f"avg_{name}"][:0]
-        out["avg_seen"] = np.array(0)
     return out
 
 
