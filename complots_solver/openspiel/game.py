@@ -195,10 +195,10 @@ class ComplotsState(pyspiel.State):
         """Winning seat, or -1 while none (or on a draw)."""
         return int(self.s[S_WINNER])
 
-    def view_tokens(self, viewer: int) -> list[int]:
-        """Observation tokens of a seat (or the public view with viewer=-1)."""
+    def view_tokens(self, viewer: int, start: int = 0) -> list[int]:
+        """Observation tokens of a seat (or the public view with viewer=-1), from move ``start``."""
         col = self.config.players if viewer < 0 else viewer
-        return [int(t[col]) for t in self.tokens]
+        return [int(t[col]) for t in self.tokens[start:]]
 
 
 def _cards(cfg: GameConfig, s: np.ndarray, base: int) -> str:

@@ -163,9 +163,13 @@ class CardTracker:
 
     def update(self, tokens: Sequence[int]) -> None:
         """Consume the tokens after the ones already processed (``tokens`` is the full list)."""
-        for token in tokens[self.processed :]:
+        self.extend(tokens[self.processed :])
+
+    def extend(self, new_tokens: Sequence[int]) -> None:
+        """Consume the tokens that follow the ones already processed."""
+        for token in new_tokens:
             self._apply(int(token))
-        self.processed = len(tokens)
+        self.processed += len(new_tokens)
 
     # -- one token --
     def _hidden_draw(self, k: int) -> None:

@@ -131,3 +131,33 @@ def test_tracker_is_exact_and_sound_on_random_games(params):
                     impossible_seen += 1
                     assert all(hidden[q, clan] == 0 for q in range(n) if q != p)
     assert impossible_seen > 0  # the check was exercised
+
+
+def test_bot_tracker_read_move_by_move_matches_a_full_replay():
+    """A heuristic bot reads only the moves since its last decision; what it then knows
+    equals a tracker replayed from the whole history, at every decision of random games."""
+    from complots_solver.play.bots import make_bot
+
+    game = load(players=4, lineup="inquisitor")
+    rng = np.random.default_rng(5)
+    compared = 0
+    for _ in range(6):
+        bot = make_bot("counter", game.config, np.random.default_rng(0))
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outs, probs = zip(*state.chance_outcomes(), strict=True)
+                a = outs[rng.choice(len(outs), p=np.asarray(probs) / sum(probs))]
+            else:
+                p = state.current_player()
+                got = bot.situation(state).cards
+                want = card_view(state, p)
+                for name in ("hand", "face_up", "face_down", "known_court", "known_out"):
+                    assert (getattr(got, name) == getattr(want, name)).all(), name
+                assert got.court_size == want.court_size
+                assert state.view_tokens(p, 3) == state.view_tokens(p)[3:]
+                compared += 1
+                legal = state.legal_actions()
+                a = legal[rng.integers(len(legal))]
+            state.apply_action(a)
+    assert compared > 100
