@@ -67,7 +67,7 @@ def main() -> None:
             f"{args.preset_dir} ({why}); nothing written"
         )
     path = args.preset_dir / KIT_FILE
-    atomic_write_npz(path, kit)
+    atomic_write_npz(path, kit, compressed=True)
     arrays, meta = read_kit(args.preset_dir, config)  # loads back, without pickle
     print(
         f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB): iteration {int(arrays['iteration'])}, "

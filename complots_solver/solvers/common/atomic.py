@@ -57,10 +57,10 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         fh.write(data)
 
 
-def atomic_write_npz(path: Path, arrays: dict[str, np.ndarray]) -> bytes:
-    """Save arrays as an .npz atomically; return the bytes written."""
+def atomic_write_npz(path: Path, arrays: dict[str, np.ndarray], compressed: bool = False) -> bytes:
+    """Save arrays as an .npz atomically (deflated with ``compressed``); return the bytes written."""
     buf = io.BytesIO()
-    np.savez(buf, **arrays)
+    (np.savez_compressed if compressed else np.savez)(buf, **arrays)
     data = buf.getvalue()
     atomic_write_bytes(path, data)
     return data

@@ -103,7 +103,11 @@ class KitSpec:
         settings: dict[str, Any],
     ) -> None:
         """Write ``state`` and its description to ``path`` atomically (npz, no pickle)."""
-        atomic_write_npz(path, self.arrays(state, config, features, seed, settings))
+        # deflated: the shipped ones count against the strategies' size limit, and a state
+        # made from a network alone (zero Adam moments) shrinks to a third
+        atomic_write_npz(
+            path, self.arrays(state, config, features, seed, settings), compressed=True
+        )
 
     def read(
         self, folder: Path, config: GameConfig, features: int

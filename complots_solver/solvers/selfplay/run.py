@@ -33,8 +33,9 @@ was never stopped; ``--resume`` of the run folder is.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,7 @@ from complots_solver.solvers.common.kit import KitSpec, refuse_with_resume, warm
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.common.rundir import read_checkpoint
 from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION
-from complots_solver.solvers.nets.tablenet import policy_meta
+from complots_solver.solvers.nets.tablenet import TableNet, policy_meta
 from complots_solver.solvers.selfplay.train import (
     LOG_COLUMNS,
     BotFactory,
@@ -141,6 +142,38 @@ def kit_from_checkpoint(checkpoint: Path, config: GameConfig) -> dict[str, np.nd
     return KIT.arrays(
         without_league(state), config, FEATURE_VERSION, int(solver["seed"]), settings.record()
     )
+
+
+def kit_from_network(folder: Path, config: GameConfig, seed: int = 0) -> dict[str, np.ndarray]:
+    """The arrays of a ``selfplay-state.npz`` for a strategy folder whose run is gone: its
+    ``policy-net.npz`` (the last network, not an average) with a restarted Adam state (zero
+    moments), the iteration, game count and settings of its ``meta.json``; ValueError for
+    another game, algorithm, an average network or a network of another shape."""
+    folder = Path(folder)
+    meta_path = folder / META_FILE
+    if not meta_path.is_file():
+        raise ValueError(f"{folder} holds no {META_FILE}")
+    meta = json.loads(meta_path.read_text())
+    if meta.get("algorithm") != ALGORITHM:
+        raise ValueError(f"{folder} holds a {meta.get('algorithm')} strategy, not a selfplay one")
+    if meta.get("game") != config.game_string():
+        raise ValueError(f"{folder} holds a strategy of {meta.get('game')}")
+    settings = _settings({**_saved_defaults(), **meta.get("settings", {})})
+    if settings.average > 0:
+        raise ValueError(
+            f"{folder}: an average network is not the learning network a warm start continues"
+        )
+    # the trainer only carries the arrays here and seats no bot, so it needs no bot factory
+    trainer = SelfPlayTrainer(config, replace(settings, bot_share=0.0), seed=seed)
+    try:
+        trainer.net.assign(TableNet.load(folder / POLICY_FILE))
+    except ValueError:
+        raise ValueError(
+            f"{folder}/{POLICY_FILE} is a network of another shape or features"
+        ) from None
+    trainer.iteration = int(meta["training_iterations"])
+    trainer.games = int(meta["training_games"])
+    return KIT.arrays(trainer.kit_state(), config, FEATURE_VERSION, seed, settings.record())
 
 
 class SelfPlayRun:

@@ -20,6 +20,7 @@ from complots_solver.solvers.selfplay.run import (
     KIT_FILE,
     SelfPlayRun,
     kit_from_checkpoint,
+    kit_from_network,
     read_kit,
 )
 from complots_solver.solvers.selfplay.train import SelfPlaySettings
@@ -189,3 +190,66 @@ def test_unusable_state_files_are_refused_by_name(config, first, tmp_path):
     with pytest.raises(ValueError, match="resume"):
         SelfPlayRun(first.out, config, SMALL, resume=True, warm_start=first.out)
     assert not (tmp_path / "other").exists()
+
+
+def test_a_state_made_from_a_shipped_network_alone_continues_it(config, tmp_path):
+    """For a strategy whose run is gone: the state holds the shipped network weight for
+    weight, zero Adam moments, the meta.json's counters and settings; a warm start from it
+    begins there and trains on. An average network, or another game's, is refused."""
+    plain = replace(SMALL, average=0)
+    run = SelfPlayRun(tmp_path / "run", config, plain, seed=4)
+    run.train(iterations=2)
+    run.save()
+    shipped = tmp_path / "strategies" / PRESET
+    shipped.mkdir(parents=True)
+    for name in ("policy-net.npz", "meta.json"):
+        (shipped / name).write_bytes((run.out / name).read_bytes())
+    kit = kit_from_network(shipped, config, seed=4)
+    for i, weights in enumerate(run.trainer.net.params()):
+        np.testing.assert_array_equal(kit[f"p{i}"], weights)
+        assert not kit[f"m{i}"].any() and not kit[f"v{i}"].any()
+    assert int(kit["adam_t"]) == 0 and int(kit["past"]) == 0
+    assert int(kit["iteration"]) == 2 and int(kit["games"]) == 8
+    assert json.loads(str(kit[KIT_META]))["settings"] == plain.record()
+    np.savez(shipped / KIT_FILE, **kit)
+    warm = SelfPlayRun(tmp_path / "warm", config, SelfPlaySettings(), seed=5, warm_start=shipped)
+    assert warm.settings == plain and warm.trainer.iteration == 2
+    warm.train(iterations=3)
+    assert warm.trainer.iteration == 3 and warm.trainer.ppo.t > 0
+    averaged = SelfPlayRun(tmp_path / "averaged", config, SMALL, seed=1)
+    averaged.train(iterations=1)
+    averaged.save()
+    with pytest.raises(ValueError, match="average network"):
+        kit_from_network(averaged.out, config)
+    other = resolve_game("complots-inquisitor-3")[0]
+    with pytest.raises(ValueError, match="strategy of"):
+        kit_from_network(shipped, other)
+
+
+TABLE_PRESETS = [
+    "complots-ambassador-3", "complots-inquisitor-3", "complots-ambassador",
+    "complots-inquisitor", "complots2-catechumene-3", "complots2-catechumene",
+    "complots-ambassador-5", "complots-inquisitor-5", "complots-ambassador-6",
+    "complots-inquisitor-6",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("preset", TABLE_PRESETS)
+def test_every_shipped_table_strategy_carries_its_state(preset):
+    """A fresh clone can continue each shipped table network: its state file loads without
+    pickle for its game and holds the shipped network weight for weight."""
+    from complots_solver.solvers.nets.tablenet import TableNet
+
+    config = resolve_game(preset)[0]
+    folder = folders.strategies_dir() / preset
+    kit, meta = read_kit(folder, config)
+    shipped = TableNet.load(folder / "policy-net.npz")
+    for i, weights in enumerate(shipped.params()):
+        np.testing.assert_array_equal(kit[f"p{i}"], weights)
+    assert meta["settings"]["average"] == 0
+
+
+def test_the_shipped_strategies_stay_within_50_mb():
+    """games/strategies, state files and second opinions included, is at most 50 MB."""
+    files = [p for p in folders.strategies_dir().rglob("*") if p.is_file()]
+    assert sum(p.stat().st_size for p in files) <= 50_000_000
