@@ -1,0 +1,78 @@
+"""Make one table strategy that plays the mixture of several table networks of one game.
+
+python scripts/mix_table_strategies.py --out DIR RUN/snaps/it2000 RUN/snaps/it3000 RUN
+
+Each seat that plays the strategy draws one member for the whole game, uniformly (the
+playing bot weights the members by the probability each gave the seat's own moves so far,
+which is the same behavioural strategy). The first folder's network is ``policy-net.npz``,
+the others ``mixture-NN.npz``; the last folder's ``selfplay-state.npz`` (the latest network,
+which a warm start continues) and ``training.csv`` are copied when there. ``meta.json``
+names the members, their iterations and the command. ``complots bound GAME --strategy DIR
+--method responder`` measures it; the other bound tools measure one network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+from complots_solver.solvers.common.atomic import atomic_write_json
+from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE
+from complots_solver.solvers.nets.tablenet import MIXTURE_PREFIX, TableNet, mixture_files
+from complots_solver.solvers.selfplay.run import KIT_FILE
+
+
+def main() -> None:
+    """Check the members are table networks of one game, then write the mixture folder."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("members", type=Path, nargs="+", help="folders holding policy-net.npz")
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    if len(args.members) < 2:
+        raise SystemExit("refused: a mixture needs at least two members")
+    metas = []
+    games = set()
+    for folder in args.members:
+        try:
+            net = TableNet.load(folder / POLICY_FILE)
+            meta = json.loads((folder / META_FILE).read_text())
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"refused: {folder}: {exc}") from None
+        if mixture_files(folder):
+            raise SystemExit(f"refused: {folder} is a mixture already")
+        games.add((net.net.meta.get("game"), net.num_features, net.num_actions))
+        metas.append(meta)
+    if len(games) != 1:
+        raise SystemExit("refused: the members are networks of different games or features")
+    args.out.mkdir(parents=True, exist_ok=True)
+    for old in [args.out / POLICY_FILE, *mixture_files(args.out)]:
+        old.unlink(missing_ok=True)
+    shutil.copyfile(args.members[0] / POLICY_FILE, args.out / POLICY_FILE)
+    for k, folder in enumerate(args.members[1:]):
+        shutil.copyfile(folder / POLICY_FILE, args.out / f"{MIXTURE_PREFIX}{k:02d}.npz")
+    last = args.members[-1]
+    for name in (KIT_FILE, "training.csv"):
+        if (last / name).is_file():
+            shutil.copyfile(last / name, args.out / name)
+    meta = dict(metas[-1])
+    meta["mixture"] = {
+        "members": [str(f) for f in args.members],
+        "iterations": [m.get("training_iterations") for m in metas],
+        "how": "each seat draws one member for the whole game, uniformly",
+        "command": "python scripts/mix_table_strategies.py --out "
+        + str(args.out)
+        + " "
+        + " ".join(str(f) for f in args.members),
+    }
+    meta["responder_gain"] = None
+    meta["quality"] = "not measured: no best responder has been trained against this mixture"
+    atomic_write_json(args.out / META_FILE, meta)
+    print(
+        f"wrote {args.out}: {len(args.members)} members, iterations {meta['mixture']['iterations']}"
+    )
+
+
+if __name__ == "__main__":
+    main()
