@@ -1,12 +1,12 @@
 """Make one table strategy that plays the mixture of several table networks of one game.
 
-python scripts/mix_table_strategies.py --out DIR RUN/snaps/it2000 RUN/snaps/it3000 RUN
+python scripts/mix_table_strategies.py --out DIR RUN RUN/snaps/it3000 RUN/snaps/it2000
 
 Each seat that plays the strategy draws one member for the whole game, uniformly (the
 playing bot weights the members by the probability each gave the seat's own moves so far,
-which is the same behavioural strategy). The first folder's network is ``policy-net.npz``,
-the others ``mixture-NN.npz``; the last folder's ``selfplay-state.npz`` (the latest network,
-which a warm start continues) and ``training.csv`` are copied when there. ``meta.json``
+which is the same behavioural strategy). List the newest network first: its network is ``policy-net.npz`` (the
+others ``mixture-NN.npz``), and its ``selfplay-state.npz`` (deflated; what a warm start
+continues) and ``training.csv`` are copied when there. ``meta.json``
 names the members, their iterations and the command. ``complots bound GAME --strategy DIR
 --method responder`` measures it; the other bound tools measure one network.
 """
@@ -18,7 +18,9 @@ import json
 import shutil
 from pathlib import Path
 
-from complots_solver.solvers.common.atomic import atomic_write_json
+import numpy as np
+
+from complots_solver.solvers.common.atomic import atomic_write_json, atomic_write_npz
 from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE
 from complots_solver.solvers.nets.tablenet import MIXTURE_PREFIX, TableNet, mixture_files
 from complots_solver.solvers.selfplay.run import KIT_FILE
@@ -52,11 +54,13 @@ def main() -> None:
     shutil.copyfile(args.members[0] / POLICY_FILE, args.out / POLICY_FILE)
     for k, folder in enumerate(args.members[1:]):
         shutil.copyfile(folder / POLICY_FILE, args.out / f"{MIXTURE_PREFIX}{k:02d}.npz")
-    last = args.members[-1]
-    for name in (KIT_FILE, "training.csv"):
-        if (last / name).is_file():
-            shutil.copyfile(last / name, args.out / name)
-    meta = dict(metas[-1])
+    newest = args.members[0]
+    if (newest / "training.csv").is_file():
+        shutil.copyfile(newest / "training.csv", args.out / "training.csv")
+    if (newest / KIT_FILE).is_file():
+        with np.load(newest / KIT_FILE, allow_pickle=False) as data:
+            atomic_write_npz(args.out / KIT_FILE, {k: data[k] for k in data.files}, compressed=True)
+    meta = dict(metas[0])
     meta["mixture"] = {
         "members": [str(f) for f in args.members],
         "iterations": [m.get("training_iterations") for m in metas],

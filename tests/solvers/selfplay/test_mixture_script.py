@@ -51,6 +51,7 @@ def test_the_mixture_plays_each_member_and_names_them(tmp_path):
             np.testing.assert_array_equal(a, b)
     meta = json.loads((out / "meta.json").read_text())
     assert meta["mixture"]["iterations"] == [100, 200, 300]
+    assert meta["training_iterations"] == 100  # the first member describes the folder
     assert meta["responder_gain"] is None
 
 
