@@ -202,14 +202,19 @@ def random_core_game(
     raise AssertionError("game did not end")
 
 
+def chance_action(state: pyspiel.State, rng: np.random.Generator) -> int:
+    """A chance outcome of ``state`` drawn with its probability."""
+    outs, probs = zip(*state.chance_outcomes(), strict=True)
+    return outs[rng.choice(len(outs), p=np.asarray(probs) / sum(probs))]
+
+
 def random_spiel_game(game: pyspiel.Game, rng: np.random.Generator) -> list[pyspiel.State]:
     """Play one random pyspiel game; return every state visited (clones), terminal last."""
     state = game.new_initial_state()
     states = [state.clone()]
     while not state.is_terminal():
         if state.is_chance_node():
-            outs, probs = zip(*state.chance_outcomes(), strict=True)
-            a = outs[rng.choice(len(outs), p=np.asarray(probs) / sum(probs))]
+            a = chance_action(state, rng)
         else:
             legal = state.legal_actions()
             a = legal[rng.integers(len(legal))]

@@ -15,6 +15,7 @@ from tests.helpers import (
     CHANCE,
     COMPLOTS2_SETS,
     all_configs,
+    chance_action,
     complots2_configs,
     load,
     random_spiel_game,
@@ -137,8 +138,7 @@ def test_perfect_recall_and_disjoint_infostates(params: dict[str, Any]) -> None:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outs, probs = zip(*state.chance_outcomes(), strict=True)
-                a = outs[rng.choice(len(outs), p=np.asarray(probs) / sum(probs))]
+                a = chance_action(state, rng)
             else:
                 p = state.current_player()
                 info = state.information_state_string(p)

@@ -10,7 +10,7 @@ import pytest
 from complots_solver.play.cards import CardTracker, card_view, holding_probabilities
 from complots_solver.rules.enums import NUM_CLANS, Clan
 from complots_solver.rules.layout import S_COURT, S_HIDDEN, S_OUT, S_REVEALED
-from tests.helpers import COMPLOTS2_SETS, deal, load, play, random_spiel_game
+from tests.helpers import COMPLOTS2_SETS, chance_action, deal, load, play, random_spiel_game
 
 
 def test_holding_probabilities_hand_computed():
@@ -146,8 +146,7 @@ def test_bot_tracker_read_move_by_move_matches_a_full_replay():
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outs, probs = zip(*state.chance_outcomes(), strict=True)
-                a = outs[rng.choice(len(outs), p=np.asarray(probs) / sum(probs))]
+                a = chance_action(state, rng)
             else:
                 p = state.current_player()
                 got = bot.situation(state).cards
