@@ -260,8 +260,7 @@ class HeuristicBot(Bot):
         if owner is not state.tokens or tracker is None:  # a new or cloned game: replay
             tracker = CardTracker(self.config, p)
             self._trackers[p] = (state.tokens, tracker)
-        # only the moves since its last call: a whole-history copy each decision is quadratic
-        tracker.extend(state.view_tokens(p, tracker.processed))
+        tracker.catch_up(state)
         stage = Stage(view.stage(s))
         actor = view.actor(s)
         shown = view.shown(s) if stage == Stage.EXAMINE_DECIDE and actor == p else -1

@@ -171,6 +171,11 @@ class CardTracker:
             self._apply(int(token))
         self.processed += len(new_tokens)
 
+    def catch_up(self, state: object) -> None:
+        """Consume the viewer's tokens of a ``ComplotsState`` since the last call: only the new
+        moves are copied (a whole-history copy each decision made long games quadratic)."""
+        self.extend(state.view_tokens(self.viewer, self.processed))  # type: ignore[attr-defined]
+
     # -- one token --
     def _hidden_draw(self, k: int) -> None:
         np.maximum(self.known_court - k, 0, out=self.known_court)
@@ -284,8 +289,7 @@ class CardTracker:
 
 def card_view(state: object, viewer: int, tracker: CardTracker | None = None) -> CardView:
     """What seat ``viewer`` knows at a ``ComplotsState`` (optionally reusing a tracker)."""
-    tokens = state.view_tokens(viewer)  # type: ignore[attr-defined]
-    if tracker is None or tracker.processed > len(tokens):
+    if tracker is None or tracker.processed > len(state.tokens):  # type: ignore[attr-defined]
         tracker = CardTracker(state.config, viewer)  # type: ignore[attr-defined]
-    tracker.update(tokens)
+    tracker.catch_up(state)
     return tracker.view()
