@@ -8,6 +8,8 @@ Files in the run directory:
 ``training.csv``    one row per iteration (games, decisions, win share against the bots
                     in that iteration's bot games, entropy, losses)
 ``policy-net.npz``  the table network (``net:DIR`` and ``solved`` play it)
+``mixture-NN.npz``  with ``mixture`` M > 1: the M - 1 earlier networks the strategy mixes
+                    with it, newest first (``mixture_every`` iterations apart)
 ``meta.json``       what the run did, and the strategy's measured quality if any
 ``selfplay-state.npz`` the network and its optimiser without the past selves (about 1.6 MB
                     at 3 players, with every checkpoint; with ``average``, its network
@@ -61,7 +63,7 @@ from complots_solver.solvers.common.kit import KitSpec, refuse_with_resume, warm
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.common.rundir import read_checkpoint
 from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION
-from complots_solver.solvers.nets.tablenet import TableNet, policy_meta
+from complots_solver.solvers.nets.tablenet import TableNet, policy_meta, save_mixture
 from complots_solver.solvers.selfplay.train import (
     LOG_COLUMNS,
     BotFactory,
@@ -77,13 +79,14 @@ LOG = LogSpec(
     LOG_COLUMNS,
     lambda row: [*(int(x) for x in row[:4]), *(round(float(x), 4) for x in row[4:])],
 )
-RESUMABLE: tuple[str, ...] = ()
 KIT_FILE = SELFPLAY_STATE_FILE
 KIT_KIND = "complots selfplay state"
 KIT_VERSION = 1
 KIT = KitSpec(KIT_FILE, KIT_KIND, KIT_VERSION, "selfplay state", "a selfplay run", "iteration")
-# settings a warm start may change: the streams an iteration is split into
-WARM_RESUMABLE = ("jobs",)
+# settings a resume may change: what the run writes, not how it trains
+RESUMABLE: tuple[str, ...] = ("mixture", "mixture_every")
+# settings a warm start may change: the streams an iteration is split into, and the above
+WARM_RESUMABLE = ("jobs", *RESUMABLE)
 __all__ = ["KIT_FILE", "META_FILE", "POLICY_FILE", "SelfPlayRun", "policy_meta"]
 
 
@@ -279,14 +282,18 @@ class SelfPlayRun:
         self.save()
 
     def save(self) -> None:
-        """Write ``policy-net.npz``, ``selfplay-state.npz`` and ``meta.json`` (what the run did;
-        quality not measured).
+        """Write ``policy-net.npz`` (and the mixture's ``mixture-NN.npz``), ``selfplay-state.npz``
+        and ``meta.json`` (what the run did; quality not measured).
 
         Also after every checkpoint, so that a run stopped at any moment can be played.
         """
         tr = self.trainer
         write_kit(self.out / KIT_FILE, tr)
         tr.policy().save(self.out / POLICY_FILE, meta=policy_meta(self.config, ALGORITHM))
+        members = tr.mixture_members()
+        save_mixture(
+            self.out, [net for _, net in members], meta=policy_meta(self.config, ALGORITHM)
+        )
         meta = {
             "algorithm": ALGORITHM,
             "game": self.config.game_string(),
@@ -295,6 +302,12 @@ class SelfPlayRun:
             "training_seconds": round(self.driver.elapsed, 1),
             "settings": self.settings.record(),
             "warm_start": self.warm,
+            "mixture": {
+                "iterations": [tr.iteration, *(it for it, _ in members)],
+                "how": "each seat draws one member for the whole game, uniformly",
+            }
+            if members
+            else None,
             "responder_gain": None,
             "quality": "not measured: no best responder has been trained against this strategy",
         }

@@ -22,6 +22,12 @@ learner seats' decisions. A game's chairs are seated one of three ways:
 With ``average`` set, the learner's decisions also feed the average-strategy
 network of :mod:`..nets.average`, which is then the strategy the run writes.
 
+With ``mixture`` M > 1, the strategy the run writes is a **mixture**: the
+last network and the M - 1 kept before it, one every ``mixture_every``
+iterations (each seat plays one member, drawn for the whole game). The kept
+members are in the checkpoint, so a resumed run writes the same mixture;
+a warm start begins with none, as it does with past selves.
+
 With ``magnet_every`` set, the ``entropy`` term pulls towards a **magnet**
 instead of towards uniform play: the reverse KL to a copy of the network,
 replaced by the current network every ``magnet_every`` iterations. A fixed
@@ -67,6 +73,7 @@ BotFactory = Callable[[str, np.random.Generator], SeatBot]
 DEFAULT_BOTS = "honest,counter,bluffer,trusting,skeptic,brazen,random"
 EXPLOITER_TARGETS = ("current", "average")
 PAST_KEY = re.compile(r"^past\d+_\d+$")  # a past self's weights in the trainer's state
+MEMBER_KEY = re.compile(r"^member\d+_\d+$")  # a kept mixture member's weights
 
 
 @dataclass(frozen=True)
@@ -103,6 +110,12 @@ class SelfPlaySettings:
     # weighted by 1 / (its seat's own reach so far), at most W, then scaled to mean 1 (the
     # counterfactual weighting of CFR, by importance sampling on the seat's own moves)
     counterfactual: float = 0.0
+    # networks in the strategy the run writes: the last one and the mixture - 1 kept before it,
+    # one every mixture_every iterations (1: the last network alone). Play draws one per seat
+    # for the whole game; the last iterate of league self-play cycles, a mixture of iterates
+    # far enough apart gives much less away (docs/selfplay.md, "Trained longer, and mixed")
+    mixture: int = 1
+    mixture_every: int = 100
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> SelfPlaySettings:
@@ -138,6 +151,8 @@ class SelfPlaySettings:
             "exploiter_reset",
             "jobs",
             "average_steps",
+            "mixture",
+            "mixture_every",
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"--option {name} must be at least 1, got {getattr(self, name)}")
@@ -269,8 +284,12 @@ def without_league(state: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     selves and with the average network's reservoir emptied, its weights and optimiser kept:
     what a warm start needs (the network and its Adam moments, about a quarter of a
     checkpoint with eight past selves)."""
-    out = without_reservoir({k: v for k, v in state.items() if not PAST_KEY.match(k)})
+    out = without_reservoir(
+        {k: v for k, v in state.items() if not (PAST_KEY.match(k) or MEMBER_KEY.match(k))}
+    )
     out["past"] = np.array(0)
+    out["members"] = np.array(0)
+    out["member_iterations"] = np.zeros(0, dtype=np.int64)
     return out
 
 
@@ -321,6 +340,7 @@ class SelfPlayTrainer:
             ),
         )
         self.past: list[TableNet] = []
+        self.members: list[tuple[int, TableNet]] = []  # kept for the written mixture
         self.exploiter: TableNet | None = None
         self.exploiter_ppo: PPO | None = None
         if frozen is None and settings.exploiter_share > 0:
@@ -451,6 +471,9 @@ class SelfPlayTrainer:
         if self.frozen is None and s.snapshots > 0 and self.iteration % s.snapshot_every == 0:
             self.past.append(self.net.copy())
             self.past = self.past[-s.snapshots :]
+        if self.frozen is None and s.mixture > 1 and self.iteration % s.mixture_every == 0:
+            self.members.append((self.iteration, self.policy().copy()))
+            self.members = self.members[-s.mixture :]
         if self.frozen is not None:
             bot_games = results  # the responder's games against the strategy
         else:
@@ -485,12 +508,17 @@ class SelfPlayTrainer:
             "iteration": np.array(self.iteration),
             "games": np.array(self.games),
             "past": np.array(len(self.past)),
+            "members": np.array(len(self.members)),
+            "member_iterations": np.array([it for it, _ in self.members], dtype=np.int64),
             "features": np.array(FEATURE_VERSION),
             **optimiser_arrays(self.net, self.ppo),
         }
         for k, past in enumerate(self.past):
             for i, p in enumerate(past.params()):
                 out[f"past{k}_{i}"] = p
+        for k, (_, member) in enumerate(self.members):
+            for i, p in enumerate(member.params()):
+                out[f"member{k}_{i}"] = p
         if self.exploiter is not None and self.exploiter_ppo is not None:
             out.update(optimiser_arrays(self.exploiter, self.exploiter_ppo, "x_"))
         if self.average is not None:
@@ -529,6 +557,20 @@ class SelfPlayTrainer:
             for i, target in enumerate(past.params()):
                 target[...] = state[f"past{k}_{i}"]
             self.past.append(past)
+        # a checkpoint from before mixtures holds none
+        iterations = state.get("member_iterations", np.zeros(0, dtype=np.int64))
+        self.members = []
+        for k in range(int(state.get("members", 0))):
+            member = self.net.copy()
+            for i, target in enumerate(member.params()):
+                target[...] = state[f"member{k}_{i}"]
+            self.members.append((int(iterations[k]), member))
+
+    def mixture_members(self) -> list[tuple[int, TableNet]]:
+        """The earlier networks the written strategy mixes with the last one, newest first, with
+        their iterations: up to ``mixture - 1`` kept ones from before the current iteration."""
+        earlier = [(it, net) for it, net in self.members if it < self.iteration]
+        return earlier[::-1][: self.settings.mixture - 1]
 
     def policy(self) -> TableNet:
         """The strategy: the average network when there is one, else the current network."""
