@@ -24,7 +24,8 @@ driver's (:mod:`complots_solver.solvers.common.driver`).
 A **warm start** (``warm_start``: a folder holding ``selfplay-state.npz``; ``solved``:
 the game's shipped strategy) begins a new run folder from that network and its Adam
 state at its iteration and game counts, with the saved run's settings (one given again
-with another value is refused, but ``jobs``) and the command's seed. The league's past
+with another value is refused, but ``jobs``, ``mixture`` and ``mixture_every``) and the
+command's seed. The league's past
 selves start empty: until the next multiple of ``snapshot_every`` the games meant for
 past selves seat the learning network instead, and from then on the snapshots the new
 run takes fill it again; with ``average`` the average network goes on from its weights
