@@ -76,6 +76,13 @@ def main() -> None:
     print(
         f"wrote {args.out}: {len(args.members)} members, iterations {meta['mixture']['iterations']}"
     )
+    its = meta["mixture"]["iterations"]
+    if all(isinstance(i, int) for i in its) and its[0] < max(its):
+        # a responder starts from the first member, and from an older one it finds less
+        print(
+            f"note: the first member (iteration {its[0]}) is not the newest: a responder starts "
+            "from it and may understate the bound (docs/bounds.md); list the newest first"
+        )
 
 
 if __name__ == "__main__":

@@ -53,6 +53,9 @@ def test_the_mixture_plays_each_member_and_names_them(tmp_path):
     assert meta["mixture"]["iterations"] == [100, 200, 300]
     assert meta["training_iterations"] == 100  # the first member describes the folder
     assert meta["responder_gain"] is None
+    assert "is not the newest" in done.stdout  # 100 before 200 and 300
+    newest_first = _run("--out", tmp_path / "mix2", *members[::-1])
+    assert newest_first.returncode == 0 and "is not the newest" not in newest_first.stdout
 
 
 def test_members_of_different_games_or_a_single_member_are_refused(tmp_path):
