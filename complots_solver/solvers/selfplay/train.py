@@ -112,8 +112,8 @@ class SelfPlaySettings:
     counterfactual: float = 0.0
     # networks in the strategy the run writes: the last one and the mixture - 1 kept before it,
     # one every mixture_every iterations (1: the last network alone). Play draws one per seat
-    # for the whole game; the last iterate of league self-play cycles, a mixture of iterates
-    # far enough apart gives much less away (docs/selfplay.md, "Trained longer, and mixed")
+    # for the whole game; the last iterate of league self-play cycles, and a mixture of iterates
+    # far enough apart gave a trained responder half to two thirds as much (docs/selfplay.md)
     mixture: int = 1
     mixture_every: int = 100
 
