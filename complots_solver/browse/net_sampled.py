@@ -311,6 +311,13 @@ class NetSampledBrowser(SampledBrowser):
             )
         if self.threshold > 0:
             solver_text += f", played with actions under {self.threshold:.0%} dropped"
+        mixture = m.get("mixture")
+        if isinstance(mixture, dict) and len(mixture.get("iterations") or []) > 1:
+            its = ", ".join(f"{i:,}" for i in mixture["iterations"])
+            solver_text += (
+                f"; a mixture of {len(mixture['iterations'])} networks of the run "
+                f"(iterations {its}), each seat playing one for the whole game"
+            )
         out.update(
             algorithm="regret" if regret else "selfplay" if self.table else "belief",
             iterations=None,

@@ -202,3 +202,31 @@ def test_bound_names_say_which_responder_and_its_budget():
     )
     assert responder_name("bot:counter") == "the 'counter' bot as a fixed responder"
     assert responder_name("responder_x") == "responder_x"
+
+
+def test_a_mixture_is_named_with_its_members(tmp_path: Path) -> None:
+    """A table folder whose meta names a mixture says so in the report header, with the members'
+    iterations; one without says nothing of a mixture."""
+    import json
+
+    from complots_solver.solvers.knowledge.table_features import config_features
+    from complots_solver.solvers.nets.tablenet import TableNet
+
+    config, _ = resolve_game("complots-inquisitor-3")
+    folder = tmp_path / "mix"
+    folder.mkdir()
+    for k, name in enumerate(("policy-net.npz", "mixture-00.npz", "mixture-01.npz")):
+        net = TableNet.create(
+            config_features(config.to_array()), config.num_distinct_actions(), (8,), seed=k
+        )
+        net.save(folder / name, meta={"game": config.game_string()})
+    meta = {"game": config.game_string(), "algorithm": "selfplay", "training_games": 5000}
+    (folder / "meta.json").write_text(json.dumps(meta))
+    assert "mixture" not in load_run(folder, games=GAMES, seed=1).describe_run()["solver_text"]
+    meta["mixture"] = {"iterations": [3195, 2941, 2757]}
+    (folder / "meta.json").write_text(json.dumps(meta))
+    assert load_run(folder, games=GAMES, seed=1).describe_run()["solver_text"] == (
+        "selfplay (league self-play of a table network, PPO; 5,000 training games); a mixture "
+        "of 3 networks of the run (iterations 3,195, 2,941, 2,757), each seat playing one for "
+        "the whole game"
+    )
