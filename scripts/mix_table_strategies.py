@@ -22,7 +22,12 @@ import numpy as np
 
 from complots_solver.solvers.common.atomic import atomic_write_json, atomic_write_npz
 from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE
-from complots_solver.solvers.nets.tablenet import MIXTURE_PREFIX, TableNet, mixture_files
+from complots_solver.solvers.nets.tablenet import (
+    MIXTURE_HOW,
+    MIXTURE_PREFIX,
+    TableNet,
+    mixture_files,
+)
 from complots_solver.solvers.selfplay.run import KIT_FILE
 
 
@@ -64,7 +69,7 @@ def main() -> None:
     meta["mixture"] = {
         "members": [str(f) for f in args.members],
         "iterations": [m.get("training_iterations") for m in metas],
-        "how": "each seat draws one member for the whole game, uniformly",
+        "how": MIXTURE_HOW,
         "command": "python scripts/mix_table_strategies.py --out "
         + str(args.out)
         + " "

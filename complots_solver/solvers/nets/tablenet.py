@@ -23,6 +23,7 @@ KIND = "table-policy"
 THRESHOLD_KEY = "threshold"  # meta entry: thresholding at play (see thresholded)
 NEG = -1e9
 MIXTURE_PREFIX = "mixture-"  # mixture-00.npz, ...: further members beside policy-net.npz
+MIXTURE_HOW = "each seat draws one member for the whole game, uniformly"  # meta.json's words
 
 
 def is_table_net(path: Path) -> bool:

@@ -64,7 +64,12 @@ from complots_solver.solvers.common.kit import KitSpec, refuse_with_resume, warm
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.common.rundir import read_checkpoint
 from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION
-from complots_solver.solvers.nets.tablenet import TableNet, policy_meta, save_mixture
+from complots_solver.solvers.nets.tablenet import (
+    MIXTURE_HOW,
+    TableNet,
+    policy_meta,
+    save_mixture,
+)
 from complots_solver.solvers.selfplay.train import (
     LOG_COLUMNS,
     BotFactory,
@@ -290,11 +295,10 @@ class SelfPlayRun:
         """
         tr = self.trainer
         write_kit(self.out / KIT_FILE, tr)
-        tr.policy().save(self.out / POLICY_FILE, meta=policy_meta(self.config, ALGORITHM))
+        net_meta = policy_meta(self.config, ALGORITHM)
+        tr.policy().save(self.out / POLICY_FILE, meta=net_meta)
         members = tr.mixture_members()
-        save_mixture(
-            self.out, [net for _, net in members], meta=policy_meta(self.config, ALGORITHM)
-        )
+        save_mixture(self.out, [net for _, net in members], meta=net_meta)
         meta = {
             "algorithm": ALGORITHM,
             "game": self.config.game_string(),
@@ -305,7 +309,7 @@ class SelfPlayRun:
             "warm_start": self.warm,
             "mixture": {
                 "iterations": [tr.iteration, *(it for it, _ in members)],
-                "how": "each seat draws one member for the whole game, uniformly",
+                "how": MIXTURE_HOW,
             }
             if members
             else None,

@@ -279,6 +279,11 @@ def counterfactual_weights(reach_logp: np.ndarray, cap: float) -> np.ndarray:
     return (w / w.mean()).astype(np.float32)
 
 
+def _frozen_arrays(prefix: str, nets: Sequence[TableNet]) -> dict[str, np.ndarray]:
+    """The weights of ``nets`` as ``PREFIXk_i`` arrays (past selves, mixture members)."""
+    return {f"{prefix}{k}_{i}": p for k, net in enumerate(nets) for i, p in enumerate(net.params())}
+
+
 def without_league(state: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """A trainer's state (:meth:`SelfPlayTrainer.get_state`, or a checkpoint's) without its past
     selves and with the average network's reservoir emptied, its weights and optimiser kept:
@@ -513,12 +518,8 @@ class SelfPlayTrainer:
             "features": np.array(FEATURE_VERSION),
             **optimiser_arrays(self.net, self.ppo),
         }
-        for k, past in enumerate(self.past):
-            for i, p in enumerate(past.params()):
-                out[f"past{k}_{i}"] = p
-        for k, (_, member) in enumerate(self.members):
-            for i, p in enumerate(member.params()):
-                out[f"member{k}_{i}"] = p
+        out.update(_frozen_arrays("past", self.past))
+        out.update(_frozen_arrays("member", [net for _, net in self.members]))
         if self.exploiter is not None and self.exploiter_ppo is not None:
             out.update(optimiser_arrays(self.exploiter, self.exploiter_ppo, "x_"))
         if self.average is not None:
@@ -551,20 +552,21 @@ class SelfPlayTrainer:
                 )
             for i, target in enumerate(self.magnet.params()):
                 target[...] = state[f"magnet_{i}"]
-        self.past = []
-        for k in range(int(state["past"])):
-            past = self.net.copy()
-            for i, target in enumerate(past.params()):
-                target[...] = state[f"past{k}_{i}"]
-            self.past.append(past)
+        self.past = self._frozen_nets(state, "past", int(state["past"]))
         # a checkpoint from before mixtures holds none
         iterations = state.get("member_iterations", np.zeros(0, dtype=np.int64))
-        self.members = []
-        for k in range(int(state.get("members", 0))):
-            member = self.net.copy()
-            for i, target in enumerate(member.params()):
-                target[...] = state[f"member{k}_{i}"]
-            self.members.append((int(iterations[k]), member))
+        members = self._frozen_nets(state, "member", int(state.get("members", 0)))
+        self.members = [(int(it), net) for it, net in zip(iterations, members, strict=True)]
+
+    def _frozen_nets(self, state: dict[str, np.ndarray], prefix: str, count: int) -> list[TableNet]:
+        """``count`` copies of the network holding the weights ``PREFIXk_i`` of ``state``."""
+        nets = []
+        for k in range(count):
+            net = self.net.copy()
+            for i, target in enumerate(net.params()):
+                target[...] = state[f"{prefix}{k}_{i}"]
+            nets.append(net)
+        return nets
 
     def mixture_members(self) -> list[tuple[int, TableNet]]:
         """The earlier networks the written strategy mixes with the last one, newest first, with
