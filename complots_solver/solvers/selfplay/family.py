@@ -43,7 +43,9 @@ HELP = {
     "bot_share": "share of games of one learning seat among the bots of `bots`",
     "snapshot_every": "iterations between frozen copies of the network (past selves)",
     "snapshots": "past selves kept; the games neither self-play nor with bots seat them",
-    "bots": "comma-separated bots the learner meets in its bot games",
+    "bots": "comma-separated bots the learner meets in its bot games; a warm start may change it",
+    "bot_one_kind": "share of the bot games in which every bot chair is one bot drawn from "
+    "`bots` (0: each chair draws its own); a warm start may change it",
     "exploiter_share": "share of games against the exploiter (a best responder trained alongside; 0: none)",
     "exploiter_games": "the exploiter's own training games an iteration",
     "exploiter_reset": "iterations between restarts of the exploiter from a copy of its target",

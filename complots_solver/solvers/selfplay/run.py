@@ -24,7 +24,8 @@ driver's (:mod:`complots_solver.solvers.common.driver`).
 A **warm start** (``warm_start``: a folder holding ``selfplay-state.npz``; ``solved``:
 the game's shipped strategy) begins a new run folder from that network and its Adam
 state at its iteration and game counts, with the saved run's settings (one given again
-with another value is refused, but ``jobs``, ``mixture`` and ``mixture_every``) and the
+with another value is refused, but ``jobs``, ``bots``, ``bot_one_kind``, ``mixture``
+and ``mixture_every``) and the
 command's seed. The league's past
 selves start empty: until the next multiple of ``snapshot_every`` the games meant for
 past selves seat the learning network instead, and from then on the snapshots the new
@@ -91,8 +92,9 @@ KIT_VERSION = 1
 KIT = KitSpec(KIT_FILE, KIT_KIND, KIT_VERSION, "selfplay state", "a selfplay run", "iteration")
 # settings a resume may change: what the run writes, not how it trains
 RESUMABLE: tuple[str, ...] = ("mixture", "mixture_every")
-# settings a warm start may change: the streams an iteration is split into, and the above
-WARM_RESUMABLE = ("jobs", *RESUMABLE)
+# settings a warm start may change: the streams an iteration is split into, the bots the
+# continued network meets, and the above
+WARM_RESUMABLE = ("jobs", "bots", "bot_one_kind", *RESUMABLE)
 __all__ = ["KIT_FILE", "META_FILE", "POLICY_FILE", "SelfPlayRun", "policy_meta"]
 
 
@@ -206,7 +208,8 @@ class SelfPlayRun:
         On ``resume`` the saved settings and seed are the run's; a setting named
         in ``given`` that differs from the saved one is refused (ValueError), by
         the driver's reconciliation. ``warm_start``: a new run from a folder's
-        ``selfplay-state.npz`` (module note), its settings but for ``jobs`` when given;
+        ``selfplay-state.npz`` (module note), its settings but for those of
+        :data:`WARM_RESUMABLE` when given;
         ValueError if unusable or together with ``resume``.
         """
         self.out = Path(out)

@@ -93,6 +93,10 @@ class SelfPlaySettings:
     snapshot_every: int = 10
     snapshots: int = 8
     bots: str = DEFAULT_BOTS
+    # share of the bot games in which every bot chair is one bot, drawn from ``bots`` (0: each
+    # chair draws its own). Users meet tables of one kind (``complots evaluate --table``), and a
+    # table of five card counters almost never comes up when every chair draws its own
+    bot_one_kind: float = 0.0
     exploiter_share: float = 0.0
     exploiter_games: int = 128
     exploiter_reset: int = 50
@@ -166,7 +170,7 @@ class SelfPlaySettings:
             raise ValueError(f"--option magnet_every must be at least 0, got {self.magnet_every}")
         if self.snapshots < 0:
             raise ValueError(f"--option snapshots must be at least 0, got {self.snapshots}")
-        for name in ("self_share", "bot_share", "exploiter_share"):
+        for name in ("self_share", "bot_share", "exploiter_share", "bot_one_kind"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"--option {name} must be in [0, 1], got {getattr(self, name)}")
         if self.self_share + self.bot_share + self.exploiter_share > 1.0:
@@ -244,8 +248,11 @@ class League:
             return seats
         if r < s.self_share + s.bot_share:
             names = s.bot_list()
+            # the draw is made only when asked for, so runs without it deal as before
+            one_kind = s.bot_one_kind > 0 and rng.random() < s.bot_one_kind
+            kind = names[int(rng.integers(len(names)))] if one_kind else ""
             for _ in range(n):
-                name = names[int(rng.integers(len(names)))]
+                name = kind or names[int(rng.integers(len(names)))]
                 assert self.bot_factory is not None
                 seats.append(Seat(bot=self.bot_factory(name, rng), label=name))
         else:

@@ -14,6 +14,13 @@ from complots_solver.solvers.selfplay.tables import Seat, TableRunner
 from complots_solver.solvers.selfplay.train import SelfPlaySettings, SelfPlayTrainer
 
 PRESET = "complots-ambassador-3"
+# seed 0 trainer, rng 11, four bot-game seatings, dealt by the code before bot_one_kind existed
+RECORDED_SEATING = [
+    ["learner", "skeptic", "skeptic"],
+    ["honest", "bluffer", "learner"],
+    ["honest", "learner", "random"],
+    ["skeptic", "counter", "learner"],
+]
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +115,8 @@ def test_settings_refuse_bad_values():
         SelfPlaySettings.from_options({"exploiter_share": "0.3"})
     with pytest.raises(ValueError, match="unknown"):
         SelfPlaySettings.from_options({"gamez": "3"})
+    with pytest.raises(ValueError, match="bot_one_kind must be in"):
+        SelfPlaySettings.from_options({"bot_one_kind": "1.5"})
     with pytest.raises(ValueError, match="average"):
         SelfPlaySettings.from_options({"average": "-1"})
     with pytest.raises(ValueError, match="exploiter_target must be one of current, average"):
@@ -400,3 +409,41 @@ def test_the_batch_keeps_each_seats_own_reach_and_the_weights_follow_it(config):
     assert w[starts].max() < w.max()
     with pytest.raises(ValueError, match="counterfactual"):
         SelfPlaySettings.from_options({"counterfactual": "-2"})
+
+
+def _bot_tables(config, settings, draws):
+    """The bot labels of the bot games among ``draws`` seatings of a 6-player league."""
+    tr = SelfPlayTrainer(config, settings, seed=0, bot_factory=_factory(config))
+    rng = np.random.default_rng(3)
+    tables = []
+    for _ in range(draws):
+        labels = [seat.label for seat in tr._seating(rng) if not seat.learner]
+        if labels:
+            tables.append(labels)
+    return tables
+
+
+def test_bot_one_kind_seats_tables_of_one_bot_in_its_share_of_bot_games():
+    """bot_one_kind=1: every bot game seats one kind in all five chairs, and every kind comes
+    up; 0: tables of one kind (1 in 7^4 at six seats) essentially never; 0.5: about half."""
+    config = resolve_game("complots-ambassador-6")[0]
+    base = SelfPlaySettings(width=8, self_share=0.0, bot_share=1.0)
+    kinds = set(base.bot_list())
+    every = _bot_tables(config, replace(base, bot_one_kind=1.0), 140)
+    assert len(every) == 140 and all(len(t) == 5 and len(set(t)) == 1 for t in every)
+    assert {t[0] for t in every} == kinds
+    never = _bot_tables(config, base, 140)
+    assert sum(len(set(t)) == 1 for t in never) <= 1
+    assert {b for t in never for b in t} == kinds
+    half = _bot_tables(config, replace(base, bot_one_kind=0.5), 400)
+    assert 0.40 < np.mean([len(set(t)) == 1 for t in half]) < 0.60
+
+
+def test_without_bot_one_kind_a_league_seats_as_before(config):
+    """bot_one_kind=0 draws no extra random number: the seating sequence is the one a league of
+    the same seed dealt before the setting existed (checked against a recorded sequence)."""
+    s = SelfPlaySettings(width=8, self_share=0.0, bot_share=1.0)
+    tr = SelfPlayTrainer(config, s, seed=0, bot_factory=_factory(config))
+    rng = np.random.default_rng(11)
+    labels = [[seat.label for seat in tr._seating(rng)] for _ in range(4)]
+    assert labels == RECORDED_SEATING

@@ -84,7 +84,7 @@ def test_a_warm_start_begins_at_the_saved_iteration_with_the_saved_networks(
     """The new run takes the state's settings and counters, its network, Adam moments and
     average network equal the saved ones before it trains, its past selves and reservoir start
     empty; it trains on from there and records where it started; a setting given again with
-    another value is refused, but jobs."""
+    another value is refused, but jobs and the bots it meets."""
     warm = SelfPlayRun(tmp_path / "warm", config, SelfPlaySettings(), seed=2, warm_start=first.out)
     tr = warm.trainer
     assert warm.settings == SMALL and warm.seed == 2
@@ -116,6 +116,11 @@ def test_a_warm_start_begins_at_the_saved_iteration_with_the_saved_networks(
         tmp_path / "y", config, replace(SMALL, jobs=1), warm_start=first.out, given={"jobs"}
     )
     assert streams.settings.jobs == 1 and streams.trainer.iteration == 3
+    tables = SelfPlayRun(
+        tmp_path / "z", config, replace(SMALL, bots="counter", bot_one_kind=0.5),
+        warm_start=first.out, given={"bots", "bot_one_kind"},
+    )  # fmt: skip
+    assert tables.settings == replace(SMALL, bots="counter", bot_one_kind=0.5)
 
 
 def test_a_warm_run_stopped_before_its_first_checkpoint_resumes_from_the_state(
