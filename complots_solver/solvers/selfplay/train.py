@@ -577,8 +577,11 @@ class SelfPlayTrainer:
 
     def mixture_members(self) -> list[tuple[int, TableNet]]:
         """The earlier networks the written strategy mixes with the last one, newest first, with
-        their iterations: up to ``mixture - 1`` kept ones from before the current iteration."""
-        earlier = [(it, net) for it, net in self.members if it < self.iteration]
+        their iterations: up to ``mixture - 1`` kept ones at least half of ``mixture_every``
+        iterations before the current one (a run stopped 4 iterations after keeping a member
+        would otherwise mix two near copies of one network)."""
+        newest = self.iteration - max(1, self.settings.mixture_every // 2)
+        earlier = [(it, net) for it, net in self.members if it <= newest]
         return earlier[::-1][: self.settings.mixture - 1]
 
     def policy(self) -> TableNet:

@@ -99,6 +99,19 @@ def test_resume_may_change_the_mixture_and_one_network_writes_none(config, tmp_p
     assert json.loads((folder / "meta.json").read_text())["mixture"] is None
 
 
+def test_a_member_kept_just_before_the_end_waits_for_half_the_spacing(config, tmp_path):
+    """mixture_every=4: stopped at iteration 9 the member of iteration 8 is one iteration old,
+    a near copy of the last network, so the mixture is 9 and 4; at 10 it is 10, 8 and 4."""
+    folder = tmp_path / "spaced"
+    spaced = replace(SMALL, mixture_every=4)
+    _run(folder, config, 9, settings=spaced)
+    assert json.loads((folder / "meta.json").read_text())["mixture"]["iterations"] == [9, 4]
+    assert len(mixture_files(folder)) == 1
+    _run(folder, config, 10, settings=spaced, resume=True)
+    assert json.loads((folder / "meta.json").read_text())["mixture"]["iterations"] == [10, 8, 4]
+    assert len(mixture_files(folder)) == 2
+
+
 @pytest.mark.parametrize("option", ["mixture=0", "mixture_every=0"])
 def test_a_mixture_of_nothing_is_refused(option):
     """At least one network, at least one iteration apart."""
