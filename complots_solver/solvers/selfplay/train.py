@@ -5,7 +5,9 @@ learner seats' decisions. A game's chairs are seated one of three ways:
 
 - **self-play** (share ``self_share``): every chair is the learning network;
 - **bots** (share ``bot_share``): one chair learns, the others are baseline
-  bots drawn from ``bots`` (given by the caller, which owns the bots);
+  bots drawn from ``bots`` (given by the caller, which owns the bots), each
+  chair its own, or in a share ``bot_one_kind`` of these games one kind for
+  every bot chair;
 - **the exploiter** (share ``exploiter_share``, off by default): one chair is
   the exploiter, the others learn. The exploiter is a second network trained
   each iteration (``exploiter_games`` games) as a best responder to the
