@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,8 @@ from complots_solver.rules import view
 from complots_solver.rules.enums import NUM_CLANS
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.belief import netplay
+from complots_solver.solvers.knowledge.table_features import config_features
+from complots_solver.solvers.nets.tablenet import TableNet
 
 SHIPPED = (
     Path(__file__).resolve().parents[2] / "games" / "strategies" / "belief" / "draft-ambassador"
@@ -99,11 +102,6 @@ def test_report_of_the_shipped_strategy(tmp_path: Path) -> None:
 def test_a_table_network_is_recorded_as_it_plays_and_reported(tmp_path: Path) -> None:
     """A 2-player table network (league self-play): each record is the bot's distribution at that
     history, and the report names the method."""
-    import json
-
-    from complots_solver.solvers.knowledge.table_features import config_features
-    from complots_solver.solvers.nets.tablenet import TableNet
-
     config, _ = resolve_game("draft-inquisitor")
     net = TableNet.create(
         config_features(config.to_array()), config.num_distinct_actions(), (16,), seed=2
@@ -165,11 +163,6 @@ def test_a_table_network_is_recorded_as_it_plays_and_reported(tmp_path: Path) ->
 
 def test_a_regret_network_is_named_as_such(tmp_path: Path) -> None:
     """A table network whose meta says ``regret`` is described as sampled regret matching+."""
-    import json
-
-    from complots_solver.solvers.knowledge.table_features import config_features
-    from complots_solver.solvers.nets.tablenet import TableNet
-
     config, _ = resolve_game("draft-ambassador")
     net = TableNet.create(
         config_features(config.to_array()), config.num_distinct_actions(), (8,), seed=1
@@ -207,11 +200,6 @@ def test_bound_names_say_which_responder_and_its_budget():
 def test_a_mixture_is_named_with_its_members(tmp_path: Path) -> None:
     """A table folder whose meta names a mixture says so in the report header, with the members'
     iterations; one without says nothing of a mixture."""
-    import json
-
-    from complots_solver.solvers.knowledge.table_features import config_features
-    from complots_solver.solvers.nets.tablenet import TableNet
-
     config, _ = resolve_game("complots-inquisitor-3")
     folder = tmp_path / "mix"
     folder.mkdir()

@@ -10,6 +10,7 @@ default install trains it without a deep-learning framework.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -154,6 +155,24 @@ def restore_optimiser(
         target[...] = state[f"{prefix}p{i}"]
         opt.m[i][...] = state[f"{prefix}m{i}"]
         opt.v[i][...] = state[f"{prefix}v{i}"]
+
+
+def frozen_arrays(prefix: str, nets: Sequence[TableNet]) -> dict[str, np.ndarray]:
+    """The weights of ``nets`` as named arrays ``{prefix}{k}_{i}`` (past selves, mixture members)."""
+    return {f"{prefix}{k}_{i}": p for k, net in enumerate(nets) for i, p in enumerate(net.params())}
+
+
+def frozen_nets(
+    template: TableNet, state: dict[str, np.ndarray], prefix: str, count: int
+) -> list[TableNet]:
+    """``count`` copies of ``template`` holding the weights :func:`frozen_arrays` wrote."""
+    nets = []
+    for k in range(count):
+        net = template.copy()
+        for i, target in enumerate(net.params()):
+            target[...] = state[f"{prefix}{k}_{i}"]
+        nets.append(net)
+    return nets
 
 
 def thresholded(probs: np.ndarray, threshold: float) -> np.ndarray:

@@ -66,6 +66,8 @@ from complots_solver.solvers.nets.tablenet import (
     PPO,
     PPOSettings,
     TableNet,
+    frozen_arrays,
+    frozen_nets,
     optimiser_arrays,
     restore_optimiser,
 )
@@ -286,11 +288,6 @@ def counterfactual_weights(reach_logp: np.ndarray, cap: float) -> np.ndarray:
     """``min(1 / own reach, cap)`` per decision, scaled to mean 1 (``reach_logp``: log own reach)."""
     w = np.minimum(np.exp(-reach_logp.astype(np.float64)), cap)
     return (w / w.mean()).astype(np.float32)
-
-
-def _frozen_arrays(prefix: str, nets: Sequence[TableNet]) -> dict[str, np.ndarray]:
-    """The weights of ``nets`` as ``PREFIXk_i`` arrays (past selves, mixture members)."""
-    return {f"{prefix}{k}_{i}": p for k, net in enumerate(nets) for i, p in enumerate(net.params())}
 
 
 def without_league(state: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -527,8 +524,8 @@ class SelfPlayTrainer:
             "features": np.array(FEATURE_VERSION),
             **optimiser_arrays(self.net, self.ppo),
         }
-        out.update(_frozen_arrays("past", self.past))
-        out.update(_frozen_arrays("member", [net for _, net in self.members]))
+        out.update(frozen_arrays("past", self.past))
+        out.update(frozen_arrays("member", [net for _, net in self.members]))
         if self.exploiter is not None and self.exploiter_ppo is not None:
             out.update(optimiser_arrays(self.exploiter, self.exploiter_ppo, "x_"))
         if self.average is not None:
@@ -561,21 +558,11 @@ class SelfPlayTrainer:
                 )
             for i, target in enumerate(self.magnet.params()):
                 target[...] = state[f"magnet_{i}"]
-        self.past = self._frozen_nets(state, "past", int(state["past"]))
+        self.past = frozen_nets(self.net, state, "past", int(state["past"]))
         # a checkpoint from before mixtures holds none
         iterations = state.get("member_iterations", np.zeros(0, dtype=np.int64))
-        members = self._frozen_nets(state, "member", int(state.get("members", 0)))
+        members = frozen_nets(self.net, state, "member", int(state.get("members", 0)))
         self.members = [(int(it), net) for it, net in zip(iterations, members, strict=True)]
-
-    def _frozen_nets(self, state: dict[str, np.ndarray], prefix: str, count: int) -> list[TableNet]:
-        """``count`` copies of the network holding the weights ``PREFIXk_i`` of ``state``."""
-        nets = []
-        for k in range(count):
-            net = self.net.copy()
-            for i, target in enumerate(net.params()):
-                target[...] = state[f"{prefix}{k}_{i}"]
-            nets.append(net)
-        return nets
 
     def mixture_members(self) -> list[tuple[int, TableNet]]:
         """The earlier networks the written strategy mixes with the last one, newest first, with
