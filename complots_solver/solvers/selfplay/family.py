@@ -64,6 +64,9 @@ HELP = {
     "it, at least mixture_every / 2 iterations older (mixture-NN.npz), each seat playing one "
     "for the whole game (1: the last network alone); a resume may change it",
     "mixture_every": "iterations between the networks kept for the mixture",
+    "keep_every": "0: none; K: keep a copy of the network about every K iterations in the run "
+    "folder (kept/it-NNNNNN/, each playable with net:), to pick a run's best point by "
+    "measurement; a resume or warm start may change it",
 }  # fmt: skip
 
 

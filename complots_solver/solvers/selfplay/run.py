@@ -11,6 +11,9 @@ Files in the run directory:
 ``mixture-NN.npz``  with ``mixture`` M > 1: the M - 1 earlier networks the strategy mixes
                     with it, newest first (``mixture_every`` iterations apart)
 ``meta.json``       what the run did, and the strategy's measured quality if any
+``kept/it-NNNNNN/``  with ``keep_every`` K > 0: the network as it was at iteration NNNNNN
+                    (``policy-net.npz`` and ``meta.json``; ``net:`` plays it), one for each
+                    multiple of K, written at the first checkpoint at or past it
 ``selfplay-state.npz`` the network and its optimiser without the past selves (about 1.6 MB
                     at 3 players, with every checkpoint; with ``average``, its network
                     and optimiser but not its reservoir): what a warm start needs, small
@@ -24,8 +27,8 @@ driver's (:mod:`complots_solver.solvers.common.driver`).
 A **warm start** (``warm_start``: a folder holding ``selfplay-state.npz``; ``solved``:
 the game's shipped strategy) begins a new run folder from that network and its Adam
 state at its iteration and game counts, with the saved run's settings (one given again
-with another value is refused, but ``jobs``, ``bots``, ``bot_one_kind``, ``mixture``
-and ``mixture_every``) and the
+with another value is refused, but ``jobs``, ``bots``, ``bot_one_kind``, ``mixture``,
+``mixture_every`` and ``keep_every``) and the
 command's seed. The league's past
 selves start empty: until the next multiple of ``snapshot_every`` the games meant for
 past selves seat the learning network instead, and from then on the snapshots the new
@@ -38,6 +41,7 @@ was never stopped; ``--resume`` of the run folder is.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable, Iterable
 from dataclasses import fields, replace
 from pathlib import Path
@@ -91,7 +95,9 @@ KIT_KIND = "complots selfplay state"
 KIT_VERSION = 1
 KIT = KitSpec(KIT_FILE, KIT_KIND, KIT_VERSION, "selfplay state", "a selfplay run", "iteration")
 # settings a resume may change: what the run writes, not how it trains
-RESUMABLE: tuple[str, ...] = ("mixture", "mixture_every")
+RESUMABLE: tuple[str, ...] = ("mixture", "mixture_every", "keep_every")
+KEPT_DIR = "kept"  # keep_every: kept/it-NNNNNN/ under the run folder
+KEPT_PREFIX = "it-"
 # settings a warm start may change: the streams an iteration is split into, the bots the
 # continued network meets, and the above
 WARM_RESUMABLE = ("jobs", "bots", "bot_one_kind", *RESUMABLE)
@@ -320,3 +326,46 @@ class SelfPlayRun:
             "quality": "not measured: no best responder has been trained against this strategy",
         }
         atomic_write_json(self.out / META_FILE, meta)
+        self._keep(net_meta)
+
+    def _keep(self, net_meta: dict[str, str]) -> None:
+        """Copy the network to ``kept/it-NNNNNN/`` once for each multiple of ``keep_every``."""
+        every = self.settings.keep_every
+        tr = self.trainer
+        if every <= 0 or tr.iteration < every:
+            return
+        folder = self.out / KEPT_DIR
+        done = {it // every for it in kept_iterations(self.out)}
+        if tr.iteration // every in done:
+            return
+        final = folder / f"{KEPT_PREFIX}{tr.iteration:06d}"
+        part = folder / f"{final.name}.part"
+        if part.exists():
+            shutil.rmtree(part)  # left by a run killed while keeping
+        part.mkdir(parents=True)
+        tr.policy().save(part / POLICY_FILE, meta=net_meta)
+        atomic_write_json(
+            part / META_FILE,
+            {
+                "algorithm": ALGORITHM,
+                "game": self.config.game_string(),
+                "training_iterations": tr.iteration,
+                "training_games": tr.games,
+                "kept_by": f"keep_every={every} of the run in {self.out}",
+                "quality": "not measured: no best responder has been trained against this strategy",
+            },
+        )
+        part.rename(final)  # whole or absent: a run killed at any moment leaves no half copy
+
+
+def kept_iterations(out: Path) -> list[int]:
+    """The iterations of the networks a run folder kept (``keep_every``), oldest first."""
+    folder = Path(out) / KEPT_DIR
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in folder.glob(f"{KEPT_PREFIX}[0-9]*"):
+        digits = path.name[len(KEPT_PREFIX) :]
+        if path.is_dir() and digits.isdigit() and (path / POLICY_FILE).is_file():
+            found.append(int(digits))
+    return sorted(found)

@@ -124,6 +124,11 @@ class SelfPlaySettings:
     # far enough apart gave a trained responder half to two thirds as much (docs/selfplay.md)
     mixture: int = 1
     mixture_every: int = 100
+    # 0: none; K: the run folder keeps a copy of the network about every K iterations
+    # (kept/it-NNNNNN/, at the first checkpoint at or past each multiple of K). A league's
+    # networks can turn exploitable late in a run (its self-play games stalling), and the
+    # best point of a run is found by measuring the kept ones
+    keep_every: int = 0
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> SelfPlaySettings:
@@ -174,6 +179,8 @@ class SelfPlaySettings:
             raise ValueError(f"--option magnet_every must be at least 0, got {self.magnet_every}")
         if self.snapshots < 0:
             raise ValueError(f"--option snapshots must be at least 0, got {self.snapshots}")
+        if self.keep_every < 0:
+            raise ValueError(f"--option keep_every must be at least 0, got {self.keep_every}")
         for name in ("self_share", "bot_share", "exploiter_share", "bot_one_kind"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"--option {name} must be in [0, 1], got {getattr(self, name)}")
