@@ -62,8 +62,8 @@ def test_a_kept_network_is_the_one_the_run_had_then(config, stepped, tmp_path):
     meta = json.loads((kept / "meta.json").read_text())
     assert meta["training_iterations"] == 4 and meta["game"] == config.game_string()
     assert not (shorter / KEPT_DIR).exists()  # keep_every=0 keeps nothing
-    policy = open_strategy(kept, config)
-    assert policy is not None
+    policy = open_strategy(kept, config)  # what net: and --strategy open
+    assert _same(policy.net, TableNet.load(shorter / "policy-net.npz"))
 
 
 def test_a_copy_left_half_written_is_ignored_and_replaced(config, tmp_path):
