@@ -305,7 +305,8 @@ class SelfPlayRun:
         tr = self.trainer
         write_kit(self.out / KIT_FILE, tr)
         net_meta = policy_meta(self.config, ALGORITHM)
-        tr.policy().save(self.out / POLICY_FILE, meta=net_meta)
+        policy = tr.policy()
+        policy.save(self.out / POLICY_FILE, meta=net_meta)
         members = tr.mixture_members()
         save_mixture(self.out, [net for _, net in members], meta=net_meta)
         meta = {
@@ -326,10 +327,11 @@ class SelfPlayRun:
             "quality": "not measured: no best responder has been trained against this strategy",
         }
         atomic_write_json(self.out / META_FILE, meta)
-        self._keep(net_meta)
+        self._keep(policy, net_meta, meta)
 
-    def _keep(self, net_meta: dict[str, str]) -> None:
-        """Copy the network to ``kept/it-NNNNNN/`` once for each multiple of ``keep_every``."""
+    def _keep(self, policy: TableNet, net_meta: dict[str, str], meta: dict[str, Any]) -> None:
+        """Copy the network written (``policy``, ``meta``: the run's) to ``kept/it-NNNNNN/`` once
+        for each multiple of ``keep_every``."""
         every = self.settings.keep_every
         tr = self.trainer
         if every <= 0 or tr.iteration < every:
@@ -343,18 +345,11 @@ class SelfPlayRun:
         if part.exists():
             shutil.rmtree(part)  # left by a run killed while keeping
         part.mkdir(parents=True)
-        tr.policy().save(part / POLICY_FILE, meta=net_meta)
-        atomic_write_json(
-            part / META_FILE,
-            {
-                "algorithm": ALGORITHM,
-                "game": self.config.game_string(),
-                "training_iterations": tr.iteration,
-                "training_games": tr.games,
-                "kept_by": f"keep_every={every} of the run in {self.out}",
-                "quality": "not measured: no best responder has been trained against this strategy",
-            },
-        )
+        policy.save(part / POLICY_FILE, meta=net_meta)
+        shared = ("algorithm", "game", "training_iterations", "training_games", "quality")
+        kept = {key: meta[key] for key in shared}
+        kept["kept_by"] = f"keep_every={every} of the run in {self.out}"
+        atomic_write_json(part / META_FILE, kept)
         part.rename(final)  # whole or absent: a run killed at any moment leaves no half copy
 
 
