@@ -37,6 +37,7 @@ from complots_solver.rules.layout import (
     A_SHOW,
     A_TARGETED,
     C_COUNTERS,
+    C_EXTENDED,
     C_MAX_TURNS,
     C_PLAYERS,
     C_VARIANT,
@@ -59,6 +60,9 @@ from complots_solver.rules.layout import (
     S_STAGE,
     S_TARGET,
     S_TURN,
+    STAGE_SLOTS,
+    VALUE_SLOTS,
+    WHO_SLOTS,
     X_GIVE,
 )
 from complots_solver.solvers.knowledge.belief_features import COIN_SCALE, hand_index
@@ -111,14 +115,95 @@ G_KNOW = G_HAND + NUM_CLANS + NUM_MULTISETS
 GLOBAL_SIZE = G_KNOW + KNOW_SIZE
 
 
-def num_features(players: int, draft: bool = False) -> int:
-    """Length of the feature vector at a table of ``players`` seats (``draft``: the 2-player draft)."""
-    return GLOBAL_SIZE + players * SEAT_SIZE + (DRAFT_SIZE if draft else 0)
+# The seat's memory (issue 50): its own view of the last moves, in order, newest last. Every
+# TableMemory keeps the last MAX_MEMORY observation tokens of each seat (chance moves included,
+# private values only for the seats that see them: rules.core.observation_token), stored
+# relative to that seat (the actor's chair counted from the viewer's, actions seat-relative).
+# A network reading a memory of m moves has m token blocks after the features; m is read
+# from its input width (memory_of), so networks without one read exactly what they read before.
+MAX_MEMORY = 16
+NO_TOKEN = -1
+TOKEN_KINDS = 16  # TokenKind, with the Complots 2 stages' offset (rules.core._token)
+T_PRESENT = 0
+T_KIND = T_PRESENT + 1
+T_STAGE = T_KIND + TOKEN_KINDS
+T_WHO = T_STAGE + STAGE_SLOTS
+T_VALUE = T_WHO + WHO_SLOTS
+TOKEN_SIZE = T_VALUE + VALUE_SLOTS
 
 
-def config_features(cfg: np.ndarray) -> int:
+def num_features(players: int, draft: bool = False, memory: int = 0) -> int:
+    """Length of the feature vector at a table of ``players`` seats (``draft``: the 2-player
+    draft; ``memory``: the seat's last ``memory`` observations after the features)."""
+    return GLOBAL_SIZE + players * SEAT_SIZE + (DRAFT_SIZE if draft else 0) + memory * TOKEN_SIZE
+
+
+def config_features(cfg: np.ndarray, memory: int = 0) -> int:
     """Length of the feature vector for the game of the config array ``cfg``."""
-    return num_features(int(cfg[C_PLAYERS]), int(cfg[C_VARIANT]) == Variant.DRAFT)
+    return num_features(int(cfg[C_PLAYERS]), int(cfg[C_VARIANT]) == Variant.DRAFT, memory)
+
+
+def memory_of(width: int, cfg: np.ndarray) -> int:
+    """The memory length of a network reading ``width`` features in the game of ``cfg``;
+    ValueError if no memory length gives that width."""
+    base = config_features(cfg)
+    extra = width - base
+    if extra < 0 or extra % TOKEN_SIZE or extra // TOKEN_SIZE > MAX_MEMORY:
+        raise ValueError(
+            f"net: reads {width} features, this game's seats read {base} (plus {TOKEN_SIZE} "
+            f"for each remembered move, at most {MAX_MEMORY})"
+        )
+    return extra // TOKEN_SIZE
+
+
+@njit(cache=True)
+def push_tokens(before, a, cfg, ring):
+    """Each seat's view of move ``a`` from ``before``, pushed onto its row of ``ring`` (oldest
+    dropped), relative to that seat: the mover's chair counted from it, decisions' action ids
+    seat-relative (as the network's outputs are)."""
+    n = cfg[C_PLAYERS]
+    extended = cfg[C_EXTENDED] != 0
+    k = ring.shape[1]
+    if k == 0:
+        return
+    decision = before[S_CUR] >= 0
+    for v in range(n):
+        tok = core.observation_token(before, a, v)
+        value = tok % VALUE_SLOTS
+        rest = tok // VALUE_SLOTS
+        who = rest % WHO_SLOTS
+        high = rest // WHO_SLOTS
+        if 0 <= who < n:
+            who = (who - v) % n
+        if decision and value != VALUE_SLOTS - 1:
+            value = relative_action(value, v, n, extended)
+        for j in range(k - 1):
+            ring[v, j] = ring[v, j + 1]
+        ring[v, k - 1] = (high * WHO_SLOTS + who) * VALUE_SLOTS + value
+
+
+@njit(cache=True)
+def memory_features(ring, me, memory, out, offset):
+    """Seat ``me``'s last ``memory`` tokens (newest last) as one-hot blocks at ``out[offset:]``."""
+    k = ring.shape[1]
+    for j in range(memory):
+        base = offset + j * TOKEN_SIZE
+        for i in range(TOKEN_SIZE):
+            out[base + i] = 0.0
+        tok = ring[me, k - memory + j] if k - memory + j >= 0 else NO_TOKEN
+        if tok < 0:
+            continue
+        value = tok % VALUE_SLOTS
+        rest = tok // VALUE_SLOTS
+        who = rest % WHO_SLOTS
+        rest = rest // WHO_SLOTS
+        stage = rest % STAGE_SLOTS
+        kind = rest // STAGE_SLOTS
+        out[base + T_PRESENT] = 1.0
+        out[base + T_KIND + min(kind, TOKEN_KINDS - 1)] = 1.0
+        out[base + T_STAGE + stage] = 1.0
+        out[base + T_WHO + who] = 1.0
+        out[base + T_VALUE + value] = 1.0
 
 
 @njit(cache=True)
@@ -312,8 +397,20 @@ def decision_row(s, cfg, me, record, seen, know, draft, feats, legal, moves, ext
     return k
 
 
+@njit(cache=True)
+def decision_row_memory(
+    s, cfg, me, record, seen, know, draft, ring, memory, feats, legal, moves, extended
+):  # fmt: skip
+    """:func:`decision_row`, then seat ``me``'s last ``memory`` observations after the features."""
+    k = decision_row(s, cfg, me, record, seen, know, draft, feats, legal, moves, extended)
+    if memory > 0:
+        memory_features(ring, me, memory, feats, feats.shape[0] - memory * TOKEN_SIZE)
+    return k
+
+
 class TableMemory:
-    """The public record, what each seat was shown, and certain knowledge, for one game."""
+    """The public record, what each seat was shown, certain knowledge and each seat's last
+    observations, for one game."""
 
     def __init__(self, cfg: np.ndarray) -> None:
         self.cfg = np.ascontiguousarray(cfg, dtype=np.int32)
@@ -323,9 +420,23 @@ class TableMemory:
         self.seen = np.zeros((n, n, NUM_CLANS), dtype=np.float32)
         self.know = np.zeros((n, KNOW_SIZE), dtype=np.int32)
         self.draft = np.full((n, 2), -1, dtype=np.int32)  # clan dealt, clan picked
+        self.ring = np.full((n, MAX_MEMORY), NO_TOKEN, dtype=np.int64)
 
     def observe(self, before: np.ndarray, action: int, after: np.ndarray) -> None:
         """Account for one move (chance moves included) from ``before`` to ``after``."""
+        push_tokens(before, int(action), self.cfg, self.ring)
         observe_move(
             before, int(action), after, self.cfg, self.record, self.seen, self.know, self.draft
         )
+
+    def row(
+        self, s: np.ndarray, me: int, memory: int, feats: np.ndarray, legal: np.ndarray,
+        moves: np.ndarray,
+    ) -> int:  # fmt: skip
+        """Seat ``me``'s features (with ``memory`` remembered moves) and legal mask in ``s``."""
+        return int(
+            decision_row_memory(
+                s, self.cfg, me, self.record, self.seen, self.know, self.draft, self.ring,
+                memory, feats, legal, moves, bool(self.cfg[C_EXTENDED]),
+            )
+        )  # fmt: skip

@@ -48,6 +48,7 @@ from complots_solver.rules.config import GameConfig
 from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, S_CUR
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.knowledge.table_features import (
+    MAX_MEMORY,
     TableMemory,
     absolute_action,
     config_features,
@@ -69,11 +70,12 @@ from complots_solver.solvers.rows.batch import (
 )
 from complots_solver.solvers.rows.table import (
     absolute_probabilities,
+    no_rings,
     step_table_rows,
     table_rows_features,
 )
 
-_FIELDS = ("states", "knows", "drafts", "records", "seens")
+_FIELDS = ("states", "knows", "drafts", "records", "seens", "rings")
 LOG_COLUMNS = (
     "iteration",
     "games",
@@ -103,6 +105,9 @@ class RegretSettings:
     # regret, which shrinks like 1/sqrt(t) near an equilibrium while the fitting error does
     # not; 0.5 keeps the held regrets' scale steady (regret matching ignores the scale)
     power: float = 1.0
+    # the seat's last ``memory`` observations, in order, as inputs after the features (0: none;
+    # knowledge.table_features, issue 50): what the features' summary of the record loses
+    memory: int = 0
 
     def validate(self) -> None:
         """Raise ValueError naming the first setting out of range."""
@@ -119,6 +124,8 @@ class RegretSettings:
             raise ValueError(f"lr: positive, got {self.lr}")
         if not 0.0 <= self.power <= 1.0:
             raise ValueError(f"power: in [0, 1], got {self.power}")
+        if not 0 <= self.memory <= MAX_MEMORY:
+            raise ValueError(f"memory: in [0, {MAX_MEMORY}], got {self.memory}")
 
     def record(self) -> dict[str, Any]:
         """The settings as plain values (config.json)."""
@@ -127,17 +134,18 @@ class RegretSettings:
 
 @dataclass
 class Table:
-    """Games in progress side by side: rules states, certain knowledge, draft clans and each
-    row's own public record (``knowledge.table_features``)."""
+    """Games in progress side by side: rules states, certain knowledge, draft clans, each
+    row's own public record and its seats' last observations (``knowledge.table_features``)."""
 
     states: np.ndarray
     knows: np.ndarray
     drafts: np.ndarray
     records: np.ndarray
     seens: np.ndarray
+    rings: np.ndarray
 
     @classmethod
-    def initial(cls, cfg: np.ndarray, n: int) -> Table:
+    def initial(cls, cfg: np.ndarray, n: int, memory: int = 0) -> Table:
         """``n`` games at the initial state (before the deal)."""
         m = TableMemory(cfg)
         state = core.initial_state(cfg)
@@ -145,7 +153,10 @@ class Table:
         def rep(a: np.ndarray) -> np.ndarray:
             return np.repeat(a[None], n, axis=0)
 
-        return cls(rep(state), rep(m.know), rep(m.draft), rep(m.record), rep(m.seen))
+        return cls(
+            rep(state), rep(m.know), rep(m.draft), rep(m.record), rep(m.seen),
+            no_rings(n, cfg, memory),
+        )  # fmt: skip
 
     def take(self, idx: np.ndarray) -> Table:
         """A copy of rows ``idx`` (repeats allowed)."""
@@ -155,13 +166,14 @@ class Table:
             self.drafts[idx].copy(),
             self.records[idx].copy(),
             self.seens[idx].copy(),
+            self.rings[idx].copy(),
         )
 
     def step(self, moves: np.ndarray, cfg: np.ndarray) -> None:
         """One move per row (NO_MOVE: unchanged), records kept."""
         step_table_rows(
             self.states, np.ascontiguousarray(moves, dtype=np.int32), cfg, self.records,
-            self.seens, self.knows, self.drafts,
+            self.seens, self.knows, self.drafts, self.rings,
         )  # fmt: skip
 
 
@@ -214,6 +226,7 @@ class Traversal:
         table_rows_features(
             t.states[idx], t.knows[idx], t.drafts[idx], t.records, t.seens,
             np.ascontiguousarray(idx, dtype=np.int64), self.cfg, self.extended, feats, legal,
+            t.rings[idx], self.settings.memory,
         )  # fmt: skip
         if self.first:
             rel = legal / np.maximum(legal.sum(axis=1, keepdims=True, dtype=np.float64), 1.0)
@@ -267,7 +280,7 @@ class Traversal:
         batched steps."""
         s = self.settings
         players = self.config.players
-        t = Table.initial(self.cfg, players * games)
+        t = Table.initial(self.cfg, players * games, s.memory)
         traverser = np.repeat(np.arange(players), games)
         mine: list[tuple[np.ndarray, ...]] = []
         theirs: list[tuple[np.ndarray, ...]] = []
@@ -339,7 +352,7 @@ class RegretSampler:
         self.pool = pool
         self.cfg = np.ascontiguousarray(config.to_array(), dtype=np.int32)
         self.num_actions = config.num_distinct_actions()
-        feats = config_features(self.cfg)
+        feats = config_features(self.cfg, settings.memory)
         hidden = (settings.width, settings.width)
         self.net = TableNet.create(feats, self.num_actions, hidden, seed=seed)
         self.opt = Adam(self.net.net, lr=settings.lr)

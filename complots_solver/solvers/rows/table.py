@@ -25,19 +25,27 @@ from complots_solver.rules import core
 from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, S_CUR
 from complots_solver.solvers.knowledge.hypotheses import Memory
 from complots_solver.solvers.knowledge.table_features import (
+    MAX_MEMORY,
+    NO_TOKEN,
+    TOKEN_SIZE,
     TableMemory,
     absolute_action,
-    config_features,
     decision_row,
+    memory_features,
+    memory_of,
     observe_move,
+    push_tokens,
 )
 from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.rows.batch import NO_MOVE, TERMINAL, Rows, returns_of, sample_moves
 
 
 @njit(cache=True)
-def table_rows_features(states, knows, drafts, records, seens, which, cfg, extended, feats, legal):
-    """Each row's decision features for the seat to move; ``which[i]`` picks its record."""
+def table_rows_features(
+    states, knows, drafts, records, seens, which, cfg, extended, feats, legal, rings, memory
+):  # fmt: skip
+    """Each row's decision features for the seat to move; ``which[i]`` picks its record; with
+    ``memory`` > 0, the seat's last observations from row ``i``'s own ``rings[i]``."""
     moves = np.empty(legal.shape[1] + 32, dtype=np.int32)
     for i in range(states.shape[0]):
         m = which[i]
@@ -45,6 +53,10 @@ def table_rows_features(states, knows, drafts, records, seens, which, cfg, exten
             states[i], cfg, states[i, S_CUR], records[m], seens[m], knows[i], drafts[i],
             feats[i], legal[i], moves, extended,
         )  # fmt: skip
+        if memory > 0:
+            memory_features(
+                rings[i], states[i, S_CUR], memory, feats[i], feats.shape[1] - memory * TOKEN_SIZE
+            )
 
 
 @njit(cache=True)
@@ -59,8 +71,9 @@ def absolute_probabilities(states, rel, cfg, extended, out):
 
 
 @njit(cache=True)
-def step_table_rows(states, moves, cfg, records, seens, knows, drafts):
-    """Apply one move per row (NO_MOVE or terminal: unchanged) and keep each row's record."""
+def step_table_rows(states, moves, cfg, records, seens, knows, drafts, rings):
+    """Apply one move per row (NO_MOVE or terminal: unchanged) and keep each row's record and
+    its seats' last observations (``rings[i]``: seats x remembered moves, possibly none)."""
     before = np.empty(states.shape[1], dtype=np.int32)
     for i in range(states.shape[0]):
         a = moves[i]
@@ -68,8 +81,15 @@ def step_table_rows(states, moves, cfg, records, seens, knows, drafts):
             continue
         for j in range(states.shape[1]):
             before[j] = states[i, j]
+        push_tokens(before, a, cfg, rings[i])
         core.apply_action(states[i], cfg, a)
         observe_move(before, a, states[i], cfg, records[i], seens[i], knows[i], drafts[i])
+
+
+def no_rings(rows: int, cfg: np.ndarray, memory: int = 0) -> np.ndarray:
+    """Per row, each seat's last observations: empty (``memory`` 0) or none yet (``NO_TOKEN``)."""
+    width = MAX_MEMORY if memory > 0 else 0
+    return np.full((rows, int(cfg[C_PLAYERS]), width), NO_TOKEN, dtype=np.int64)
 
 
 class TableStrategy:
@@ -82,10 +102,11 @@ class TableStrategy:
         self.cfg = np.ascontiguousarray(cfg, dtype=np.int32)
         if int(self.cfg[C_PLAYERS]) != 2:
             raise ValueError("cfg: a bound strategy plays 2-player games")
-        if net.num_features != config_features(self.cfg):
+        if memory_of(net.num_features, self.cfg) > 0:
             raise ValueError(
-                f"net: reads {net.num_features} features, this game's seats read "
-                f"{config_features(self.cfg)}"
+                "net: remembers its seat's last moves, which differ between the worlds the "
+                "local best response weighs; lbr and trained measure networks without memory: "
+                "use --method responder"
             )
         if net.num_actions != num_actions:
             raise ValueError(f"net: scores {net.num_actions} actions, this game has {num_actions}")
@@ -119,7 +140,7 @@ class TableStrategy:
         legal = np.empty((n, self.net.num_actions), dtype=np.float32)
         table_rows_features(
             states, knows, drafts, records, seens, np.ascontiguousarray(which, dtype=np.int64),
-            self.cfg, self.extended, feats, legal,
+            self.cfg, self.extended, feats, legal, no_rings(n, self.cfg), 0,
         )  # fmt: skip
         rel, _ = self.net.policy_value(feats, legal)
         out = np.zeros((n, self.num_actions))
@@ -150,8 +171,9 @@ class TableStrategy:
         records = np.repeat(self.frozen.record[None], n, axis=0)
         seens = np.repeat(self.frozen.seen[None], n, axis=0)
         step = np.ascontiguousarray(moves, dtype=np.int32)
+        rings = no_rings(n, self.cfg)
         while True:
-            step_table_rows(states, step, self.cfg, records, seens, knows, drafts)
+            step_table_rows(states, step, self.cfg, records, seens, knows, drafts, rings)
             cur = states[:, S_CUR]
             active = np.flatnonzero(cur != TERMINAL)
             if len(active) == 0:

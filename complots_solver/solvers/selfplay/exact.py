@@ -24,10 +24,13 @@ from complots_solver.solvers.exact.best_response import game_value
 from complots_solver.solvers.exact.complots_tree import _path_to, compile_complots_tree
 from complots_solver.solvers.knowledge.hypotheses import KNOW_SIZE
 from complots_solver.solvers.knowledge.table_features import (
+    MAX_MEMORY,
+    NO_TOKEN,
     RECORD_SIZE,
-    config_features,
-    decision_row,
+    decision_row_memory,
+    memory_of,
     observe_move,
+    push_tokens,
     relative_action,
 )
 from complots_solver.solvers.nets.tablenet import TableNet
@@ -40,11 +43,11 @@ NO_SUFFIX = np.zeros((0, 0), dtype=np.int64)
 @njit(cache=True)
 def _chunk_rows(
     cfg, child_offsets, children, representative, start, stop, width, max_depth, feats, legal, me,
-    viewers, suffix,
+    viewers, suffix, memory=0,
 ):  # fmt: skip
-    """Features, legal masks and the seat to move of information sets ``start:stop``; with a
-    ``suffix`` of k > 0 columns, also the last k observation tokens of ``viewers[i]`` (-1
-    before the first)."""
+    """Features (with the seat's last ``memory`` observations, as the playing bot keeps them),
+    legal masks and the seat to move of information sets ``start:stop``; with a ``suffix`` of
+    k > 0 columns, also the last k observation tokens of ``viewers[i]`` (-1 before the first)."""
     n = cfg[C_PLAYERS]
     extended = cfg[C_EXTENDED] != 0
     ranks = np.empty(max_depth + 1, dtype=np.int64)
@@ -59,6 +62,7 @@ def _chunk_rows(
         seen = np.zeros((n, n, NUM_CLANS), dtype=np.float32)
         know = np.zeros((n, KNOW_SIZE), dtype=np.int32)
         draft = np.full((n, 2), -1, dtype=np.int32)
+        ring = np.full((n, MAX_MEMORY if memory > 0 else 0), NO_TOKEN, dtype=np.int64)
         for d in range(depth):
             if s[S_CUR] == -1:
                 core.chance_outcomes_into(s, cfg, moves, probs)
@@ -68,25 +72,18 @@ def _chunk_rows(
             if k:
                 tokens[d] = core.observation_token(s, a, viewers[i])
             before = s.copy()
+            if memory > 0:
+                push_tokens(before, a, cfg, ring)
             core.apply_action(s, cfg, a)
             observe_move(before, a, s, cfg, record, seen, know, draft)
         for j in range(k):
             suffix[i - start, j] = tokens[depth - k + j] if depth - k + j >= 0 else -1
         p = s[S_CUR]
         me[i - start] = p
-        decision_row(
-            s,
-            cfg,
-            p,
-            record,
-            seen,
-            know,
-            draft,
-            feats[i - start],
-            legal[i - start],
-            moves,
-            extended,
-        )
+        decision_row_memory(
+            s, cfg, p, record, seen, know, draft, ring, memory, feats[i - start],
+            legal[i - start], moves, extended,
+        )  # fmt: skip
 
 
 @njit(cache=True)
@@ -101,8 +98,10 @@ def _fill_strategy(action_offsets, legal_actions, start, stop, me, probs, n, ext
 def table_tree_strategy(config: GameConfig, net: TableNet, tree: object) -> np.ndarray:
     """The network's probabilities on every information set of ``tree`` (compiled, perfect recall)."""
     cfg = np.ascontiguousarray(config.to_array(), dtype=np.int32)
-    if net.num_features != config_features(cfg):
-        raise ValueError("net: trained on another game's features")
+    try:
+        memory = memory_of(net.num_features, cfg)
+    except ValueError:
+        raise ValueError("net: trained on another game's features") from None
     if net.num_actions != config.num_distinct_actions():
         raise ValueError("net: its actions do not match this game")
     infosets = int(tree.action_offsets.shape[0] - 1)
@@ -119,7 +118,7 @@ def table_tree_strategy(config: GameConfig, net: TableNet, tree: object) -> np.n
         me = np.empty(stop - start, dtype=np.int32)
         _chunk_rows(
             cfg, keys._child_offsets, keys._children, representative, start, stop, width,
-            max_depth, feats, legal, me, NO_VIEWERS, NO_SUFFIX,
+            max_depth, feats, legal, me, NO_VIEWERS, NO_SUFFIX, memory,
         )  # fmt: skip
         if not np.array_equal(me, tree.infoset_player[start:stop]):
             raise AssertionError("a representative node is not its information set's decision")

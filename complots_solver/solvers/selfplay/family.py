@@ -67,6 +67,8 @@ HELP = {
     "keep_every": "0: none; K: keep a copy of the network about every K iterations in the run "
     "folder (kept/it-NNNNNN/, each playable with net:), to pick a run's best point by "
     "measurement; a resume or warm start may change it",
+    "memory": "the seat's last N observations, in order, read after the features (0: none; "
+    "at most 16); the network's input width follows",
 }  # fmt: skip
 
 

@@ -11,8 +11,7 @@ from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, S_CUR
 from complots_solver.solvers.knowledge.table_features import (
     TableMemory,
     absolute_action,
-    config_features,
-    decision_row,
+    memory_of,
 )
 from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.selfplay.tables import MAX_MOVES
@@ -38,11 +37,12 @@ class TablePlayer:
         self.players = int(self.cfg[C_PLAYERS])
         self.extended = bool(self.cfg[C_EXTENDED])
         self.members = [net, *mixture]
+        self.remembered = memory_of(net.num_features, self.cfg)
         for m in self.members:
-            if m.num_features != config_features(self.cfg):
+            if m.num_features != net.num_features:
                 raise ValueError(
-                    f"net: reads {m.num_features} features, this game's seats read "
-                    f"{config_features(self.cfg)}"
+                    f"mixture: a member reads {m.num_features} features, the first "
+                    f"{net.num_features}"
                 )
         if len(self.members) > 1 and seat is None:
             raise ValueError("seat: a mixture follows one seat's own moves")
@@ -82,11 +82,7 @@ class TablePlayer:
         first = self.members[0]
         x = np.empty((1, first.num_features), dtype=np.float32)
         legal = np.empty((1, first.num_actions), dtype=np.float32)
-        m = self.memory
-        decision_row(
-            s, self.cfg, me, m.record, m.seen, m.know, m.draft, x[0], legal[0], self._moves,
-            self.extended,
-        )  # fmt: skip
+        self.memory.row(s, me, self.remembered, x[0], legal[0], self._moves)
         rows = np.flatnonzero(legal[0] > 0)
         acts = [int(absolute_action(int(r), me, self.players, self.extended)) for r in rows]
         out = []

@@ -22,6 +22,7 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.stats import wilson_interval
+from complots_solver.solvers.knowledge.table_features import memory_of
 from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.selfplay.tables import Seat, TableRunner
 from complots_solver.solvers.selfplay.train import SelfPlaySettings, SelfPlayTrainer
@@ -111,8 +112,13 @@ def train_responder(
     members = _members(strategy)
     first = members[0]
     base = settings or SelfPlaySettings(
-        self_share=0.0, bot_share=0.0, snapshots=0, width=first.net.sizes[1], jobs=1
-    )  # one stream: the budgets of the recorded figures
+        self_share=0.0,
+        bot_share=0.0,
+        snapshots=0,
+        width=first.net.sizes[1],
+        jobs=1,
+        memory=memory_of(first.num_features, config.to_array()),
+    )  # one stream: the budgets of the recorded figures; the strategy's memory, as its copy
     trainer = SelfPlayTrainer(config, base, seed=seed + 7919, frozen=members)
     if [w.shape for w in trainer.net.net.weights] == [w.shape for w in first.net.weights]:
         trainer.net.assign(first)

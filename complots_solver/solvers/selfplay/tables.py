@@ -25,7 +25,7 @@ from complots_solver.rules.layout import C_EXTENDED, S_CUR, S_TURN
 from complots_solver.solvers.knowledge.table_features import (
     TableMemory,
     absolute_action,
-    decision_row,
+    memory_of,
 )
 from complots_solver.solvers.nets.tablenet import TableNet
 
@@ -173,22 +173,10 @@ class TableRunner:
                 x = np.empty((len(group), n_feat), dtype=np.float32)
                 legal = np.empty((len(group), self.actions), dtype=np.float32)
                 counts = np.empty(len(group), dtype=np.int64)
+                remembered = memory_of(n_feat, self.cfg)
                 for i, t in enumerate(group):
                     me = int(t.state.s[S_CUR])
-                    m = t.memory
-                    counts[i] = decision_row(
-                        t.state.s,
-                        self.cfg,
-                        me,
-                        m.record,
-                        m.seen,
-                        m.know,
-                        m.draft,
-                        x[i],
-                        legal[i],
-                        self._moves,
-                        self.extended,
-                    )
+                    counts[i] = t.memory.row(t.state.s, me, remembered, x[i], legal[i], self._moves)
                 probs, values = net.policy_value(x, legal)
                 if greedy:
                     picks = probs.argmax(axis=1)

@@ -60,7 +60,12 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.pool import WorkerPool
-from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION, config_features
+from complots_solver.solvers.knowledge.table_features import (
+    FEATURE_VERSION,
+    MAX_MEMORY,
+    config_features,
+    memory_of,
+)
 from complots_solver.solvers.nets.average import AveragePolicy, without_reservoir
 from complots_solver.solvers.nets.tablenet import (
     PPO,
@@ -129,6 +134,9 @@ class SelfPlaySettings:
     # networks can turn exploitable late in a run (its self-play games stalling), and the
     # best point of a run is found by measuring the kept ones
     keep_every: int = 0
+    # the seat's last ``memory`` observations, in order, as inputs after the features (0: none;
+    # knowledge.table_features, issue 50): what the features' summary of the record loses
+    memory: int = 0
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> SelfPlaySettings:
@@ -181,6 +189,8 @@ class SelfPlaySettings:
             raise ValueError(f"--option snapshots must be at least 0, got {self.snapshots}")
         if self.keep_every < 0:
             raise ValueError(f"--option keep_every must be at least 0, got {self.keep_every}")
+        if not 0 <= self.memory <= MAX_MEMORY:
+            raise ValueError(f"--option memory must be in [0, {MAX_MEMORY}], got {self.memory}")
         for name in ("self_share", "bot_share", "exploiter_share", "bot_one_kind"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"--option {name} must be in [0, 1], got {getattr(self, name)}")
@@ -339,9 +349,13 @@ class SelfPlayTrainer:
         if settings.bot_share > 0 and frozen is None and bot_factory is None:
             raise ValueError("bot_share > 0 needs a bot factory")
         self.runner = TableRunner(config, parallel=settings.parallel, lam=settings.lam)
-        feats = config_features(config.to_array())
-        if self.frozen is not None and any(f.num_features != feats for f in self.frozen):
-            raise ValueError("frozen: the network was trained on other features")
+        cfg = config.to_array()
+        feats = config_features(cfg, settings.memory)
+        for f in self.frozen or ():
+            try:
+                memory_of(f.num_features, cfg)
+            except ValueError:
+                raise ValueError("frozen: the network was trained on other features") from None
         self.net = TableNet.create(
             feats,
             config.num_distinct_actions(),

@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from complots_solver.rules import core
-from complots_solver.rules.layout import A_REVEAL, C_EXTENDED, S_CUR, S_HIDDEN
+from complots_solver.rules.layout import A_REVEAL, S_CUR, S_HIDDEN
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.knowledge.table_features import (
+    MAX_MEMORY,
     TableMemory,
     config_features,
-    decision_row,
 )
 
 TERMINAL = -4
@@ -49,7 +49,8 @@ class _World:
         self.s = core.initial_state(self.cfg)
         self.mem = TableMemory(self.cfg)
         self.moves = np.empty(512, dtype=np.int32)
-        self.feats = np.empty(config_features(self.cfg), dtype=np.float32)
+        # the features and the longest memory a network may read (issue 50)
+        self.feats = np.empty(config_features(self.cfg, MAX_MEMORY), dtype=np.float32)
         self.legal = np.empty(config.num_distinct_actions(), dtype=np.float32)
         self.tokens: list[list[int]] = [[] for _ in range(config.players)]
         self._tok = np.empty(config.players + 1, dtype=np.int64)  # every seat, then the public view
@@ -75,20 +76,7 @@ class _World:
 
     def features(self, me: int) -> np.ndarray:
         """Seat ``me``'s features at the current state, with its legal mask when it is to move."""
-        m = self.mem
-        decision_row(
-            self.s,
-            self.cfg,
-            me,
-            m.record,
-            m.seen,
-            m.know,
-            m.draft,
-            self.feats,
-            self.legal,
-            self.moves,
-            bool(self.cfg[C_EXTENDED]),
-        )
+        self.mem.row(self.s, me, MAX_MEMORY, self.feats, self.legal, self.moves)
         if int(self.s[S_CUR]) != me:
             return self.feats.copy()
         return np.concatenate([self.feats, self.legal])
