@@ -41,6 +41,7 @@ from complots_solver.rules.layout import (
     C_MAX_TURNS,
     C_PLAYERS,
     C_VARIANT,
+    MAX_CHANCE_OUTCOMES,
     NUM_MULTISETS,
     S_ACT,
     S_ACTOR,
@@ -121,6 +122,8 @@ GLOBAL_SIZE = G_KNOW + KNOW_SIZE
 # relative to that seat (the actor's chair counted from the viewer's, actions seat-relative).
 # A network reading a memory of m moves has m token blocks after the features; m is read
 # from its input width (memory_of), so networks without one read exactly what they read before.
+# A block: present, kind, stage, the mover's chair from the viewer's, then the value (an action
+# id or chance outcome, the last slot for a value the viewer does not see).
 MAX_MEMORY = 16
 NO_TOKEN = -1
 TOKEN_KINDS = 16  # TokenKind, with the Complots 2 stages' offset (rules.core._token)
@@ -128,32 +131,49 @@ T_PRESENT = 0
 T_KIND = T_PRESENT + 1
 T_STAGE = T_KIND + TOKEN_KINDS
 T_WHO = T_STAGE + STAGE_SLOTS
-T_VALUE = T_WHO + WHO_SLOTS
-TOKEN_SIZE = T_VALUE + VALUE_SLOTS
 
 
-def num_features(players: int, draft: bool = False, memory: int = 0) -> int:
+@njit(cache=True)
+def token_values(n, extended):
+    """Value slots of a token block at ``n`` seats: every action id and chance outcome, then
+    the hidden value."""
+    actions = core.c2_donate(n) + n if extended else core.c2_base(n)
+    return max(actions, MAX_CHANCE_OUTCOMES) + 1
+
+
+@njit(cache=True)
+def token_size(n, extended):
+    """Inputs of one remembered move at ``n`` seats."""
+    return T_WHO + n + token_values(n, extended)
+
+
+def num_features(players: int, draft: bool = False, memory: int = 0, extended: bool = False) -> int:
     """Length of the feature vector at a table of ``players`` seats (``draft``: the 2-player
-    draft; ``memory``: the seat's last ``memory`` observations after the features)."""
-    return GLOBAL_SIZE + players * SEAT_SIZE + (DRAFT_SIZE if draft else 0) + memory * TOKEN_SIZE
+    draft; ``memory``: the seat's last ``memory`` observations after the features, whose size
+    depends on ``extended``, a Complots 2 character in play)."""
+    base = GLOBAL_SIZE + players * SEAT_SIZE + (DRAFT_SIZE if draft else 0)
+    return base + (memory * int(token_size(players, extended)) if memory else 0)
 
 
 def config_features(cfg: np.ndarray, memory: int = 0) -> int:
     """Length of the feature vector for the game of the config array ``cfg``."""
-    return num_features(int(cfg[C_PLAYERS]), int(cfg[C_VARIANT]) == Variant.DRAFT, memory)
+    return num_features(
+        int(cfg[C_PLAYERS]), int(cfg[C_VARIANT]) == Variant.DRAFT, memory, bool(cfg[C_EXTENDED])
+    )
 
 
 def memory_of(width: int, cfg: np.ndarray) -> int:
     """The memory length of a network reading ``width`` features in the game of ``cfg``;
     ValueError if no memory length gives that width."""
     base = config_features(cfg)
+    size = int(token_size(int(cfg[C_PLAYERS]), bool(cfg[C_EXTENDED])))
     extra = width - base
-    if extra < 0 or extra % TOKEN_SIZE or extra // TOKEN_SIZE > MAX_MEMORY:
+    if extra < 0 or extra % size or extra // size > MAX_MEMORY:
         raise ValueError(
-            f"net: reads {width} features, this game's seats read {base} (plus {TOKEN_SIZE} "
+            f"net: reads {width} features, this game's seats read {base} (plus {size} "
             f"for each remembered move, at most {MAX_MEMORY})"
         )
-    return extra // TOKEN_SIZE
+    return extra // size
 
 
 @njit(cache=True)
@@ -183,12 +203,16 @@ def push_tokens(before, a, cfg, ring):
 
 
 @njit(cache=True)
-def memory_features(ring, me, memory, out, offset):
-    """Seat ``me``'s last ``memory`` tokens (newest last) as one-hot blocks at ``out[offset:]``."""
+def memory_features(ring, me, memory, cfg, out):
+    """Seat ``me``'s last ``memory`` tokens (newest last) as one-hot blocks ending ``out``."""
+    n = cfg[C_PLAYERS]
+    values = token_values(n, cfg[C_EXTENDED] != 0)
+    size = T_WHO + n + values
+    offset = out.shape[0] - memory * size
     k = ring.shape[1]
     for j in range(memory):
-        base = offset + j * TOKEN_SIZE
-        for i in range(TOKEN_SIZE):
+        base = offset + j * size
+        for i in range(size):
             out[base + i] = 0.0
         tok = ring[me, k - memory + j] if k - memory + j >= 0 else NO_TOKEN
         if tok < 0:
@@ -203,7 +227,8 @@ def memory_features(ring, me, memory, out, offset):
         out[base + T_KIND + min(kind, TOKEN_KINDS - 1)] = 1.0
         out[base + T_STAGE + stage] = 1.0
         out[base + T_WHO + who] = 1.0
-        out[base + T_VALUE + value] = 1.0
+        slot = values - 1 if value == VALUE_SLOTS - 1 else min(value, values - 2)
+        out[base + T_WHO + n + slot] = 1.0
 
 
 @njit(cache=True)
@@ -404,7 +429,7 @@ def decision_row_memory(
     """:func:`decision_row`, then seat ``me``'s last ``memory`` observations after the features."""
     k = decision_row(s, cfg, me, record, seen, know, draft, feats, legal, moves, extended)
     if memory > 0:
-        memory_features(ring, me, memory, feats, feats.shape[0] - memory * TOKEN_SIZE)
+        memory_features(ring, me, memory, cfg, feats)
     return k
 
 

@@ -27,7 +27,6 @@ from complots_solver.solvers.knowledge.hypotheses import Memory
 from complots_solver.solvers.knowledge.table_features import (
     MAX_MEMORY,
     NO_TOKEN,
-    TOKEN_SIZE,
     TableMemory,
     absolute_action,
     decision_row,
@@ -54,9 +53,7 @@ def table_rows_features(
             feats[i], legal[i], moves, extended,
         )  # fmt: skip
         if memory > 0:
-            memory_features(
-                rings[i], states[i, S_CUR], memory, feats[i], feats.shape[1] - memory * TOKEN_SIZE
-            )
+            memory_features(rings[i], states[i, S_CUR], memory, cfg, feats[i])
 
 
 @njit(cache=True)

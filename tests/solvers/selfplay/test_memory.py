@@ -25,13 +25,13 @@ from complots_solver.solvers.knowledge.table_features import (
     T_KIND,
     T_PRESENT,
     T_STAGE,
-    T_VALUE,
     T_WHO,
-    TOKEN_SIZE,
     TableMemory,
     config_features,
     memory_of,
     relative_action,
+    token_size,
+    token_values,
 )
 from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings, Table
@@ -105,6 +105,11 @@ def test_each_seat_remembers_its_own_view_of_the_last_moves_relative_to_its_chai
             want = ([NO_TOKEN] * MAX_MEMORY + seen[v])[-MAX_MEMORY:]
             assert mem.ring[v].tolist() == want
     assert hidden > 0  # the game had moves some seat could not see
+    slots = token_values(n, ext)
+    for v in range(n):
+        for tok in mem.ring[v]:
+            value = int(tok) % VALUE_SLOTS
+            assert value == HIDDEN_VALUE or value < slots - 1  # each value has its own slot
 
 
 def test_memory_features_encode_the_newest_move_last():
@@ -131,13 +136,15 @@ def test_memory_features_encode_the_newest_move_last():
     for viewer in range(3):
         x = np.empty(width, dtype=np.float32)
         mem.row(s, viewer, memory, x, legal, moves)
-        newest = x[width - TOKEN_SIZE :]
+        size = token_size(3, False)
+        assert width == config_features(cfg) + 2 * size
+        newest = x[width - size :]
         assert newest[T_PRESENT] == 1 and newest.sum() == 5  # present, kind, stage, who, value
         assert newest[T_KIND + TokenKind.PUBLIC] == 1
         assert newest[T_WHO + (actor - viewer) % 3] == 1
-        assert newest[T_VALUE + A_INCOME] == 1
+        assert newest[T_WHO + 3 + A_INCOME] == 1
         assert newest[T_STAGE:T_WHO].sum() == 1
-        older = x[width - 2 * TOKEN_SIZE : width - TOKEN_SIZE]
+        older = x[width - 2 * size : width - size]
         assert older[T_PRESENT] == 1  # the last card dealt
         np.testing.assert_array_equal(x[: config_features(cfg)], _without_memory(mem, s, viewer))
 
