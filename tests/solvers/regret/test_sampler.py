@@ -70,9 +70,11 @@ def test_regret_matching_normalises_positive_outputs_else_uniform():
     np.testing.assert_allclose(got[1], [1 / 3, 1 / 3, 1 / 3, 0.0])
 
 
-def test_it_learns_on_ladder_1(ladder1):
+@pytest.mark.parametrize("memory", [0, 8])
+def test_it_learns_on_ladder_1(ladder1, memory):
+    """Measured exactly, with the features alone and with the seat's last 8 moves (issue 50)."""
     config, tree = ladder1
-    settings = RegretSettings(games=300, steps=60, average_steps=100, width=64)
+    settings = RegretSettings(games=300, steps=60, average_steps=100, width=64, memory=memory)
     run = RegretSampler(config, settings, seed=1)
     run.step(1)
     first = table_exploitability(config, run.policy(), tree)["exploitability"]
