@@ -29,8 +29,7 @@ from complots_solver.solvers.knowledge.table_features import (
     NO_TOKEN,
     TableMemory,
     absolute_action,
-    decision_row,
-    memory_features,
+    decision_row_memory,
     memory_of,
     observe_move,
     push_tokens,
@@ -48,12 +47,10 @@ def table_rows_features(
     moves = np.empty(legal.shape[1] + 32, dtype=np.int32)
     for i in range(states.shape[0]):
         m = which[i]
-        decision_row(
+        decision_row_memory(
             states[i], cfg, states[i, S_CUR], records[m], seens[m], knows[i], drafts[i],
-            feats[i], legal[i], moves, extended,
+            rings[i], memory, feats[i], legal[i], moves, extended,
         )  # fmt: skip
-        if memory > 0:
-            memory_features(rings[i], states[i, S_CUR], memory, cfg, feats[i])
 
 
 @njit(cache=True)

@@ -72,8 +72,7 @@ def _chunk_rows(
             if k:
                 tokens[d] = core.observation_token(s, a, viewers[i])
             before = s.copy()
-            if memory > 0:
-                push_tokens(before, a, cfg, ring)
+            push_tokens(before, a, cfg, ring)  # nothing to keep when the ring is empty
             core.apply_action(s, cfg, a)
             observe_move(before, a, s, cfg, record, seen, know, draft)
         for j in range(k):
