@@ -467,6 +467,7 @@ def _responder_bound(
     save_to: Path | None = None,
 ) -> None:
     """Train a table network against a table strategy, measure its gain over 1/n."""
+    from complots_solver.solvers.bounds.pick import responder_record
     from complots_solver.solvers.policies.open import open_strategy
     from complots_solver.solvers.selfplay.policy import TablePolicy
     from complots_solver.solvers.selfplay.responder import responder_bound, responder_iterations
@@ -510,19 +511,8 @@ def _responder_bound(
         meta = json.loads(mpath.read_text()) if mpath.is_file() else {}
         if not isinstance(meta, dict):
             raise click.BadParameter(f"{mpath} is not a JSON object", param_hint="--write")
-        lo, hi = result.interval()
-        meta["responder_gain"] = {
-            "gain": round(result.gain, 4),
-            "ci95": [round(lo, 4), round(hi, 4)],
-            "win_share": round(result.share, 4),
-            "games": result.games,
-            "seat_wins": list(result.seat_wins),
-            "seat_games": list(result.seat_games),
-            "train_iterations": result.train_iterations,
-            "train_games": result.train_games,
-            "train_seconds": round(result.train_seconds, 1),
-            "command": command,
-        }
+        meta["responder_gain"] = responder_record(result, command)
+        _, hi = result.interval()
         # the 2-player goal (a best responder gains at most 0.05) read as win share over 1/n
         label = "WEAK" if hi > RESPONDER_TARGET else "HOLDS"
         if config.players == 2:

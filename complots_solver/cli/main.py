@@ -649,8 +649,9 @@ def _print_misses(result) -> None:
 
 
 # Commands that need none of the helpers above live in their own modules: play, the reports
-# (report, compare, balance) and bound.
+# (report, compare, balance), bound and pick.
 from complots_solver.cli.bound_cmd import bound as _bound_cmd  # noqa: E402
+from complots_solver.cli.pick_cmd import pick as _pick_cmd  # noqa: E402
 from complots_solver.cli.play_cmd import play as _play_cmd  # noqa: E402
 from complots_solver.cli.report_cmds import balance as _balance_cmd  # noqa: E402
 from complots_solver.cli.report_cmds import compare as _compare_cmd  # noqa: E402
@@ -661,6 +662,7 @@ cli.add_command(_report_cmd)
 cli.add_command(_compare_cmd)
 cli.add_command(_balance_cmd)
 cli.add_command(_bound_cmd)
+cli.add_command(_pick_cmd)
 
 
 def main(argv: list[str] | None = None) -> None:
