@@ -58,8 +58,8 @@ def _positive(value: int | None, name: str, least: int = 1) -> None:
     "out_dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="the strategy folder to write (default RUN/picked); copy it to games/strategies/PRESET "
-    "to ship it",
+    help="the strategy folder to write, replaced whole (default RUN/picked); to ship it, put "
+    "it in place of games/strategies/PRESET",
 )
 def pick(
     run: Path,
