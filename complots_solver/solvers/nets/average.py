@@ -14,6 +14,10 @@ average as a network:
 - the **average network** is then fitted to the reservoir by ``steps`` Adam
   steps of cross-entropy against those probabilities.
 
+With ``binary_from`` B, every input from B on is 0 or 1 (the seat's memory, one-hot) and
+the reservoir keeps those packed eight to a byte (``xbits``) beside the first B as float32
+(``x``): a row comes back exactly, at a fifth of the bytes of a memory of eight moves.
+
 Decisions enter at the rate the learner's games reach them, so each
 iteration's strategy is weighted by how often play reaches each decision,
 the reach weighting of the average strategy (Kuhn's theorem), up to the
@@ -55,7 +59,7 @@ def average_loss(
     return loss, grad
 
 
-RESERVOIR = ("x", "legal", "probs", "weight")  # the reservoir's arrays in a saved state
+RESERVOIR = ("x", "xbits", "legal", "probs", "weight")  # the reservoir's arrays in a saved state
 
 
 def without_reservoir(state: dict[str, np.ndarray], prefix: str = "avg_") -> dict[str, np.ndarray]:
@@ -82,17 +86,25 @@ class AveragePolicy:
         minibatch: int,
         lr: float = 1e-3,
         weighted: bool = False,
+        binary_from: int | None = None,
     ) -> None:
         """An empty reservoir; ``weighted``: minibatches drawn in proportion to each row's
-        weight (the iteration, for a linear average), else uniformly."""
+        weight (the iteration, for a linear average), else uniformly; ``binary_from``: the
+        first of the inputs that are all 0 or 1, kept packed (None: none)."""
         if capacity < 1 or steps < 0 or minibatch < 1:
             raise ValueError("capacity and minibatch must be at least 1, steps at least 0")
+        width = net.num_features
+        dense = width if binary_from is None else int(binary_from)
+        if not 0 <= dense <= width:
+            raise ValueError(f"binary_from must be in [0, {width}], got {binary_from}")
         self.net = net
         self.capacity = capacity
         self.steps = steps
         self.minibatch = minibatch
         self.opt = Adam(net.net, lr=lr)
-        self.x = np.zeros((capacity, net.num_features), dtype=np.float32)
+        self.dense = dense  # inputs kept as float32; the rest packed as bits
+        self.x = np.zeros((capacity, dense), dtype=np.float32)
+        self.xbits = np.zeros((capacity, -(-(width - dense) // 8)), dtype=np.uint8)
         self.legal = np.zeros((capacity, net.num_actions), dtype=np.float32)
         self.probs = np.zeros((capacity, net.num_actions), dtype=np.float32)
         self.weight = np.ones(capacity, dtype=np.float64)
@@ -120,11 +132,30 @@ class AveragePolicy:
         slot = np.where(index < self.capacity, index, rng.integers(0, index + 1))
         keep = slot < self.capacity
         # a later row that draws the same slot overwrites an earlier one, as in sequential order
-        self.x[slot[keep]] = x[keep]
+        packed = self._pack(x[:, self.dense :]) if self.dense < x.shape[1] else None
+        self.x[slot[keep]] = x[keep, : self.dense]
+        if packed is not None:
+            self.xbits[slot[keep]] = packed[keep]
         self.legal[slot[keep]] = legal[keep]
         self.probs[slot[keep]] = probs[keep]
         self.weight[slot[keep]] = weight
         self.seen += n
+
+    @staticmethod
+    def _pack(bits: np.ndarray) -> np.ndarray:
+        """0/1 inputs packed eight to a byte; ValueError for any other value."""
+        if np.any((bits != 0) & (bits != 1)):
+            raise ValueError("binary_from: an input past it is neither 0 nor 1")
+        return np.packbits(bits.astype(np.uint8), axis=1)
+
+    def rows(self, idx: np.ndarray) -> np.ndarray:
+        """The reservoir's rows ``idx`` as the network reads them (float32, unpacked)."""
+        dense = self.x[idx]
+        width = self.net.num_features
+        if self.dense == width:
+            return dense
+        bits = np.unpackbits(self.xbits[idx], axis=1, count=width - self.dense)
+        return np.concatenate([dense, bits.astype(np.float32)], axis=1)
 
     def train(self, rng: np.random.Generator) -> float:
         """``steps`` Adam steps on minibatches drawn from the reservoir; their mean loss."""
@@ -138,7 +169,7 @@ class AveragePolicy:
             else:
                 u = rng.random(min(self.minibatch, self.size)) * cdf[-1]
                 idx = np.minimum(np.searchsorted(cdf, u, side="right"), self.size - 1)
-            acts, pre, out = self.opt.outputs(self.x[idx])
+            acts, pre, out = self.opt.outputs(self.rows(idx))
             loss, grad = average_loss(out, self.legal[idx], self.probs[idx])
             self.opt.update(acts, pre, grad.astype(np.float32))
             losses.append(loss)
@@ -149,6 +180,7 @@ class AveragePolicy:
         return {
             f"{prefix}seen": np.array(self.seen),
             f"{prefix}x": self.x[: self.size],
+            f"{prefix}xbits": self.xbits[: self.size],
             f"{prefix}legal": self.legal[: self.size],
             f"{prefix}probs": self.probs[: self.size],
             f"{prefix}weight": self.weight[: self.size],
@@ -159,14 +191,21 @@ class AveragePolicy:
         """Restore what :meth:`get_state` returned (ValueError for another shape)."""
         if f"{prefix}seen" not in state:
             raise ValueError("--resume: the checkpoint holds no average network")
-        self.seen = int(state[f"{prefix}seen"])
-        n = self.size
-        for name in ("x", "legal", "probs"):
-            saved = state[f"{prefix}{name}"]
+        seen = int(state[f"{prefix}seen"])
+        n = min(seen, self.capacity)
+        x = state[f"{prefix}x"]
+        bits = state.get(f"{prefix}xbits")
+        if bits is None and x.shape == (n, self.net.num_features):  # saved before packing
+            x, bits = x[:, : self.dense], self._pack(x[:, self.dense :])
+        arrays = {"x": x, "xbits": bits, "legal": state[f"{prefix}legal"]}
+        arrays["probs"] = state[f"{prefix}probs"]
+        for name, saved in arrays.items():
             target = getattr(self, name)
-            if saved.shape != (n, target.shape[1]):
+            if saved is None or saved.shape != (n, target.shape[1]):
                 raise ValueError("--resume: the checkpoint's reservoir has another shape")
-            target[:n] = saved
+        self.seen = seen
+        for name, saved in arrays.items():
+            getattr(self, name)[:n] = saved
         weight = state.get(f"{prefix}weight")  # absent in checkpoints from before weights
         self.weight[:n] = 1.0 if weight is None else weight[:n]
         restore_optimiser(self.net, self.opt, state, prefix)

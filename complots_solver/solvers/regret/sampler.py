@@ -359,6 +359,7 @@ class RegretSampler:
         self.average = AveragePolicy(
             TableNet.create(feats, self.num_actions, hidden, seed=seed + 1),
             settings.average, settings.average_steps, settings.minibatch, weighted=True,
+            binary_from=config_features(self.cfg) if settings.memory else None,
         )  # fmt: skip
         self.iteration = 0
         self.games = 0

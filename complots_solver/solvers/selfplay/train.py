@@ -381,7 +381,11 @@ class SelfPlayTrainer:
         self.average: AveragePolicy | None = None
         if frozen is None and settings.average > 0:
             self.average = AveragePolicy(
-                self.net.copy(), settings.average, settings.average_steps, settings.minibatch
+                self.net.copy(),
+                settings.average,
+                settings.average_steps,
+                settings.minibatch,
+                binary_from=config_features(cfg) if settings.memory else None,
             )
         self.magnet: TableNet | None = None
         if frozen is None and settings.magnet_every > 0:

@@ -69,3 +69,76 @@ def test_it_learns_the_reach_weighted_mean_of_the_iterates():
         avg.train(rng)
     p, _ = net.policy_value(x, legal)
     assert p[0, 0] == pytest.approx(0.25, abs=0.04)
+
+
+def _offer(avg, rows, seed=0):
+    """Offer ``rows`` (x) with two legal actions at 0.3/0.7, in batches of 50."""
+    rng = np.random.default_rng(seed)
+    for start in range(0, len(rows), 50):
+        batch = rows[start : start + 50]
+        legal = np.ones((len(batch), 2), dtype=np.float32)
+        probs = np.tile(np.array([0.3, 0.7], dtype=np.float32), (len(batch), 1))
+        avg.add(batch, legal, probs, rng, weight=1.0 + start)
+
+
+def _memory_rows(n, dense, bits, seed=0):
+    """Rows of ``dense`` real inputs then ``bits`` inputs of 0 or 1, as a memory gives."""
+    rng = np.random.default_rng(seed)
+    x = np.empty((n, dense + bits), dtype=np.float32)
+    x[:, :dense] = rng.random((n, dense))
+    x[:, dense:] = rng.random((n, bits)) < 0.1
+    return x
+
+
+def test_a_packed_reservoir_gives_back_every_row_exactly_and_trains_the_same():
+    """With binary_from the 0/1 inputs are kept eight to a byte: every stored row comes back
+    bit for bit, the fit is identical to the unpacked reservoir's, and the memory part takes
+    an eighth of the bytes; a value other than 0 or 1 past binary_from is refused."""
+    dense, bits = 13, 37
+    x = _memory_rows(400, dense, bits)
+    plain = AveragePolicy(TableNet.create(dense + bits, 2, (8,), seed=3), 300, 20, 32)
+    packed = AveragePolicy(
+        TableNet.create(dense + bits, 2, (8,), seed=3), 300, 20, 32, binary_from=dense
+    )
+    for avg in (plain, packed):
+        _offer(avg, x)
+    idx = np.arange(300)
+    np.testing.assert_array_equal(packed.rows(idx), plain.rows(idx))
+    assert packed.xbits.shape == (300, 5) and packed.x.shape == (300, dense)
+    assert plain.train(np.random.default_rng(4)) == packed.train(np.random.default_rng(4))
+    for a, b in zip(plain.net.params(), packed.net.params(), strict=True):
+        np.testing.assert_array_equal(a, b)
+    bad = x[:50].copy()
+    bad[0, dense + 2] = 0.5
+    with pytest.raises(ValueError, match="neither 0 nor 1"):
+        packed.add(bad, np.ones((50, 2), np.float32), np.full((50, 2), 0.5, np.float32),
+                   np.random.default_rng(0))  # fmt: skip
+
+
+def test_a_state_saved_unpacked_resumes_into_a_packed_reservoir():
+    """A checkpoint from before packing (one float32 x, no xbits) restores the same rows;
+    a state of another width is refused and leaves the reservoir as it was."""
+    dense, bits = 6, 20
+    x = _memory_rows(120, dense, bits, seed=5)
+    old = AveragePolicy(TableNet.create(dense + bits, 2, (8,), seed=1), 100, 1, 16)
+    _offer(old, x)
+    state = old.get_state()
+    del state["avg_xbits"]
+    new = AveragePolicy(
+        TableNet.create(dense + bits, 2, (8,), seed=1), 100, 1, 16, binary_from=dense
+    )
+    new.set_state(state)
+    assert new.seen == 120
+    np.testing.assert_array_equal(new.rows(np.arange(100)), old.rows(np.arange(100)))
+    again = AveragePolicy(
+        TableNet.create(dense + bits, 2, (8,), seed=1), 100, 1, 16, binary_from=dense
+    )
+    again.set_state(new.get_state())
+    np.testing.assert_array_equal(again.rows(np.arange(100)), old.rows(np.arange(100)))
+    state["avg_x"] = state["avg_x"][:, :-1]
+    fresh = AveragePolicy(
+        TableNet.create(dense + bits, 2, (8,), seed=1), 100, 1, 16, binary_from=dense
+    )
+    with pytest.raises(ValueError, match="another shape"):
+        fresh.set_state(state)
+    assert fresh.seen == 0

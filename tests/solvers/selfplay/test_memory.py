@@ -39,7 +39,7 @@ from complots_solver.solvers.rows.table import TableStrategy
 from complots_solver.solvers.selfplay.exact import table_tree_strategy
 from complots_solver.solvers.selfplay.player import TablePlayer
 from complots_solver.solvers.selfplay.responder import train_responder
-from complots_solver.solvers.selfplay.train import SelfPlaySettings
+from complots_solver.solvers.selfplay.train import SelfPlaySettings, SelfPlayTrainer
 
 TERMINAL = -4
 CHANCE = -1
@@ -262,6 +262,25 @@ def test_the_regret_samplers_rows_remember_as_the_playing_bot_does():
                 mems[i].observe(before[i], a, t.states[i])
                 np.testing.assert_array_equal(mems[i].ring, t.rings[i])
     assert checked > 50
+
+
+def test_both_families_pack_the_memory_in_the_average_reservoir():
+    """With memory the average network's reservoir keeps the features as float32 and the
+    remembered moves as bits (an eighth of their bytes); without memory nothing is packed."""
+    config = resolve_game("draft-inquisitor")[0]
+    cfg = config.to_array()
+    base, full = config_features(cfg), config_features(cfg, 8)
+    regret = RegretSampler(config, RegretSettings(games=2, width=8, memory=8, average=64))
+    assert regret.average.dense == base and regret.average.xbits.shape == (
+        64,
+        -(-(full - base) // 8),
+    )
+    plain = RegretSampler(config, RegretSettings(games=2, width=8, average=64))
+    assert plain.average.dense == base and plain.average.xbits.shape == (64, 0)
+    table = resolve_game("complots-inquisitor-3")[0]
+    settings = SelfPlaySettings(games=4, parallel=4, width=8, bot_share=0.0, average=64, memory=4)
+    trainer = SelfPlayTrainer(table, settings, seed=1)
+    assert trainer.average.dense == config_features(table.to_array())
 
 
 def _taken(before, after, cfg):
