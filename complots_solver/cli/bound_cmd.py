@@ -34,7 +34,6 @@ BOTS_METHOD = "bots"  # the heuristic bots as fixed responders (play layer)
 RESPONDER_METHOD = "responder"  # 3+ players: a table network trained against the strategy
 METHODS = (*SOLVER_METHODS, BOTS_METHOD, RESPONDER_METHOD)
 DEFAULT_RESPONDER_SECONDS = 600.0
-RESPONDER_TARGET = 0.05  # a table strategy holds if a responder's gain stays below this
 DEFAULT_BOTS = "honest,counter,trusting,skeptic,bluffer,brazen,random"
 KEYS = ("perfect", "abstract")
 DEFAULT_ROLLOUTS = 16
@@ -467,7 +466,7 @@ def _responder_bound(
     save_to: Path | None = None,
 ) -> None:
     """Train a table network against a table strategy, measure its gain over 1/n."""
-    from complots_solver.solvers.bounds.pick import responder_record
+    from complots_solver.solvers.bounds.pick import record_responder
     from complots_solver.solvers.policies.open import open_strategy
     from complots_solver.solvers.selfplay.policy import TablePolicy
     from complots_solver.solvers.selfplay.responder import responder_bound, responder_iterations
@@ -511,28 +510,6 @@ def _responder_bound(
         meta = json.loads(mpath.read_text()) if mpath.is_file() else {}
         if not isinstance(meta, dict):
             raise click.BadParameter(f"{mpath} is not a JSON object", param_hint="--write")
-        meta["responder_gain"] = responder_record(result, command)
-        _, hi = result.interval()
-        # the 2-player goal (a best responder gains at most 0.05) read as win share over 1/n
-        label = "WEAK" if hi > RESPONDER_TARGET else "HOLDS"
-        if config.players == 2:
-            rlo, rhi = result.return_interval()
-            meta["responder_gain"]["per_game"] = round(result.mean_return, 4)
-            meta["responder_gain"]["per_game_ci95"] = [round(rlo, 4), round(rhi, 4)]
-            bounds = meta.get("exploitability_bound")
-            bounds = dict(bounds) if isinstance(bounds, dict) else {}
-            bounds[RESPONDER_METHOD] = {
-                "exploitability_lower_bound": round(result.mean_return, 4),
-                "ci95": [round(rlo, 4), round(rhi, 4)],
-                "how": (
-                    f"a table network trained {result.train_games} games against the strategy "
-                    f"from a copy of it, then {result.games} fresh games, each seat equally "
-                    "often; mean return per game (the strategy's own value over both seats is 0)"
-                ),
-                "command": command,
-            }
-            meta["exploitability_bound"] = bounds
-            label = "WEAK" if rhi > RESPONDER_TARGET else "HOLDS"
-        meta["quality"] = f"{label}: {result.text()} ({command})."
+        record_responder(meta, result, command)
         atomic_write_json(mpath, meta)
         click.echo(f"written to {mpath}")

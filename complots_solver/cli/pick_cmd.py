@@ -21,7 +21,7 @@ def _positive(value: int | None, name: str, least: int = 1) -> None:
         raise click.BadParameter(f"at least {least}, got {value}", param_hint=name)
 
 
-@click.command(short_help="Choose a self-play run's best kept network by the trained responder.")
+@click.command(short_help="Choose a run's best kept network by the trained responder.")
 @click.argument("run", type=click.Path(path_type=Path))
 @click.option(
     "--budget",
@@ -70,14 +70,16 @@ def pick(
     last: int,
     out_dir: Path | None,
 ) -> None:
-    """Measure every network RUN kept (--option keep_every=K) and write the best as a strategy.
+    """Measure every network RUN kept and write the best as a strategy.
 
-    Each kept network meets a responder trained against it (the same budget
+    RUN is a self-play run with --option keep_every=K, or a regret run (its
+    snapshots, one every 100 iterations). Each kept network meets a responder trained against it (the same budget
     and seed for all); the lowest gain over the fair share is chosen and
     measured again at --confirm further seeds. The result is a whole strategy
     folder: the network, meta.json with every figure and its command, the
-    training log up to it, and selfplay-state.npz so that `complots solve
-    PRESET --algorithm selfplay --option warm_start=DIR` continues it. Each
+    training log up to it, and the state file that `complots solve PRESET
+    --algorithm ALGORITHM --option warm_start=DIR` continues. At 2 players the
+    figure is the mean return per game, elsewhere the gain over 1/n. Each
     measurement is saved in RUN/picks.json as it ends: run the command again
     to resume.
     """
@@ -96,7 +98,7 @@ def pick(
     _positive(confirm, "--confirm", 0)
     _positive(last, "--last", 0)
     try:
-        record = read_run(run)
+        record, kind = read_run(run)
     except (ValueError, OSError) as exc:
         raise click.BadParameter(str(exc), param_hint="RUN") from None
     config, _ = game_arg(str(record["game"]))
@@ -104,17 +106,15 @@ def pick(
     budget = budget or usual[0]
     games = games or usual[1]
 
+    unit = "a game" if config.players == 2 else f"over 1/{config.players}"
+
     def report(m: KeptGain, reused: bool) -> None:
-        lo, hi = m.ci95
         how = "recorded" if reused else f"{m.train_seconds:.0f} s of training"
-        click.echo(
-            f"iteration {m.iteration:>6}, seed {m.seed}: gain {m.gain:+.3f} [{lo:+.3f}, "
-            f"{hi:+.3f}] over 1/{config.players} ({how})"
-        )
+        click.echo(f"iteration {m.iteration:>6}, seed {m.seed}: {m.describe()} {unit} ({how})")
 
     click.echo(
-        f"{run}: responder trained {budget} games, {games} games a seat, seed {seed}; "
-        f"{'every' if last == 0 else f'the newest {last}'} kept network"
+        f"{run} ({kind.algorithm}): responder trained {budget} games, {games} games a seat, "
+        f"seed {seed}; {'every' if last == 0 else f'the newest {last}'} kept network"
     )
     chosen = pick_kept(
         run,
@@ -134,8 +134,8 @@ def pick(
     folder = write_picked(run, config, chosen, command, out_dir)
     best = chosen.chosen
     click.echo(
-        f"chosen: iteration {chosen.iteration} ({best.gain:+.3f} at seed {best.seed}, the lowest "
-        f"of {len(chosen.candidates)})"
-        + "".join(f"; seed {m.seed} {m.gain:+.3f}" for m in chosen.confirm)
+        f"chosen: iteration {chosen.iteration} ({best.describe()} at seed {best.seed}, the "
+        f"lowest of {len(chosen.candidates)})"
+        + "".join(f"; seed {m.seed} {m.describe()}" for m in chosen.confirm)
     )
     click.echo(f"written to {folder} (play it with net:{folder})")

@@ -1,10 +1,14 @@
-"""Pick a self-play run's best kept network by the trained responder, and make it a strategy.
+"""Pick a run's best kept network by the trained responder, and make it a strategy.
 
 A league run's last network is seldom its best: one hour of the 4-player
 Inquisitor kept networks between +0.045 and +0.207 of responder's gain
-(docs/selfplay.md). A run with ``--option keep_every=K`` keeps its network
-every K iterations (``kept/it-NNNNNN/``); :func:`measure_kept` trains a
-responder against each (one budget and seed for all, so their gains compare)
+(docs/selfplay.md), and a regret run's average network does not improve
+monotonically either (docs/regret.md). A self-play run with ``--option
+keep_every=K`` keeps its network every K iterations (``kept/it-NNNNNN/``), a
+regret run its average network and state every 100 (``snapshots/iteration-N/``);
+:func:`measure_kept` trains a responder against each (one budget and seed for
+all, so their gains compare; at 2 players the figure is the mean return per
+game, the strongest bound's unit)
 and records each result in ``picks.json`` in the run folder as soon as it is
 measured, atomically, so a pick killed at any moment resumes where it stopped
 and a result measured with other settings is measured again.
@@ -14,9 +18,9 @@ that has it, so :func:`pick` measures the chosen network again at other seeds
 (``confirm``) and the quality it writes quotes those. :func:`write_picked`
 writes the choice as a whole strategy folder (``picked/`` by default): the
 network, the run's ``meta.json`` with the pick's figures, the training log up
-to its iteration, and a ``selfplay-state.npz`` made from the network, so that
-``complots solve PRESET --algorithm selfplay --option warm_start=DIR``
-continues it (its Adam moments restart: the kept copies hold none).
+to its iteration, and the state file a warm start continues (a regret
+snapshot's own ``regret-state.npz``; for self-play a ``selfplay-state.npz``
+made from the network, whose Adam moments restart: the kept copies hold none).
 """
 
 from __future__ import annotations
@@ -32,27 +36,20 @@ from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.atomic import atomic_write_json, atomic_write_npz
 from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE, TRAINING_LOG
 from complots_solver.solvers.nets.tablenet import TableNet
+from complots_solver.solvers.regret import run as regret_run
+from complots_solver.solvers.selfplay import run as selfplay_run
 from complots_solver.solvers.selfplay.responder import (
     ResponderResult,
     responder_bound,
     responder_iterations,
 )
-from complots_solver.solvers.selfplay.run import (
-    ALGORITHM,
-    KEPT_DIR,
-    KEPT_PREFIX,
-    KIT_FILE,
-    kept_iterations,
-    kit_from_network,
-    read_kit,
-)
 
 PICKS_FILE = "picks.json"  # the run folder's record of every kept network measured
 PICKS_KIND = "complots pick"
-PICKS_VERSION = 1
+PICKS_VERSION = 2
 PICKED_DIR = "picked"  # the chosen network as a strategy folder, under the run folder
 RUN_CONFIG = "config.json"  # the run driver's record of the game and settings
-RESPONDER_TARGET = 0.05  # a table strategy holds if a responder's gain stays below this
+RESPONDER_TARGET = 0.05  # a strategy holds if a responder's gain stays below this
 # the budgets the docs' figures use (training games, games per seat), by table size
 USUAL_BUDGET = {2: (153_600, 2000), 3: (38_400, 400), 4: (25_600, 300)}
 LARGE_TABLE_BUDGET = (12_800, 200)  # 5 players and more
@@ -71,44 +68,97 @@ def usual_budget(players: int) -> tuple[int, int]:
 
 
 @dataclass(frozen=True)
+class RunKind:
+    """Where a family's run keeps its networks, and how a kept one gets its state file."""
+
+    algorithm: str
+    folder: str  # under the run folder
+    prefix: str  # before the iteration in a kept folder's name
+    digits: int  # the iteration's width (0: as many as it has)
+    state_file: str
+
+    def name(self, iteration: int) -> str:
+        """The kept folder's name for ``iteration``."""
+        return (
+            f"{self.prefix}{iteration:0{self.digits}d}"
+            if self.digits
+            else f"{self.prefix}{iteration}"
+        )
+
+    def iterations(self, run: Path) -> list[int]:
+        """The iterations of the networks ``run`` kept, oldest first."""
+        folder = Path(run) / self.folder
+        if not folder.is_dir():
+            return []
+        found = []
+        for path in folder.glob(f"{self.prefix}[0-9]*"):
+            digits = path.name[len(self.prefix) :]
+            if path.is_dir() and digits.isdigit() and (path / POLICY_FILE).is_file():
+                found.append(int(digits))
+        return sorted(found)
+
+
+KINDS = {
+    selfplay_run.ALGORITHM: RunKind(
+        selfplay_run.ALGORITHM, selfplay_run.KEPT_DIR, selfplay_run.KEPT_PREFIX, 6,
+        selfplay_run.KIT_FILE,
+    ),
+    regret_run.ALGORITHM: RunKind(
+        regret_run.ALGORITHM, regret_run.SNAPSHOT_DIR, "iteration-", 0, regret_run.KIT_FILE
+    ),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
 class KeptGain:
-    """One responder measurement of one kept network."""
+    """One responder measurement of one kept network (what :class:`ResponderResult` holds)."""
 
     iteration: int
     seed: int
     budget: int  # the responder's training games
     games: int  # measuring games per seat
-    gain: float
-    ci95: tuple[float, float]
-    win_share: float
+    players: int
+    wins: int
+    draws: int
     seat_wins: tuple[int, ...]
     seat_games: tuple[int, ...]
+    train_iterations: int
     train_seconds: float
-    text: str
 
     def key(self) -> tuple[int, int, int, int]:
         """What makes two measurements the same one."""
         return (self.iteration, self.seed, self.budget, self.games)
+
+    def result(self) -> ResponderResult:
+        """The measurement as the responder reported it (without its network)."""
+        return ResponderResult(
+            self.players, sum(self.seat_games), self.wins, self.seat_wins, self.seat_games,
+            self.train_iterations, self.budget, self.train_seconds, self.draws,
+        )  # fmt: skip
+
+    def figure(self) -> tuple[float, float, float]:
+        """The figure a pick compares, with its 95% interval: the gain over 1/n, and at 2
+        players the mean return per game (the strongest bound's unit)."""
+        r = self.result()
+        if self.players == 2:
+            return (r.mean_return, *r.return_interval())
+        return (r.gain, *r.interval())
+
+    def describe(self) -> str:
+        """'+0.045 [+0.020, +0.071]'."""
+        value, lo, hi = self.figure()
+        return f"{value:+.3f} [{lo:+.3f}, {hi:+.3f}]"
 
     @classmethod
     def of(
         cls, iteration: int, seed: int, budget: int, games: int, result: ResponderResult
     ) -> KeptGain:
         """The measurement ``result`` of the network kept at ``iteration``."""
-        lo, hi = result.interval()
         return cls(
-            iteration,
-            seed,
-            budget,
-            games,
-            round(result.gain, 4),
-            (round(lo, 4), round(hi, 4)),
-            round(result.share, 4),
-            tuple(result.seat_wins),
-            tuple(result.seat_games),
+            iteration, seed, budget, games, result.players, result.wins, result.draws,
+            tuple(result.seat_wins), tuple(result.seat_games), result.train_iterations,
             round(result.train_seconds, 1),
-            result.text(),
-        )
+        )  # fmt: skip
 
 
 def responder_measure(config: GameConfig) -> Measure:
@@ -126,20 +176,25 @@ def responder_measure(config: GameConfig) -> Measure:
     return measure
 
 
-def read_run(run: Path) -> dict[str, Any]:
-    """The run's ``config.json`` (game, settings, seed); ValueError unless a selfplay run that kept networks."""
+def read_run(run: Path) -> tuple[dict[str, Any], RunKind]:
+    """The run's ``config.json`` (game, settings, seed) and kind; ValueError unless a self-play
+    or regret run that kept networks."""
     path = Path(run) / RUN_CONFIG
     if not path.is_file():
         raise ValueError(f"{run} is not a run folder (it has no {RUN_CONFIG})")
     record = json.loads(path.read_text())
-    if not isinstance(record, dict) or record.get("algorithm") != ALGORITHM:
-        found = record.get("algorithm") if isinstance(record, dict) else None
-        raise ValueError(f"{run} holds a {found} run; pick reads selfplay runs")
-    if not kept_iterations(run):
-        raise ValueError(
-            f"{run} kept no networks: train with --option keep_every=K (e.g. 100) to keep some"
+    found = record.get("algorithm") if isinstance(record, dict) else None
+    kind = KINDS.get(str(found))
+    if kind is None:
+        raise ValueError(f"{run} holds a {found} run; pick reads selfplay and regret runs")
+    if not kind.iterations(run):
+        how = (
+            "train with --option keep_every=K (e.g. 100) to keep some"
+            if kind.algorithm == selfplay_run.ALGORITHM
+            else "a regret run keeps one every 100 iterations"
         )
-    return record
+        raise ValueError(f"{run} kept no networks: {how}")
+    return record, kind
 
 
 def read_picks(run: Path) -> list[KeptGain]:
@@ -150,10 +205,12 @@ def read_picks(run: Path) -> list[KeptGain]:
     data = json.loads(path.read_text())
     if not isinstance(data, dict) or data.get("kind") != PICKS_KIND:
         raise ValueError(f"{path} is not a pick record")
+    if data.get("version") != PICKS_VERSION:
+        return []  # an older record: measured again
     out = []
     for row in data.get("measures", []):
         row = dict(row)
-        for name in ("ci95", "seat_wins", "seat_games"):
+        for name in ("seat_wins", "seat_games"):
             row[name] = tuple(row[name])
         out.append(KeptGain(**row))
     return out
@@ -165,9 +222,10 @@ def _write_picks(run: Path, game: str, measures: Sequence[KeptGain]) -> None:
     atomic_write_json(Path(run) / PICKS_FILE, record)
 
 
-def kept_folder(run: Path, iteration: int) -> Path:
+def kept_folder(run: Path, iteration: int, kind: RunKind | None = None) -> Path:
     """The folder of the network the run kept at ``iteration``."""
-    return Path(run) / KEPT_DIR / f"{KEPT_PREFIX}{iteration:06d}"
+    kind = kind or read_run(run)[1]
+    return Path(run) / kind.folder / kind.name(iteration)
 
 
 def measure_kept(
@@ -182,6 +240,7 @@ def measure_kept(
 ) -> list[KeptGain]:
     """Each network kept at ``iterations`` measured at each seed, recorded ones reused; each
     new one written to ``picks.json`` before the next starts. ``report(m, reused)`` hears each."""
+    kind = read_run(run)[1]
     done = read_picks(run)
     known = {m.key(): m for m in done}
     out = []
@@ -190,7 +249,7 @@ def measure_kept(
             found = known.get((iteration, seed, budget, games))
             reused = found is not None
             if found is None:
-                net = TableNet.load(kept_folder(run, iteration) / POLICY_FILE)
+                net = TableNet.load(kept_folder(run, iteration, kind) / POLICY_FILE)
                 found = KeptGain.of(
                     iteration, seed, budget, games, measure(net, budget, games, seed)
                 )
@@ -218,10 +277,10 @@ class Pick:
 
 
 def choose(candidates: Sequence[KeptGain]) -> int:
-    """The iteration with the lowest gain (the earlier one on a tie: fewer iterations to reach)."""
+    """The iteration with the lowest figure (the earlier one on a tie: fewer iterations)."""
     if not candidates:
         raise ValueError("nothing measured to choose from")
-    return min(candidates, key=lambda m: (m.gain, m.iteration)).iteration
+    return min(candidates, key=lambda m: (m.figure()[0], m.iteration)).iteration
 
 
 def pick(
@@ -236,8 +295,8 @@ def pick(
     report: Callable[[KeptGain, bool], None] | None = None,
 ) -> Pick:
     """Measure the run's kept networks (the ``last`` newest if > 0) at ``seed``, choose the lowest
-    gain, measure it again at the ``confirm`` seeds after ``seed``."""
-    iterations = kept_iterations(run)
+    figure, measure it again at the ``confirm`` seeds after ``seed``."""
+    iterations = read_run(run)[1].iterations(run)
     if last > 0:
         iterations = iterations[-last:]
     candidates = measure_kept(run, config, iterations, budget, games, [seed], measure, report)
@@ -247,43 +306,58 @@ def pick(
     return Pick(chosen, tuple(candidates), tuple(again))
 
 
-def responder_record(result: KeptGain | ResponderResult, command: str) -> dict[str, Any]:
-    """The ``responder_gain`` entry of a strategy's ``meta.json`` for one measurement."""
-    if isinstance(result, ResponderResult):
-        lo, hi = result.interval()
-        return {
-            "gain": round(result.gain, 4),
-            "ci95": [round(lo, 4), round(hi, 4)],
-            "win_share": round(result.share, 4),
-            "games": result.games,
-            "seat_wins": list(result.seat_wins),
-            "seat_games": list(result.seat_games),
-            "train_iterations": result.train_iterations,
-            "train_games": result.train_games,
-            "train_seconds": round(result.train_seconds, 1),
-            "command": command,
-        }
-    return {
-        "gain": result.gain,
-        "ci95": list(result.ci95),
-        "win_share": result.win_share,
-        "games": sum(result.seat_games),
+def record_responder(meta: dict[str, Any], result: ResponderResult, command: str) -> None:
+    """Write ``result`` into a strategy's ``meta``: ``responder_gain``, at 2 players also the
+    ``exploitability_bound`` entry, and the quality sentence (WEAK above 0.05)."""
+    lo, hi = result.interval()
+    meta["responder_gain"] = {
+        "gain": round(result.gain, 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "win_share": round(result.share, 4),
+        "games": result.games,
         "seat_wins": list(result.seat_wins),
         "seat_games": list(result.seat_games),
-        "train_iterations": responder_iterations(result.budget),
-        "train_games": result.budget,
-        "train_seconds": result.train_seconds,
+        "train_iterations": result.train_iterations,
+        "train_games": result.train_games,
+        "train_seconds": round(result.train_seconds, 1),
         "command": command,
     }
+    # the 2-player goal (a best responder gains at most 0.05) read as win share over 1/n
+    label = "WEAK" if hi > RESPONDER_TARGET else "HOLDS"
+    if result.players == 2:
+        rlo, rhi = result.return_interval()
+        meta["responder_gain"]["per_game"] = round(result.mean_return, 4)
+        meta["responder_gain"]["per_game_ci95"] = [round(rlo, 4), round(rhi, 4)]
+        bounds = meta.get("exploitability_bound")
+        bounds = dict(bounds) if isinstance(bounds, dict) else {}
+        bounds["responder"] = {
+            "exploitability_lower_bound": round(result.mean_return, 4),
+            "ci95": [round(rlo, 4), round(rhi, 4)],
+            "how": (
+                f"a table network trained {result.train_games} games against the strategy "
+                f"from a copy of it, then {result.games} fresh games, each seat equally "
+                "often; mean return per game (the strategy's own value over both seats is 0)"
+            ),
+            "command": command,
+        }
+        meta["exploitability_bound"] = bounds
+        label = "WEAK" if rhi > RESPONDER_TARGET else "HOLDS"
+    meta["quality"] = f"{label}: {result.text()} ({command})."
 
 
-def _seconds_until(log: Path, iteration: int) -> tuple[list[str], float]:
-    """The training log's lines up to ``iteration`` (header first) and their seconds in all."""
+def _log_until(log: Path, iteration: int) -> tuple[list[str], float | None, int]:
+    """The training log's lines up to ``iteration`` (header first), their seconds in all (None
+    when the log has no seconds) and the games column at ``iteration``."""
     lines = log.read_text().splitlines()
     header = lines[0].split(",")
-    col = header.index("seconds")
     kept = [lines[0]] + [r for r in lines[1:] if r and int(r.split(",")[0]) <= iteration]
-    return kept, sum(float(r.split(",")[col]) for r in kept[1:])
+    if len(kept) < 2 or int(kept[-1].split(",")[0]) != iteration:
+        raise ValueError(f"{log} has no row for iteration {iteration}")
+    games = int(float(kept[-1].split(",")[header.index("games")]))
+    if "seconds" not in header:
+        return kept, None, games
+    col = header.index("seconds")
+    return kept, sum(float(r.split(",")[col]) for r in kept[1:]), games
 
 
 def write_picked(
@@ -292,58 +366,67 @@ def write_picked(
     """Write the chosen network as a strategy folder (``out``, default ``RUN/picked``), whole or
     not at all; its state file loads back before the folder takes its name."""
     run = Path(run)
-    record = read_run(run)
+    record, kind = read_run(run)
     out = Path(out) if out is not None else run / PICKED_DIR
     part = out.with_name(out.name + ".part")
     if part.exists():
         shutil.rmtree(part)  # left by a pick killed while writing
     part.mkdir(parents=True)
-    source = kept_folder(run, chosen.iteration)
+    source = kept_folder(run, chosen.iteration, kind)
     shutil.copy(source / POLICY_FILE, part / POLICY_FILE)
-    kept_meta = json.loads((source / META_FILE).read_text())
     meta = json.loads((run / META_FILE).read_text())
-    lines, seconds = _seconds_until(run / TRAINING_LOG, chosen.iteration)
+    lines, seconds, games = _log_until(run / TRAINING_LOG, chosen.iteration)
     (part / TRAINING_LOG).write_text("\n".join(lines) + "\n")
     best = chosen.chosen
+    shown = chosen.confirm or (best,)
     meta.update(
         training_iterations=chosen.iteration,
-        training_games=int(kept_meta["training_games"]),
-        training_seconds=round(seconds, 1),
-        mixture=None,
+        training_games=games,
+        training_seconds=None if seconds is None else round(seconds, 1),
         command=command,
         picked={
             "from": str(run),
             "how": (
-                f"the lowest responder's gain of {len(chosen.candidates)} kept networks at seed "
-                f"{best.seed} (optimistic for the one chosen: the lowest of several noisy "
+                f"the lowest responder's figure of {len(chosen.candidates)} kept networks at "
+                f"seed {best.seed} (optimistic for the one chosen: the lowest of several noisy "
                 "figures), then measured again at other seeds"
             ),
+            "figure": "mean return per game" if config.players == 2 else "gain over 1/n",
             "budget": best.budget,
             "games_per_seat": best.games,
             "candidates": [
-                {"iteration": m.iteration, "gain": m.gain, "ci95": list(m.ci95)}
+                {"iteration": m.iteration, "figure": round(m.figure()[0], 4),
+                 "ci95": [round(x, 4) for x in m.figure()[1:]]}
                 for m in chosen.candidates
             ],
             "confirm": [
-                {"seed": m.seed, "gain": m.gain, "ci95": list(m.ci95)} for m in chosen.confirm
+                {"seed": m.seed, "figure": round(m.figure()[0], 4),
+                 "ci95": [round(x, 4) for x in m.figure()[1:]]}
+                for m in chosen.confirm
             ],
         },
-    )
-    fair = f"fair share 1/{config.players}"
-    shown = chosen.confirm or (best,)
-    figures = ", ".join(f"{m.gain:+.3f} [{m.ci95[0]:+.3f}, {m.ci95[1]:+.3f}]" for m in shown)
+    )  # fmt: skip
+    if "mixture" in meta:
+        meta["mixture"] = None
+    record_responder(meta, shown[0].result(), f"{command} (seed {shown[0].seed})")
+    unit = "a game" if config.players == 2 else f"over the fair share 1/{config.players}"
+    figures = ", ".join(m.describe() for m in shown)
     where = "at seeds " + ", ".join(str(m.seed) for m in shown)
-    label = "WEAK" if max(m.ci95[1] for m in shown) > RESPONDER_TARGET else "HOLDS"
-    meta["responder_gain"] = responder_record(shown[0], f"{command} (seed {shown[0].seed})")
+    label = "WEAK" if max(m.figure()[2] for m in shown) > RESPONDER_TARGET else "HOLDS"
     meta["quality"] = (
-        f"{label}: a responder trained {best.budget} games gains {figures} over the {fair} "
-        f"{where} ({'measured again after the pick' if chosen.confirm else 'the pick itself'})"
+        f"{label}: a responder trained {best.budget} games gains {figures} {unit} {where} "
+        f"({'measured again after the pick' if chosen.confirm else 'the pick itself'})"
     )
-    meta["state_file"] = STATE_NOTE
-    atomic_write_json(part / META_FILE, meta)
-    kit = kit_from_network(part, config, seed=int(record["solver"].get("seed", 0)))
-    atomic_write_npz(part / KIT_FILE, kit, compressed=True)
-    read_kit(part, config)  # loads back, without pickle, before the folder is named
+    if kind.algorithm == selfplay_run.ALGORITHM:
+        meta["state_file"] = STATE_NOTE
+        atomic_write_json(part / META_FILE, meta)
+        kit = selfplay_run.kit_from_network(part, config, seed=int(record["solver"].get("seed", 0)))
+        atomic_write_npz(part / kind.state_file, kit, compressed=True)
+        selfplay_run.read_kit(part, config)  # loads back, without pickle
+    else:
+        atomic_write_json(part / META_FILE, meta)
+        shutil.copy(source / kind.state_file, part / kind.state_file)
+        regret_run.read_kit(part, config)
     if out.exists():
         shutil.rmtree(out)
     part.rename(out)

@@ -12,7 +12,6 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from complots_solver.cli import bound_cmd
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.bounds import pick as picking
 from complots_solver.solvers.common.driver import Budget
@@ -93,7 +92,7 @@ def test_the_lowest_gain_is_chosen_and_confirmed_at_other_seeds(config, run, tmp
     assert [c[3] for c in fake.calls] == [1, 1, 1, 2, 3]
     assert all(c[1:3] == (500, 100) for c in fake.calls)
     assert [m.seed for m in chosen.confirm] == [2, 3]
-    assert chosen.confirm[1].gain == pytest.approx(0.05, abs=0.004)
+    assert chosen.confirm[1].figure()[0] == pytest.approx(0.05, abs=0.004)
 
 
 def test_last_measures_only_the_newest(config, run, tmp_path):
@@ -122,9 +121,11 @@ def test_a_killed_pick_resumes_and_other_settings_measure_again(config, run, tmp
 
 def test_a_tie_goes_to_the_earlier_network():
     """Equal gains: the network reached in fewer iterations."""
-    row = dict(seed=1, budget=1, games=2, ci95=(0, 0), win_share=0.3, seat_wins=(1,),
-               seat_games=(1,), train_seconds=1.0, text="")  # fmt: skip
-    ms = [picking.KeptGain(iteration=it, gain=g, **row) for it, g in ((6, 0.1), (4, 0.1), (2, 0.2))]
+    result = ResponderResult(3, 300, 130, (40, 40, 50), (100, 100, 100), 1, 256, 1.0, 0)
+    worse = ResponderResult(3, 300, 160, (50, 50, 60), (100, 100, 100), 1, 256, 1.0, 0)
+    ms = [
+        picking.KeptGain.of(it, 1, 256, 100, r) for it, r in ((6, result), (4, result), (2, worse))
+    ]
     assert picking.choose(ms) == 4
     with pytest.raises(ValueError, match="nothing measured"):
         picking.choose([])
@@ -148,7 +149,8 @@ def test_the_picked_folder_is_a_whole_strategy_a_warm_start_continues(config, ru
     assert [c["iteration"] for c in meta["picked"]["candidates"]] == [2, 4, 6]
     assert [c["seed"] for c in meta["picked"]["confirm"]] == [2, 3]
     assert meta["quality"].startswith("WEAK") and "at seeds 2, 3" in meta["quality"]
-    assert meta["responder_gain"]["gain"] == chosen.confirm[0].gain
+    assert meta["responder_gain"]["gain"] == round(chosen.confirm[0].figure()[0], 4)
+    assert meta["responder_gain"]["command"].endswith("(seed 2)")
     arrays, kit_meta = read_kit(out, config)
     assert int(arrays["iteration"]) == 4 and kit_meta["seed"] == 3
     warm = SelfPlayRun(tmp_path / "warm", config, SMALL, seed=5, warm_start=out)
@@ -167,8 +169,11 @@ def test_a_run_that_kept_nothing_is_refused(config, tmp_path):
     SelfPlayRun(folder, config, replace(SMALL, keep_every=0), seed=1).run(Budget(iterations=1))
     with pytest.raises(ValueError, match="keep_every=K"):
         picking.read_run(folder)
-    with pytest.raises(ValueError, match="no config.json"):
+    (tmp_path / "config.json").write_text('{"algorithm": "cfr+"}')
+    with pytest.raises(ValueError, match="holds a cfr\\+ run"):
         picking.read_run(tmp_path)
+    with pytest.raises(ValueError, match="no config.json"):
+        picking.read_run(tmp_path / "nowhere")
 
 
 def test_the_command_line_picks_with_a_real_responder(run, tmp_path):
@@ -200,6 +205,42 @@ def test_the_command_line_picks_with_a_real_responder(run, tmp_path):
         assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
 
 
-def test_the_command_line_target_agrees_with_the_library():
-    """The weak/holds line is drawn at the same gain by bound and pick."""
-    assert bound_cmd.RESPONDER_TARGET == picking.RESPONDER_TARGET
+def test_a_regret_run_is_picked_by_its_snapshots_mean_return(tmp_path, monkeypatch):
+    """A 2-player regret run (snapshots every 2 iterations here): the figure is the mean return
+    per game, the lowest is chosen, and the folder carries the snapshot's own regret state,
+    which a warm start continues at its iteration."""
+    import complots_solver.solvers.regret.run as regret_run
+    from complots_solver.solvers.regret.sampler import RegretSettings
+
+    monkeypatch.setattr(regret_run, "SNAPSHOT_EVERY", 2)
+    config = resolve_game("ladder-1-ambassador")[0]
+    settings = RegretSettings(games=20, steps=4, average_steps=4, width=8, average=2000)
+    folder = tmp_path / "regret"
+    regret_run.RegretRun(folder, config, settings, seed=2).run(Budget(iterations=6))
+    nets = {
+        it: TableNet.load(folder / "snapshots" / f"iteration-{it}" / "policy-net.npz")
+        for it in (2, 4, 6)
+    }
+    # wins and losses in 200 games: iteration 4 concedes least ((70 - 60) / 200 = +0.05 a game)
+    record = {2: (110, 60), 4: (70, 60), 6: (90, 60)}
+
+    def measure(net, budget, games, seed):
+        it = next(i for i, k in nets.items() if all(
+            np.array_equal(a, b) for a, b in zip(net.params(), k.params(), strict=True)))  # fmt: skip
+        wins, losses = record[it]
+        draws = 200 - wins - losses
+        return ResponderResult(2, 200, wins, (wins // 2, wins - wins // 2), (100, 100), 1,
+                               budget, 1.0, draws)  # fmt: skip
+
+    chosen = picking.pick(folder, config, 300, 100, 1, 1, measure)
+    assert chosen.iteration == 4
+    assert chosen.chosen.figure()[0] == pytest.approx(0.05)
+    out = picking.write_picked(folder, config, chosen, "complots pick RUN")
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["picked"]["figure"] == "mean return per game"
+    assert meta["exploitability_bound"]["responder"]["exploitability_lower_bound"] == 0.05
+    assert meta["training_iterations"] == 4 and meta["training_seconds"] is None
+    warm = regret_run.RegretRun(tmp_path / "warm", config, settings, seed=3, warm_start=out)
+    assert warm.trainer.iteration == 4
+    for a, b in zip(warm.trainer.policy().params(), nets[4].params(), strict=True):
+        np.testing.assert_array_equal(a, b)
