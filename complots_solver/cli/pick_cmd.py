@@ -114,7 +114,7 @@ def pick(
 
     click.echo(
         f"{run} ({kind.algorithm}): responder trained {budget} games, {games} games a seat, "
-        f"seed {seed}; {'every' if last == 0 else f'the newest {last}'} kept network"
+        f"seed {seed}; {'every kept network' if last == 0 else f'the newest {last} kept networks'}"
     )
     chosen = pick_kept(
         run,
