@@ -197,7 +197,7 @@ def test_help_summaries_are_whole():
     commands = out[out.index("Commands:") :].splitlines()[1:]
     names = {line.split()[0] for line in commands if line.startswith("  ") and line[2] != " "}
     assert names == {
-        "balance", "bound", "compare", "evaluate", "info", "play",
+        "balance", "bound", "compare", "evaluate", "info", "pick", "play",
         "presets", "report", "simulate", "solve",
     }  # fmt: skip
     for line in commands:
