@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import click
 import numpy as np
 
+from complots_solver.cli.checks import at_least
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.presets import resolve_game
 from complots_solver.rules.text import signed
@@ -247,9 +248,8 @@ def bound(
         config, _ = resolve_game(game)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="GAME") from None
-    for name, value, least in (("--games", games, 2), ("--workers", workers, 1)):
-        if value < least:
-            raise click.BadParameter(f"at least {least}, got {value}", param_hint=name)
+    at_least(games, "--games", 2)
+    at_least(workers, "--workers", 1)
     if config.players >= 3:
         if method not in (None, RESPONDER_METHOD):
             raise click.BadParameter(

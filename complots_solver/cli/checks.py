@@ -40,6 +40,12 @@ def writable_folder(path: Path, option: str, target: Path | None = None) -> None
         ) from None
 
 
+def at_least(value: int | None, name: str, least: int) -> None:
+    """Stop naming option ``name`` unless ``value`` (None: not given) is at least ``least``."""
+    if value is not None and value < least:
+        raise click.BadParameter(f"at least {least}, got {value}", param_hint=name)
+
+
 def game_arg(spec: str) -> tuple[GameConfig, str | None]:
     """The game and preset a GAME argument names, or a usage error naming GAME."""
     try:

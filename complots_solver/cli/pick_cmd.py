@@ -1,4 +1,4 @@
-"""``complots pick``: choose a self-play run's best kept network by the trained responder.
+"""``complots pick``: choose a run's best kept network by the trained responder.
 
 See :mod:`complots_solver.solvers.bounds.pick` for what is measured and written.
 """
@@ -10,15 +10,10 @@ from typing import TYPE_CHECKING
 
 import click
 
-from complots_solver.cli.checks import game_arg
+from complots_solver.cli.checks import at_least, game_arg
 
 if TYPE_CHECKING:
     from complots_solver.solvers.bounds.pick import KeptGain
-
-
-def _positive(value: int | None, name: str, least: int = 1) -> None:
-    if value is not None and value < least:
-        raise click.BadParameter(f"at least {least}, got {value}", param_hint=name)
 
 
 @click.command(short_help="Choose a run's best kept network by the trained responder.")
@@ -83,26 +78,18 @@ def pick(
     measurement is saved in RUN/picks.json as it ends: run the command again
     to resume.
     """
-    from complots_solver.solvers.bounds.pick import (
-        pick as pick_kept,
-    )
-    from complots_solver.solvers.bounds.pick import (
-        read_run,
-        responder_measure,
-        usual_budget,
-        write_picked,
-    )
+    from complots_solver.solvers.bounds import pick as picking
 
     for value, name, least in ((budget, "--budget", 1), (games, "--games", 2)):
-        _positive(value, name, least)
-    _positive(confirm, "--confirm", 0)
-    _positive(last, "--last", 0)
+        at_least(value, name, least)
+    at_least(confirm, "--confirm", 0)
+    at_least(last, "--last", 0)
     try:
-        record, kind = read_run(run)
+        record, kind = picking.read_run(run)
     except (ValueError, OSError) as exc:
         raise click.BadParameter(str(exc), param_hint="RUN") from None
     config, _ = game_arg(str(record["game"]))
-    usual = usual_budget(config.players)
+    usual = picking.usual_budget(config.players)
     budget = budget or usual[0]
     games = games or usual[1]
 
@@ -116,14 +103,14 @@ def pick(
         f"{run} ({kind.algorithm}): responder trained {budget} games, {games} games a seat, "
         f"seed {seed}; {'every kept network' if last == 0 else f'the newest {last} kept networks'}"
     )
-    chosen = pick_kept(
+    chosen = picking.pick(
         run,
         config,
         budget,
         games,
         seed,
         confirm,
-        responder_measure(config),
+        picking.responder_measure(config),
         last=last,
         report=report,
     )
@@ -131,7 +118,7 @@ def pick(
         f"complots pick {run} --budget {budget} --games {games} --seed {seed} "
         f"--confirm {confirm} --last {last}"
     )
-    folder = write_picked(run, config, chosen, command, out_dir)
+    folder = picking.write_picked(run, config, chosen, command, out_dir)
     best = chosen.chosen
     click.echo(
         f"chosen: iteration {chosen.iteration} ({best.describe()} at seed {best.seed}, the "

@@ -34,7 +34,9 @@ from typing import Any
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.solvers.common.atomic import atomic_write_json, atomic_write_npz
+from complots_solver.solvers.common.driver import read_record
 from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE, TRAINING_LOG
+from complots_solver.solvers.common.rundir import CONFIG_FILE, numbered_folders
 from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.regret import run as regret_run
 from complots_solver.solvers.selfplay import run as selfplay_run
@@ -48,7 +50,6 @@ PICKS_FILE = "picks.json"  # the run folder's record of every kept network measu
 PICKS_KIND = "complots pick"
 PICKS_VERSION = 2
 PICKED_DIR = "picked"  # the chosen network as a strategy folder, under the run folder
-RUN_CONFIG = "config.json"  # the run driver's record of the game and settings
 RESPONDER_TARGET = 0.05  # a strategy holds if a responder's gain stays below this
 # the budgets the docs' figures use (training games, games per seat), by table size
 USUAL_BUDGET = {2: (153_600, 2000), 3: (38_400, 400), 4: (25_600, 300)}
@@ -87,15 +88,7 @@ class RunKind:
 
     def iterations(self, run: Path) -> list[int]:
         """The iterations of the networks ``run`` kept, oldest first."""
-        folder = Path(run) / self.folder
-        if not folder.is_dir():
-            return []
-        found = []
-        for path in folder.glob(f"{self.prefix}[0-9]*"):
-            digits = path.name[len(self.prefix) :]
-            if path.is_dir() and digits.isdigit() and (path / POLICY_FILE).is_file():
-                found.append(int(digits))
-        return sorted(found)
+        return numbered_folders(Path(run) / self.folder, self.prefix, POLICY_FILE)
 
 
 KINDS = {
@@ -179,11 +172,10 @@ def responder_measure(config: GameConfig) -> Measure:
 def read_run(run: Path) -> tuple[dict[str, Any], RunKind]:
     """The run's ``config.json`` (game, settings, seed) and kind; ValueError unless a self-play
     or regret run that kept networks."""
-    path = Path(run) / RUN_CONFIG
-    if not path.is_file():
-        raise ValueError(f"{run} is not a run folder (it has no {RUN_CONFIG})")
-    record = json.loads(path.read_text())
-    found = record.get("algorithm") if isinstance(record, dict) else None
+    record = read_record(run)
+    if record is None:
+        raise ValueError(f"{run} is not a run folder (it has no {CONFIG_FILE})")
+    found = record.get("algorithm")
     kind = KINDS.get(str(found))
     if kind is None:
         raise ValueError(f"{run} holds a {found} run; pick reads selfplay and regret runs")
@@ -237,10 +229,12 @@ def measure_kept(
     seeds: Sequence[int],
     measure: Measure,
     report: Callable[[KeptGain, bool], None] | None = None,
+    kind: RunKind | None = None,
 ) -> list[KeptGain]:
     """Each network kept at ``iterations`` measured at each seed, recorded ones reused; each
-    new one written to ``picks.json`` before the next starts. ``report(m, reused)`` hears each."""
-    kind = read_run(run)[1]
+    new one written to ``picks.json`` before the next starts. ``report(m, reused)`` hears each;
+    ``kind``: the run's, when the caller has read it."""
+    kind = kind or read_run(run)[1]
     done = read_picks(run)
     known = {m.key(): m for m in done}
     out = []
@@ -296,19 +290,23 @@ def pick(
 ) -> Pick:
     """Measure the run's kept networks (the ``last`` newest if > 0) at ``seed``, choose the lowest
     figure, measure it again at the ``confirm`` seeds after ``seed``."""
-    iterations = read_run(run)[1].iterations(run)
+    kind = read_run(run)[1]
+    iterations = kind.iterations(run)
     if last > 0:
         iterations = iterations[-last:]
-    candidates = measure_kept(run, config, iterations, budget, games, [seed], measure, report)
+    candidates = measure_kept(run, config, iterations, budget, games, [seed], measure, report, kind)
     chosen = choose(candidates)
     others = [seed + k for k in range(1, confirm + 1)]
-    again = measure_kept(run, config, [chosen], budget, games, others, measure, report)
+    again = measure_kept(run, config, [chosen], budget, games, others, measure, report, kind)
     return Pick(chosen, tuple(candidates), tuple(again))
 
 
-def record_responder(meta: dict[str, Any], result: ResponderResult, command: str) -> None:
+def record_responder(
+    meta: dict[str, Any], result: ResponderResult, command: str, quality: str | None = None
+) -> None:
     """Write ``result`` into a strategy's ``meta``: ``responder_gain``, at 2 players also the
-    ``exploitability_bound`` entry, and the quality sentence (WEAK above 0.05)."""
+    ``exploitability_bound`` entry, and the quality sentence (``quality``, or one made from
+    ``result``: WEAK above 0.05)."""
     lo, hi = result.interval()
     meta["responder_gain"] = {
         "gain": round(result.gain, 4),
@@ -342,7 +340,7 @@ def record_responder(meta: dict[str, Any], result: ResponderResult, command: str
         }
         meta["exploitability_bound"] = bounds
         label = "WEAK" if rhi > RESPONDER_TARGET else "HOLDS"
-    meta["quality"] = f"{label}: {result.text()} ({command})."
+    meta["quality"] = quality or f"{label}: {result.text()} ({command})."
 
 
 def _log_until(log: Path, iteration: int) -> tuple[list[str], float | None, int]:
@@ -358,6 +356,12 @@ def _log_until(log: Path, iteration: int) -> tuple[list[str], float | None, int]
         return kept, None, games
     col = header.index("seconds")
     return kept, sum(float(r.split(",")[col]) for r in kept[1:]), games
+
+
+def _figure_row(m: KeptGain, key: str) -> dict[str, Any]:
+    """One measurement in ``meta.json``: its iteration or seed, its figure and interval."""
+    value, lo, hi = m.figure()
+    return {key: getattr(m, key), "figure": round(value, 4), "ci95": [round(lo, 4), round(hi, 4)]}
 
 
 def write_picked(
@@ -394,29 +398,21 @@ def write_picked(
             "figure": "mean return per game" if config.players == 2 else "gain over 1/n",
             "budget": best.budget,
             "games_per_seat": best.games,
-            "candidates": [
-                {"iteration": m.iteration, "figure": round(m.figure()[0], 4),
-                 "ci95": [round(x, 4) for x in m.figure()[1:]]}
-                for m in chosen.candidates
-            ],
-            "confirm": [
-                {"seed": m.seed, "figure": round(m.figure()[0], 4),
-                 "ci95": [round(x, 4) for x in m.figure()[1:]]}
-                for m in chosen.confirm
-            ],
+            "candidates": [_figure_row(m, "iteration") for m in chosen.candidates],
+            "confirm": [_figure_row(m, "seed") for m in chosen.confirm],
         },
-    )  # fmt: skip
+    )
     if "mixture" in meta:
         meta["mixture"] = None
-    record_responder(meta, shown[0].result(), f"{command} (seed {shown[0].seed})")
     unit = "a game" if config.players == 2 else f"over the fair share 1/{config.players}"
     figures = ", ".join(m.describe() for m in shown)
     where = "at seeds " + ", ".join(str(m.seed) for m in shown)
     label = "WEAK" if max(m.figure()[2] for m in shown) > RESPONDER_TARGET else "HOLDS"
-    meta["quality"] = (
+    quality = (
         f"{label}: a responder trained {best.budget} games gains {figures} {unit} {where} "
         f"({'measured again after the pick' if chosen.confirm else 'the pick itself'})"
     )
+    record_responder(meta, shown[0].result(), f"{command} (seed {shown[0].seed})", quality)
     if kind.algorithm == selfplay_run.ALGORITHM:
         meta["state_file"] = STATE_NOTE
         atomic_write_json(part / META_FILE, meta)

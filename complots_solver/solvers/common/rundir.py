@@ -115,6 +115,20 @@ def read_csv_log(path: Path) -> list[dict[str, float]]:
         return [{k: csv_float(v) for k, v in row.items()} for row in csv.DictReader(fh)]
 
 
+def numbered_folders(folder: Path, prefix: str, holding: str) -> list[int]:
+    """The N of every ``folder/PREFIXN/`` holding the file ``holding``, smallest first (a run's
+    kept networks and snapshots)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in folder.glob(f"{prefix}[0-9]*"):
+        digits = path.name[len(prefix) :]
+        if path.is_dir() and digits.isdigit() and (path / holding).is_file():
+            found.append(int(digits))
+    return sorted(found)
+
+
 def clean_run_dir(out_dir: Path) -> list[Path]:
     """Remove the temporary files a run killed mid-write left (its files are whole or absent)."""
     out_dir = Path(out_dir)

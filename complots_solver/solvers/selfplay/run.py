@@ -67,7 +67,7 @@ from complots_solver.solvers.common.folders import (
 )
 from complots_solver.solvers.common.kit import KitSpec, refuse_with_resume, warm_settings
 from complots_solver.solvers.common.pool import WorkerPool
-from complots_solver.solvers.common.rundir import read_checkpoint
+from complots_solver.solvers.common.rundir import numbered_folders, read_checkpoint
 from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION
 from complots_solver.solvers.nets.tablenet import (
     MIXTURE_HOW,
@@ -355,12 +355,4 @@ class SelfPlayRun:
 
 def kept_iterations(out: Path) -> list[int]:
     """The iterations of the networks a run folder kept (``keep_every``), oldest first."""
-    folder = Path(out) / KEPT_DIR
-    if not folder.is_dir():
-        return []
-    found = []
-    for path in folder.glob(f"{KEPT_PREFIX}[0-9]*"):
-        digits = path.name[len(KEPT_PREFIX) :]
-        if path.is_dir() and digits.isdigit() and (path / POLICY_FILE).is_file():
-            found.append(int(digits))
-    return sorted(found)
+    return numbered_folders(Path(out) / KEPT_DIR, KEPT_PREFIX, POLICY_FILE)

@@ -5,6 +5,7 @@ and the choice is written as a whole strategy folder whose state file a warm sta
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from dataclasses import replace
@@ -46,8 +47,6 @@ def run(config, tmp_path_factory):
 
 def _copy_run(run, tmp_path):
     """A fresh copy of the run, so that each test starts with no picks.json."""
-    import shutil
-
     out = tmp_path / "run"
     shutil.copytree(run, out)
     return out
