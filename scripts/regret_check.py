@@ -2,6 +2,10 @@
 
 python scripts/regret_check.py ladder-2-ambassador --iterations 200 --every 40 --games 2000
 
+With ``--exploiter-share S`` a trained exploiter of the average network plays every other seat
+in that share of each traverser's games (``lab.regret.exploiter``; ``--exploiter-every``,
+``--exploiter-games``).
+
 With ``--mixture K`` each point also gives the exact exploitability of the mixture of the last K
 measured average networks (one drawn at the start of each game: a mixed strategy, so its
 exploitability is at most the mean of theirs).
@@ -14,6 +18,7 @@ import json
 import time
 from dataclasses import fields
 
+from complots_solver.lab.regret.exploiter import ExploiterLoop, ExploiterSettings
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.common.options import OptionSpec, parse_value
 from complots_solver.solvers.exact.best_response import exploitability
@@ -45,6 +50,9 @@ def main() -> None:
         help="comma-separated: also measure the average network with probabilities below each "
         "dropped at play (TableNet.policy_value)",
     )
+    parser.add_argument("--exploiter-share", type=float, default=0.0)
+    parser.add_argument("--exploiter-every", type=int, default=ExploiterSettings.every)
+    parser.add_argument("--exploiter-games", type=int, default=ExploiterSettings.games)
     for f in fields(RegretSettings):
         kind = type(f.default)
         if kind is bool:  # bool("false") is True: read the word
@@ -54,9 +62,17 @@ def main() -> None:
     config, _ = resolve_game(args.game)
     thresholds = [float(t) for t in args.thresholds.split(",") if t.strip()]
     settings = RegretSettings(**{f.name: getattr(args, f.name) for f in fields(RegretSettings)})
-    print(json.dumps({"game": args.game, "seed": args.seed, **settings.record()}), flush=True)
+    loop = None
+    record = {"game": args.game, "seed": args.seed, **settings.record()}
+    if args.exploiter_share > 0.0:
+        exploiter = ExploiterSettings(
+            args.exploiter_share, args.exploiter_every, args.exploiter_games
+        )
+        loop = ExploiterLoop(config, exploiter, args.seed)
+        record["exploiter"] = exploiter.record()
+    print(json.dumps(record), flush=True)
     tree = compile_complots_tree(config)
-    run = RegretSampler(config, settings, seed=args.seed)
+    run = RegretSampler(config, settings, seed=args.seed, before_iteration=loop)
     kept: list = []
     start = time.perf_counter()
     while run.iteration < args.iterations:

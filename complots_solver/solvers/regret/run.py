@@ -108,12 +108,14 @@ class RegretRun:
         pool: WorkerPool | None = None,
         warm_start: Path | None = None,
         given: Iterable[str] = frozenset(),
+        before_iteration: Callable[[RegretSampler], None] | None = None,
     ) -> None:
         """Set up the folder; on ``resume`` the saved settings and seed are the run's (a run from
         before the ``jobs`` setting played one stream, its default). ``pool`` plays the
         iteration's streams. ``warm_start``: a new run from a folder's ``regret-state.npz``
         (module note), its settings but for ``jobs``; ValueError if unusable. A setting named
-        in ``given`` that differs from the kept one is refused (the driver's reconciliation)."""
+        in ``given`` that differs from the kept one is refused (the driver's reconciliation).
+        ``before_iteration``: the sampler's hook (an experiment's opponent, ``lab.regret``)."""
         self.out = Path(out)
         self.config = config
         self.warm: dict[str, Any] | None = None
@@ -143,7 +145,9 @@ class RegretRun:
             self.warm = saved.get("warm_start")
         self.settings = settings
         self.seed = seed
-        self.trainer = RegretSampler(config, settings, seed=seed, pool=pool)
+        self.trainer = RegretSampler(
+            config, settings, seed=seed, pool=pool, before_iteration=before_iteration
+        )
         record = _record(config, seed, settings)
         if self.warm is not None:
             record["warm_start"] = self.warm

@@ -29,6 +29,12 @@ by ``average_steps`` steps to its reservoir. The average network is the strategy
 plays: a table network with the same features and actions as league self-play's, so every
 command that plays or bounds a table network plays and bounds it.
 
+An **opponent** (``RegretSampler.opponent``, a table network, and ``opponent_share``; not a
+setting: an experiment sets them between iterations, ``lab.regret.exploiter``) takes every other
+seat's decisions in that share of each traverser's games, the branches' play-outs included, so
+the traverser's regrets there are against it; its decisions never enter the average's
+reservoir, which keeps the current strategy's. At a share of 0 nothing changes.
+
 With ``jobs`` above 1 the iteration's games are split into that many streams, each seeded by
 ``(seed, iteration, stream)`` and played by a :class:`Traversal` on a ``WorkerPool`` (forked
 processes or Ray actors); their decisions are concatenated in stream order, so the run depends
@@ -37,6 +43,7 @@ on the seed and ``jobs``, never on which worker played what. Fitting stays in th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -206,20 +213,37 @@ class Traversal:
     worker processes or Ray actors)."""
 
     def __init__(
-        self, config: GameConfig, settings: RegretSettings, net: TableNet, first: bool
+        self,
+        config: GameConfig,
+        settings: RegretSettings,
+        net: TableNet,
+        first: bool,
+        opponent: TableNet | None = None,
+        opponent_share: float = 0.0,
     ) -> None:
-        """``first``: the first iteration, whose strategy is uniform (the network is untrained)."""
+        """``first``: the first iteration, whose strategy is uniform (the network is untrained);
+        ``opponent``: the network playing every other seat in ``opponent_share`` of each
+        traverser's games (the module note)."""
+        if not 0.0 <= opponent_share <= 1.0:
+            raise ValueError(f"opponent_share: a share in [0, 1], got {opponent_share}")
+        if opponent_share > 0.0 and opponent is None:
+            raise ValueError("opponent_share: above 0 needs an opponent network")
         self.config = config
         self.settings = settings
         self.net = net
         self.first = first
+        self.opponent = opponent
+        self.opponent_share = opponent_share
         self.cfg = np.ascontiguousarray(config.to_array(), dtype=np.int32)
         self.extended = bool(self.cfg[C_EXTENDED])
         self.num_actions = config.num_distinct_actions()
 
     # -- the current strategy ------------------------------------------------------------
-    def _decide(self, t: Table, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Features, seat-relative legal mask and current strategy of rows ``idx``' seats to move."""
+    def _decide(
+        self, t: Table, idx: np.ndarray, against: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Features, seat-relative legal mask and current strategy of rows ``idx``' seats to move
+        (``against``: where true, the opponent network's policy instead)."""
         n = len(idx)
         feats = np.empty((n, self.net.num_features), dtype=np.float32)
         legal = np.empty((n, self.num_actions), dtype=np.float32)
@@ -232,6 +256,9 @@ class Traversal:
             rel = legal / np.maximum(legal.sum(axis=1, keepdims=True, dtype=np.float64), 1.0)
         else:
             rel = matched(self.net.outputs(feats)[:, :-1].astype(np.float64), legal)
+        if against is not None and self.opponent is not None and against.any():
+            probs, _ = self.opponent.policy_value(feats[against], legal[against])
+            rel[against] = probs
         return feats, legal, rel
 
     def _absolute(self, states: np.ndarray, rel: np.ndarray) -> np.ndarray:
@@ -252,14 +279,24 @@ class Traversal:
         moves[active] = chosen
         t.step(moves, self.cfg)
 
-    def play_to_end(self, t: Table, rng: np.random.Generator) -> None:
-        """Play every row to its end by the current strategy in every seat."""
+    def play_to_end(
+        self,
+        t: Table,
+        rng: np.random.Generator,
+        opposed: np.ndarray | None = None,
+        traverser: np.ndarray | None = None,
+    ) -> None:
+        """Play every row to its end by the current strategy in every seat (``opposed`` rows:
+        the opponent network in every seat but the row's ``traverser``)."""
         while True:
             cur = t.states[:, S_CUR]
             if not (cur != TERMINAL).any():
                 break
             deciding = np.flatnonzero(cur >= 0)
-            _, _, rel = self._decide(t, deciding)
+            against = None
+            if opposed is not None and traverser is not None:
+                against = opposed[deciding] & (cur[deciding] != traverser[deciding])
+            _, _, rel = self._decide(t, deciding, against)
             self._move(t, self._absolute(t.states[deciding], rel), deciding, rng)
 
     def play_out(self, t: Table, seat: int, rng: np.random.Generator) -> np.ndarray:
@@ -282,17 +319,21 @@ class Traversal:
         players = self.config.players
         t = Table.initial(self.cfg, players * games, s.memory)
         traverser = np.repeat(np.arange(players), games)
+        # the first round(share * games) games of each traverser's block meet the opponent
+        opposed = np.arange(players * games) % games < round(self.opponent_share * games)
         mine: list[tuple[np.ndarray, ...]] = []
         theirs: list[tuple[np.ndarray, ...]] = []
         branches: list[Table] = []
+        branch_rows: list[np.ndarray] = []
         done = 0
         while True:
             cur = t.states[:, S_CUR]
             if not (cur != TERMINAL).any():
                 break
             deciding = np.flatnonzero(cur >= 0)
-            feats, legal, rel = self._decide(t, deciding)
             own = cur[deciding] == traverser[deciding]
+            against = opposed[deciding] & ~own
+            feats, legal, rel = self._decide(t, deciding, against)
             if own.any():
                 rows = deciding[own]
                 which, action = np.nonzero(legal[own] > 0)
@@ -303,11 +344,13 @@ class Traversal:
                 _absolute_moves(branch.states, action, self.cfg, self.extended, moves)
                 branch.step(moves, self.cfg)
                 branches.append(branch)
+                branch_rows.append(rows[which])
                 seat = traverser[rows]
                 mine.append((feats[own], legal[own], rel[own], seat, which + done, action))
                 done += len(rows)
-            if (~own).any():
-                theirs.append((feats[~own], legal[~own], rel[~own].astype(np.float32)))
+            strategy = ~own & ~against  # the current strategy's decisions: the average's
+            if strategy.any():
+                theirs.append((feats[strategy], legal[strategy], rel[strategy].astype(np.float32)))
             play = rel.copy()
             mixed = (1.0 - s.explore) * rel + s.explore * legal / legal.sum(axis=1, keepdims=True)
             play[own] = mixed[own]
@@ -316,12 +359,19 @@ class Traversal:
             np.concatenate([m[k] for m in mine]) for k in range(6)
         )
         end = Table(*(np.concatenate([getattr(b, f) for b in branches]) for f in _FIELDS))
-        self.play_to_end(end, rng)
+        origin = np.concatenate(branch_rows)
+        self.play_to_end(end, rng, opposed[origin], traverser[origin])
         got = np.empty(len(which))  # each branch valued by its own traverser's return (D-10)
         owners_returns(end.states, self.cfg, seat[which].astype(np.int64), got)
         values = np.zeros(legal.shape)
         np.add.at(values, (which, action), got / s.rollouts)
         regret = (values - (rel * values).sum(axis=1, keepdims=True)) * (legal > 0)
+        if not theirs:  # every other seat was the opponent's
+            width = x.shape[1]
+            theirs.append(
+                (np.empty((0, width), np.float32), np.empty((0, legal.shape[1]), np.float32),
+                 np.empty((0, legal.shape[1]), np.float32))
+            )  # fmt: skip
         ax, alegal, aprobs = (np.concatenate([m[k] for m in theirs]) for k in range(3))
         return x, legal, regret, ax, alegal, aprobs
 
@@ -342,9 +392,11 @@ class RegretSampler:
         settings: RegretSettings,
         seed: int = 0,
         pool: WorkerPool | None = None,
+        before_iteration: Callable[[RegretSampler], None] | None = None,
     ) -> None:
         """A fresh run (``config``: a game of any table size; ``pool``: where the ``jobs``
-        streams are played, which changes only the wall time)."""
+        streams are played, which changes only the wall time; ``before_iteration``: called
+        with the sampler before each iteration, where an experiment may set the opponent)."""
         settings.validate()
         self.config = config
         self.settings = settings
@@ -366,11 +418,17 @@ class RegretSampler:
         self.samples = 0
         self.last: dict[str, float] = {}
         self.stepping = False
+        self.opponent: TableNet | None = None  # the module note; saved with the state
+        self.opponent_share = 0.0
+        self.before_iteration = before_iteration
 
     # -- one iteration -----------------------------------------------------------------
     def traversal(self) -> Traversal:
         """The current strategy's games, as one stream would play them."""
-        return Traversal(self.config, self.settings, self.net, self.iteration == 0)
+        return Traversal(
+            self.config, self.settings, self.net, self.iteration == 0, self.opponent,
+            self.opponent_share,
+        )  # fmt: skip
 
     def play_out(self, t: Table, seat: int, rng: np.random.Generator) -> np.ndarray:
         """Play every row to its end by the current strategy in every seat; ``seat``'s returns."""
@@ -408,6 +466,8 @@ class RegretSampler:
         self.step(iterations)
 
     def _iterate(self) -> None:
+        if self.before_iteration is not None:
+            self.before_iteration(self)
         s = self.settings
         rng = np.random.default_rng([self.seed, self.iteration])
         x, legal, regret, ax, alegal, aprobs = self._traverse(rng)
@@ -459,12 +519,18 @@ class RegretSampler:
         return tuple(figures.get(c, float("nan")) for c in LOG_COLUMNS), figures
 
     def get_state(self) -> dict[str, np.ndarray]:
-        """Both networks, their optimisers, the reservoir and the counters."""
-        return {
+        """Both networks, their optimisers, the reservoir and the counters (and the opponent
+        with its share, when one is set)."""
+        state = {
             "counters": np.array([self.iteration, self.games, self.samples], dtype=np.int64),
             **optimiser_arrays(self.net, self.opt, "regret_"),
             **self.average.get_state("avg_"),
         }
+        if self.opponent is not None:
+            state["opponent_share"] = np.array(self.opponent_share)
+            for i, p in enumerate(self.opponent.params()):
+                state[f"opponent_p{i}"] = p
+        return state
 
     def kit_state(self) -> dict[str, np.ndarray]:
         """What a warm start needs: :meth:`get_state` with the reservoir left empty (a few MB,
@@ -478,3 +544,11 @@ class RegretSampler:
         self.iteration, self.games, self.samples = (int(v) for v in state["counters"])
         restore_optimiser(self.net, self.opt, state, "regret_")
         self.average.set_state(state, "avg_")
+        self.opponent, self.opponent_share = None, 0.0
+        if "opponent_share" in state:
+            opponent = self.net.copy()
+            for i, target in enumerate(opponent.params()):
+                if target.shape != state[f"opponent_p{i}"].shape:
+                    raise ValueError("--resume: the checkpoint's opponent has another shape")
+                target[...] = state[f"opponent_p{i}"]
+            self.opponent, self.opponent_share = opponent, float(state["opponent_share"])

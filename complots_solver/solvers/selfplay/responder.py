@@ -104,9 +104,11 @@ def train_responder(
     iterations: int | None = None,
     seed: int = 0,
     settings: SelfPlaySettings | None = None,
+    start: TableNet | None = None,
 ) -> tuple[TableNet, int, int, float]:
     """A responder trained against ``strategy`` (one network or a mixture): (network, iterations,
-    games, seconds)."""
+    games, seconds). It starts from a copy of ``start`` (default: of the strategy's first
+    network), when the shapes allow."""
     if seconds is None and iterations is None:
         raise ValueError("give the responder's budget: seconds or iterations")
     members = _members(strategy)
@@ -120,8 +122,9 @@ def train_responder(
         memory=memory_of(first.num_features, config.to_array()),
     )  # one stream: the budgets of the recorded figures; the strategy's memory, as its copy
     trainer = SelfPlayTrainer(config, base, seed=seed + 7919, frozen=members)
-    if [w.shape for w in trainer.net.net.weights] == [w.shape for w in first.net.weights]:
-        trainer.net.assign(first)
+    origin = first if start is None else start
+    if [w.shape for w in trainer.net.net.weights] == [w.shape for w in origin.net.weights]:
+        trainer.net.assign(origin)
     start = time.perf_counter()
     while True:
         if iterations is not None and trainer.iteration >= iterations:

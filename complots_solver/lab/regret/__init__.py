@@ -1,0 +1,1 @@
+"""Experiments on sampled regret matching+ (the regret family), run from scripts/."""
