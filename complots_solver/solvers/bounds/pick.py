@@ -26,6 +26,7 @@ made from the network, whose Adam moments restart: the kept copies hold none).
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -345,7 +346,8 @@ def record_responder(
 
 def _log_until(log: Path, iteration: int) -> tuple[list[str], float | None, int]:
     """The training log's lines up to ``iteration`` (header first), their seconds in all (None
-    when the log has no seconds) and the games column at ``iteration``."""
+    when the log has no seconds, or lacks them for some rows: a run logged before the column)
+    and the games column at ``iteration``."""
     lines = log.read_text().splitlines()
     header = lines[0].split(",")
     kept = [lines[0]] + [r for r in lines[1:] if r and int(r.split(",")[0]) <= iteration]
@@ -355,7 +357,8 @@ def _log_until(log: Path, iteration: int) -> tuple[list[str], float | None, int]
     if "seconds" not in header:
         return kept, None, games
     col = header.index("seconds")
-    return kept, sum(float(r.split(",")[col]) for r in kept[1:]), games
+    total = sum(float(r.split(",")[col]) for r in kept[1:])
+    return kept, None if math.isnan(total) else total, games
 
 
 def _figure_row(m: KeptGain, key: str) -> dict[str, Any]:

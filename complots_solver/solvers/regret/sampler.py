@@ -43,6 +43,7 @@ on the seed and ``jobs``, never on which worker played what. Fitting stays in th
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -91,6 +92,7 @@ LOG_COLUMNS = (
     "regret_loss",
     "average_loss",
     "mean_abs_regret",
+    "seconds",  # the iteration's own (appended: a log from before it reads NaN there)
 )
 
 
@@ -466,6 +468,7 @@ class RegretSampler:
         self.step(iterations)
 
     def _iterate(self) -> None:
+        start = time.perf_counter()
         if self.before_iteration is not None:
             self.before_iteration(self)
         s = self.settings
@@ -498,6 +501,7 @@ class RegretSampler:
             "regret_loss": float(np.mean(losses)),
             "average_loss": avg_loss,
             "mean_abs_regret": float(np.abs(regret).sum() / max(1.0, (legal > 0).sum())),
+            "seconds": time.perf_counter() - start,
         }
 
     # -- the run driver's protocol ---------------------------------------------------------

@@ -238,8 +238,22 @@ def test_a_regret_run_is_picked_by_its_snapshots_mean_return(tmp_path, monkeypat
     meta = json.loads((out / "meta.json").read_text())
     assert meta["picked"]["figure"] == "mean return per game"
     assert meta["exploitability_bound"]["responder"]["exploitability_lower_bound"] == 0.05
-    assert meta["training_iterations"] == 4 and meta["training_seconds"] is None
+    assert meta["training_iterations"] == 4
+    logged = np.loadtxt(folder / "training.csv", delimiter=",", skiprows=1)[:4, -1]
+    assert np.all(logged > 0)  # each iteration's own seconds, summed to the one picked
+    assert meta["training_seconds"] == pytest.approx(round(logged.sum(), 1), abs=0.06)
     warm = regret_run.RegretRun(tmp_path / "warm", config, settings, seed=3, warm_start=out)
     assert warm.trainer.iteration == 4
     for a, b in zip(warm.trainer.policy().params(), nets[4].params(), strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+def test_the_training_seconds_are_summed_only_when_every_row_has_them(tmp_path):
+    log = tmp_path / "training.csv"
+    log.write_text("iteration,games,seconds\n1,10,nan\n2,20,1.5\n3,30,2.0\n")
+    assert picking._log_until(log, 3)[1:] == (None, 30)  # resumed after the column was added
+    log.write_text("iteration,games,seconds\n1,10,1.0\n2,20,1.5\n3,30,2.0\n")
+    lines, seconds, games = picking._log_until(log, 2)
+    assert (len(lines), seconds, games) == (3, 2.5, 20)
+    log.write_text("iteration,games\n1,10\n2,20\n")
+    assert picking._log_until(log, 2)[1] is None
