@@ -45,6 +45,8 @@ HELP = {
     "before it existed used 1)",
     "power": "the regret network holds the clipped regret sum over t**power (1: the mean "
     "regret; 0.5 keeps its scale steady as it converges)",
+    "challenge_rollouts": "rollouts per legal action at the traverser's decisions to challenge a "
+    "claim (0: rollouts); a yes/no decision, cheap to value more precisely",
     "memory": "the seat's last N observations, in order, read after the features (0: none; "
     "at most 16); both networks' input width follows",
 }

@@ -7,7 +7,8 @@ needs no game tree. Each iteration, for each seat in turn as the *traverser*:
 - ``games`` games from the deal, stepped side by side; the traverser plays the current
   strategy mixed with ``explore`` uniform, every other seat the current strategy;
 - at each traverser decision every legal action is valued by ``rollouts`` games played on
-  from the true state by the current strategy in every seat (each rollout keeps its own
+  from the true state by the current strategy in every seat (``challenge_rollouts`` at the
+  decisions to challenge a claim, where a yes/no answer has only two branches to value) (each rollout keeps its own
   public record, as the playing bot does); an action's value is the traverser's return, and
   its regret that value minus the strategy's mix of the values;
 - each decision of the other seats enters the **average network**'s reservoir with its
@@ -53,7 +54,8 @@ from numba import njit
 
 from complots_solver.rules import core
 from complots_solver.rules.config import GameConfig
-from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, S_CUR
+from complots_solver.rules.enums import Stage
+from complots_solver.rules.layout import C_EXTENDED, C_PLAYERS, S_CUR, S_STAGE
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.knowledge.table_features import (
     MAX_MEMORY,
@@ -84,6 +86,10 @@ from complots_solver.solvers.rows.table import (
 )
 
 _FIELDS = ("states", "knows", "drafts", "records", "seens", "rings")
+# the decisions to challenge a claim: an action's, a counter's, a co-claim's (challenge_rollouts)
+CHALLENGE_STAGES = np.array(
+    [Stage.CHALLENGE, Stage.COUNTER_CHALLENGE, Stage.CLAIM_CHALLENGE], dtype=np.int64
+)
 LOG_COLUMNS = (
     "iteration",
     "games",
@@ -117,6 +123,9 @@ class RegretSettings:
     # the seat's last ``memory`` observations, in order, as inputs after the features (0: none;
     # knowledge.table_features, issue 50): what the features' summary of the record loses
     memory: int = 0
+    # rollouts per legal action at the traverser's challenge decisions (0: ``rollouts``): a
+    # yes/no decision with two branches, where the measured exploit lives (issue 50)
+    challenge_rollouts: int = 0
 
     def validate(self) -> None:
         """Raise ValueError naming the first setting out of range."""
@@ -133,6 +142,8 @@ class RegretSettings:
             raise ValueError(f"lr: positive, got {self.lr}")
         if not 0.0 <= self.power <= 1.0:
             raise ValueError(f"power: in [0, 1], got {self.power}")
+        if self.challenge_rollouts < 0:
+            raise ValueError(f"challenge_rollouts: at least 0, got {self.challenge_rollouts}")
         if not 0 <= self.memory <= MAX_MEMORY:
             raise ValueError(f"memory: in [0, {MAX_MEMORY}], got {self.memory}")
 
@@ -339,8 +350,13 @@ class Traversal:
             if own.any():
                 rows = deciding[own]
                 which, action = np.nonzero(legal[own] > 0)
-                which = np.repeat(which, s.rollouts)
-                action = np.repeat(action, s.rollouts).astype(np.int32)
+                per = np.full(len(rows), s.rollouts, dtype=np.int64)
+                if s.challenge_rollouts:
+                    challenging = np.isin(t.states[rows, S_STAGE], CHALLENGE_STAGES)
+                    per[challenging] = s.challenge_rollouts
+                reps = per[which]
+                which = np.repeat(which, reps)
+                action = np.repeat(action, reps).astype(np.int32)
                 branch = t.take(rows[which])
                 moves = np.empty(len(which), dtype=np.int32)
                 _absolute_moves(branch.states, action, self.cfg, self.extended, moves)
@@ -348,7 +364,9 @@ class Traversal:
                 branches.append(branch)
                 branch_rows.append(rows[which])
                 seat = traverser[rows]
-                mine.append((feats[own], legal[own], rel[own], seat, which + done, action))
+                mine.append(
+                    (feats[own], legal[own], rel[own], seat, which + done, action, per)
+                )  # fmt: skip
                 done += len(rows)
             strategy = ~own & ~against  # the current strategy's decisions: the average's
             if strategy.any():
@@ -357,8 +375,8 @@ class Traversal:
             mixed = (1.0 - s.explore) * rel + s.explore * legal / legal.sum(axis=1, keepdims=True)
             play[own] = mixed[own]
             self._move(t, self._absolute(t.states[deciding], play), deciding, rng)
-        x, legal, rel, seat, which, action = (
-            np.concatenate([m[k] for m in mine]) for k in range(6)
+        x, legal, rel, seat, which, action, per = (
+            np.concatenate([m[k] for m in mine]) for k in range(7)
         )
         end = Table(*(np.concatenate([getattr(b, f) for b in branches]) for f in _FIELDS))
         origin = np.concatenate(branch_rows)
@@ -366,7 +384,7 @@ class Traversal:
         got = np.empty(len(which))  # each branch valued by its own traverser's return (D-10)
         owners_returns(end.states, self.cfg, seat[which].astype(np.int64), got)
         values = np.zeros(legal.shape)
-        np.add.at(values, (which, action), got / s.rollouts)
+        np.add.at(values, (which, action), got / per[which])
         regret = (values - (rel * values).sum(axis=1, keepdims=True)) * (legal > 0)
         if not theirs:  # every other seat was the opponent's
             width = x.shape[1]

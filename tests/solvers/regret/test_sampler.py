@@ -235,3 +235,46 @@ def test_a_three_player_iteration_has_every_seat_traverse_and_centred_regrets():
     assert np.abs(regret).max() <= 1.5 + 1e-12  # returns lie in [-1/2, 1]
     run.step()
     assert run.games == 3 * settings.games
+
+
+def test_challenge_decisions_are_valued_by_their_own_rollouts(ladder1):
+    """With ``challenge_rollouts`` 4 a challenge decision's two actions are each the mean of four
+    returns in {-1, 0, 1}: at the uniform first iteration its regrets are multiples of 1/8, where
+    one rollout gives multiples of 1/2; other decisions keep one rollout."""
+    from complots_solver.rules.enums import Stage
+    from complots_solver.rules.layout import S_STAGE
+    from complots_solver.solvers.regret import sampler as module
+
+    config, _ = ladder1
+    seen: list[np.ndarray] = []
+    real = module.Table.take
+
+    def spy(self, idx):  # the stage of every decision a branch is cut from
+        seen.append(self.states[idx, S_STAGE].copy())
+        return real(self, idx)
+
+    def regrets(k):
+        run = RegretSampler(config, replace(SMALL, games=300, challenge_rollouts=k), seed=1)
+        seen.clear()
+        module.Table.take = spy
+        try:
+            x, legal, regret, *_ = run._traverse(np.random.default_rng(0))
+        finally:
+            module.Table.take = real
+        return legal, regret, np.concatenate(seen)
+
+    challenge = [Stage.CHALLENGE, Stage.COUNTER_CHALLENGE, Stage.CLAIM_CHALLENGE]
+    legal0, regret0, stages0 = regrets(0)
+    legal4, regret4, stages4 = regrets(4)
+    two0 = regret0[legal0.sum(axis=1) == 2]
+    assert np.allclose(two0 * 2, np.round(two0 * 2))  # one rollout an action
+    two4 = regret4[legal4.sum(axis=1) == 2]
+    assert np.allclose(two4 * 8, np.round(two4 * 8))
+    assert not np.allclose(two4 * 2, np.round(two4 * 2))  # some are means of four
+    # the main line draws the same numbers (branches are played out after it), so the same
+    # decisions arise: four branches an action at the challenges, one elsewhere
+    at0, at4 = np.isin(stages0, challenge), np.isin(stages4, challenge)
+    assert at0.sum() > 0 and at4.sum() == 4 * at0.sum()
+    assert (~at4).sum() == (~at0).sum() > 0
+    with pytest.raises(ValueError, match="challenge_rollouts"):
+        RegretSampler(config, replace(SMALL, challenge_rollouts=-1))
