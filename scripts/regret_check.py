@@ -6,6 +6,10 @@ With ``--exploiter-share S`` a trained exploiter of the average network plays ev
 in that share of each traverser's games (``lab.regret.exploiter``; ``--exploiter-every``,
 ``--exploiter-games``).
 
+With ``--exact-average`` each point also gives the exact exploitability of the exact linear,
+reach-weighted average of the current strategies (``lab.regret.exact_average``) and of the last
+current strategy: what the average network stands for, without its fitting and sampling.
+
 With ``--mixture K`` each point also gives the exact exploitability of the mixture of the last K
 measured average networks (one drawn at the start of each game: a mixed strategy, so its
 exploitability is at most the mean of theirs).
@@ -18,6 +22,7 @@ import json
 import time
 from dataclasses import fields
 
+from complots_solver.lab.regret.exact_average import ExactAverage
 from complots_solver.lab.regret.exploiter import ExploiterLoop, ExploiterSettings
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.common.options import OptionSpec, parse_value
@@ -50,6 +55,7 @@ def main() -> None:
         help="comma-separated: also measure the average network with probabilities below each "
         "dropped at play (TableNet.policy_value)",
     )
+    parser.add_argument("--exact-average", action="store_true")
     parser.add_argument("--exploiter-share", type=float, default=0.0)
     parser.add_argument("--exploiter-every", type=int, default=ExploiterSettings.every)
     parser.add_argument("--exploiter-games", type=int, default=ExploiterSettings.games)
@@ -72,7 +78,15 @@ def main() -> None:
         record["exploiter"] = exploiter.record()
     print(json.dumps(record), flush=True)
     tree = compile_complots_tree(config)
-    run = RegretSampler(config, settings, seed=args.seed, before_iteration=loop)
+    exact = ExactAverage(config, tree) if args.exact_average else None
+
+    def before(sampler: RegretSampler) -> None:
+        if loop is not None:
+            loop(sampler)
+        if exact is not None:  # after the exploiter: the strategy this iteration plays
+            exact.before(sampler)
+
+    run = RegretSampler(config, settings, seed=args.seed, before_iteration=before)
     kept: list = []
     start = time.perf_counter()
     while run.iteration < args.iterations:
@@ -84,6 +98,9 @@ def main() -> None:
                 "iteration": run.iteration, "average": float(exploitability(tree, strategy)),
                 "samples": run.samples, "seconds": round(spent, 1),
             }  # fmt: skip
+            if exact is not None:
+                row["exact_average"] = float(exploitability(tree, exact.strategy()))
+                row["current"] = float(exploitability(tree, exact.last))
             for t in thresholds:
                 net = run.policy().copy()
                 net.net.meta[THRESHOLD_KEY] = str(t)

@@ -189,9 +189,10 @@ class ReachAverage:
         self.num = np.zeros(int(tree.action_offsets[-1]))
         self.den = np.zeros(self.counts.shape[0])
 
-    def add(self, strategy: np.ndarray) -> None:
-        """Add one strategy, weighing its information sets by their own reach."""
-        reach = own_reach(self.tree, strategy)
+    def add(self, strategy: np.ndarray, weight: float = 1.0) -> None:
+        """Add one strategy, weighing its information sets by their own reach (times ``weight``:
+        ``t`` for the linear average of regret matching+)."""
+        reach = weight * own_reach(self.tree, strategy)
         self.num += np.repeat(reach, self.counts) * strategy
         self.den += reach
 
