@@ -5,31 +5,17 @@ own reach."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from complots_solver.lab.regret.exact_average import ExactAverage, current_strategy
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
-from complots_solver.solvers.selfplay.exact import ReachAverage, own_reach
+from complots_solver.solvers.selfplay.exact import own_reach
+
+pytestmark = pytest.mark.slow  # lab code: experiments and benchmarks, not the library
 
 SMALL = RegretSettings(games=60, steps=10, average_steps=10, width=32, average=20_000)
-
-
-def test_a_weighted_reach_average_weighs_each_strategy():
-    tree = compile_complots_tree(resolve_game("ladder-1-ambassador")[0])
-    counts = np.diff(tree.action_offsets)
-    u = np.repeat(1.0 / counts, counts)
-    first = np.zeros_like(u)
-    first[tree.action_offsets[:-1]] = 1.0  # always the first action
-    average = ReachAverage(tree)
-    average.add(u, weight=1.0)
-    average.add(first, weight=3.0)
-    both = (own_reach(tree, u) == 1.0) & (own_reach(tree, first) == 1.0)
-    assert both.sum() > 0
-    got = average.strategy(u)
-    for i in np.flatnonzero(both):
-        lo, hi = tree.action_offsets[i], tree.action_offsets[i + 1]
-        np.testing.assert_allclose(got[lo:hi], (u[lo:hi] + 3.0 * first[lo:hi]) / 4.0)
 
 
 def test_the_exact_average_is_uniform_then_regret_matching_weighted_by_t():

@@ -10,7 +10,12 @@ from complots_solver.solvers.exact.best_response import exploitability
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.knowledge.table_features import config_features
 from complots_solver.solvers.nets.tablenet import TableNet
-from complots_solver.solvers.selfplay.exact import table_exploitability, table_tree_strategy
+from complots_solver.solvers.selfplay.exact import (
+    ReachAverage,
+    own_reach,
+    table_exploitability,
+    table_tree_strategy,
+)
 from complots_solver.solvers.selfplay.player import TablePlayer
 
 
@@ -121,3 +126,20 @@ def test_the_average_curve_starts_at_the_last_network_and_measures_the_average_n
     assert all(0.0 <= r["average_network"] <= 1.0 for r in rows)
     with pytest.raises(ValueError, match="every"):
         average_curve(config, s, iterations=3, every=0)
+
+
+def test_a_weighted_reach_average_weighs_each_strategy():
+    tree = compile_complots_tree(resolve_game("ladder-1-ambassador")[0])
+    counts = np.diff(tree.action_offsets)
+    u = np.repeat(1.0 / counts, counts)
+    first = np.zeros_like(u)
+    first[tree.action_offsets[:-1]] = 1.0  # always the first action
+    average = ReachAverage(tree)
+    average.add(u, weight=1.0)
+    average.add(first, weight=3.0)
+    both = (own_reach(tree, u) == 1.0) & (own_reach(tree, first) == 1.0)
+    assert both.sum() > 0
+    got = average.strategy(u)
+    for i in np.flatnonzero(both):
+        lo, hi = tree.action_offsets[i], tree.action_offsets[i + 1]
+        np.testing.assert_allclose(got[lo:hi], (u[lo:hi] + 3.0 * first[lo:hi]) / 4.0)
