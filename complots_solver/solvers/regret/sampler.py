@@ -7,9 +7,9 @@ needs no game tree. Each iteration, for each seat in turn as the *traverser*:
 - ``games`` games from the deal, stepped side by side; the traverser plays the current
   strategy mixed with ``explore`` uniform, every other seat the current strategy;
 - at each traverser decision every legal action is valued by ``rollouts`` games played on
-  from the true state by the current strategy in every seat (``challenge_rollouts`` at the
-  decisions to challenge a claim, where a yes/no answer has only two branches to value) (each rollout keeps its own
-  public record, as the playing bot does); an action's value is the traverser's return, and
+  from the true state by the current strategy in every seat, ``challenge_rollouts`` at a
+  decision to challenge a claim (each rollout keeps its own public record, as the playing
+  bot does); an action's value is the traverser's return averaged over its rollouts, and
   its regret that value minus the strategy's mix of the values;
 - each decision of the other seats enters the **average network**'s reservoir with its
   features, legal actions, the current strategy there and weight ``t`` (the linear average
@@ -66,6 +66,8 @@ from complots_solver.solvers.knowledge.table_features import (
 from complots_solver.solvers.nets.average import AveragePolicy, without_reservoir
 from complots_solver.solvers.nets.tablenet import (
     TableNet,
+    frozen_arrays,
+    frozen_nets,
     optimiser_arrays,
     regret_loss,
     restore_optimiser,
@@ -86,6 +88,7 @@ from complots_solver.solvers.rows.table import (
 )
 
 _FIELDS = ("states", "knows", "drafts", "records", "seens", "rings")
+OPPONENT_PREFIX = "opponent_"  # the opponent's weights in the state (frozen_arrays)
 # the decisions to challenge a claim: an action's, a counter's, a co-claim's (challenge_rollouts)
 CHALLENGE_STAGES = np.array(
     [Stage.CHALLENGE, Stage.COUNTER_CHALLENGE, Stage.CLAIM_CHALLENGE], dtype=np.int64
@@ -335,7 +338,12 @@ class Traversal:
         # the first round(share * games) games of each traverser's block meet the opponent
         opposed = np.arange(players * games) % games < round(self.opponent_share * games)
         mine: list[tuple[np.ndarray, ...]] = []
-        theirs: list[tuple[np.ndarray, ...]] = []
+        width, actions = self.net.num_features, self.num_actions
+        # the average's decisions, starting empty: the opponent may have made every one
+        theirs: list[tuple[np.ndarray, ...]] = [
+            (np.empty((0, width), np.float32), np.empty((0, actions), np.float32),
+             np.empty((0, actions), np.float32))
+        ]  # fmt: skip
         branches: list[Table] = []
         branch_rows: list[np.ndarray] = []
         done = 0
@@ -386,12 +394,6 @@ class Traversal:
         values = np.zeros(legal.shape)
         np.add.at(values, (which, action), got / per[which])
         regret = (values - (rel * values).sum(axis=1, keepdims=True)) * (legal > 0)
-        if not theirs:  # every other seat was the opponent's
-            width = x.shape[1]
-            theirs.append(
-                (np.empty((0, width), np.float32), np.empty((0, legal.shape[1]), np.float32),
-                 np.empty((0, legal.shape[1]), np.float32))
-            )  # fmt: skip
         ax, alegal, aprobs = (np.concatenate([m[k] for m in theirs]) for k in range(3))
         return x, legal, regret, ax, alegal, aprobs
 
@@ -550,8 +552,7 @@ class RegretSampler:
         }
         if self.opponent is not None:
             state["opponent_share"] = np.array(self.opponent_share)
-            for i, p in enumerate(self.opponent.params()):
-                state[f"opponent_p{i}"] = p
+            state.update(frozen_arrays(OPPONENT_PREFIX, [self.opponent]))
         return state
 
     def kit_state(self) -> dict[str, np.ndarray]:
@@ -568,9 +569,5 @@ class RegretSampler:
         self.average.set_state(state, "avg_")
         self.opponent, self.opponent_share = None, 0.0
         if "opponent_share" in state:
-            opponent = self.net.copy()
-            for i, target in enumerate(opponent.params()):
-                if target.shape != state[f"opponent_p{i}"].shape:
-                    raise ValueError("--resume: the checkpoint's opponent has another shape")
-                target[...] = state[f"opponent_p{i}"]
-            self.opponent, self.opponent_share = opponent, float(state["opponent_share"])
+            self.opponent = frozen_nets(self.net, state, OPPONENT_PREFIX, 1)[0]
+            self.opponent_share = float(state["opponent_share"])

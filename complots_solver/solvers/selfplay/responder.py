@@ -125,14 +125,14 @@ def train_responder(
     origin = first if start is None else start
     if [w.shape for w in trainer.net.net.weights] == [w.shape for w in origin.net.weights]:
         trainer.net.assign(origin)
-    start = time.perf_counter()
+    began = time.perf_counter()
     while True:
         if iterations is not None and trainer.iteration >= iterations:
             break
-        if seconds is not None and time.perf_counter() - start >= seconds:
+        if seconds is not None and time.perf_counter() - began >= seconds:
             break
         trainer.step()
-    return trainer.net, trainer.iteration, trainer.games, time.perf_counter() - start
+    return trainer.net, trainer.iteration, trainer.games, time.perf_counter() - began
 
 
 def measure_responder(
