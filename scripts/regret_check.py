@@ -13,6 +13,9 @@ current strategy: what the average network stands for, without its fitting and s
 With ``--mixture K`` each point also gives the exact exploitability of the mixture of the last K
 measured average networks (one drawn at the start of each game: a mixed strategy, so its
 exploitability is at most the mean of theirs).
+
+With ``--rehearse-share S`` a share S of each regret minibatch rehearses earlier iterations'
+decisions against the network's held regrets (``lab.regret.rehearsal``; ``--rehearse-capacity``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from dataclasses import fields
 
 from complots_solver.lab.regret.exact_average import ExactAverage
 from complots_solver.lab.regret.exploiter import ExploiterLoop, ExploiterSettings
+from complots_solver.lab.regret.rehearsal import RehearsalSampler, RehearsalSettings
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.common.options import OptionSpec, parse_value
 from complots_solver.solvers.exact.best_response import exploitability
@@ -59,6 +63,8 @@ def main() -> None:
     parser.add_argument("--exploiter-share", type=float, default=0.0)
     parser.add_argument("--exploiter-every", type=int, default=ExploiterSettings.every)
     parser.add_argument("--exploiter-games", type=int, default=ExploiterSettings.games)
+    parser.add_argument("--rehearse-share", type=float, default=0.0)
+    parser.add_argument("--rehearse-capacity", type=int, default=RehearsalSettings.capacity)
     for f in fields(RegretSettings):
         kind = type(f.default)
         if kind is bool:  # bool("false") is True: read the word
@@ -76,7 +82,6 @@ def main() -> None:
         )
         loop = ExploiterLoop(config, exploiter, args.seed)
         record["exploiter"] = exploiter.record()
-    print(json.dumps(record), flush=True)
     tree = compile_complots_tree(config)
     exact = ExactAverage(config, tree) if args.exact_average else None
 
@@ -86,7 +91,15 @@ def main() -> None:
         if exact is not None:  # after the exploiter: the strategy this iteration plays
             exact.before(sampler)
 
-    run = RegretSampler(config, settings, seed=args.seed, before_iteration=before)
+    if args.rehearse_share > 0.0:
+        rehearsal = RehearsalSettings(args.rehearse_share, args.rehearse_capacity)
+        record["rehearsal"] = rehearsal.record()
+        run: RegretSampler = RehearsalSampler(
+            config, settings, rehearsal, seed=args.seed, before_iteration=before
+        )
+    else:
+        run = RegretSampler(config, settings, seed=args.seed, before_iteration=before)
+    print(json.dumps(record), flush=True)
     kept: list = []
     start = time.perf_counter()
     while run.iteration < args.iterations:

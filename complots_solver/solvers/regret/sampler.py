@@ -129,6 +129,10 @@ class RegretSettings:
     # rollouts per legal action at the traverser's challenge decisions (0: ``rollouts``): a
     # yes/no decision with two branches, where the measured exploit lives (issue 50)
     challenge_rollouts: int = 0
+    # common random numbers: the play-outs of one decision's actions (the k-th rollout of
+    # each) draw the same uniform at each step, chance and decisions alike, so the noise the
+    # actions' values share cancels in their regrets (each value stays an unbiased sample)
+    common_random: bool = False
 
     def validate(self) -> None:
         """Raise ValueError naming the first setting out of range."""
@@ -224,6 +228,17 @@ def matched(out: np.ndarray, legal: np.ndarray) -> np.ndarray:
     return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
 
 
+def rollout_groups(which: np.ndarray, action: np.ndarray, per: np.ndarray) -> np.ndarray:
+    """Each branch's group for ``common_random``: its decision ``which`` and its rank among
+    the copies of its action there (the branches come decision by decision, action by action,
+    ``per[which]`` copies each), so the k-th play-out of every action of a decision share one."""
+    if len(which) == 0:
+        return np.zeros(0, dtype=np.int64)
+    start = np.r_[0, np.flatnonzero((np.diff(which) != 0) | (np.diff(action) != 0)) + 1]
+    rank = np.arange(len(which)) - np.repeat(start, np.diff(np.r_[start, len(which)]))
+    return which.astype(np.int64) * int(per.max()) + rank
+
+
 class Traversal:
     """One stream of an iteration's games under a fixed regret network (picklable: it is sent to
     worker processes or Ray actors)."""
@@ -283,14 +298,24 @@ class Traversal:
         return out
 
     def _move(
-        self, t: Table, probs: np.ndarray, deciding: np.ndarray, rng: np.random.Generator
+        self,
+        t: Table,
+        probs: np.ndarray,
+        deciding: np.ndarray,
+        rng: np.random.Generator,
+        groups: np.ndarray | None = None,
     ) -> None:
-        """One move in every unfinished row: ``probs`` for the ``deciding`` rows, chance elsewhere."""
+        """One move in every unfinished row: ``probs`` for the ``deciding`` rows, chance elsewhere
+        (``groups``: rows of one group draw one uniform, else each row its own)."""
         active = np.flatnonzero(t.states[:, S_CUR] != TERMINAL)
         full = np.zeros((len(t.states), self.num_actions))
         full[deciding] = probs
         chosen = np.empty(len(active), dtype=np.int32)
-        sample_moves(t.states[active], self.cfg, full[active], rng.random(len(active)), chosen)
+        if groups is None:
+            uniforms = rng.random(len(active))
+        else:
+            uniforms = rng.random(int(groups.max()) + 1)[groups[active]]
+        sample_moves(t.states[active], self.cfg, full[active], uniforms, chosen)
         moves = np.full(len(t.states), NO_MOVE, dtype=np.int32)
         moves[active] = chosen
         t.step(moves, self.cfg)
@@ -301,9 +326,11 @@ class Traversal:
         rng: np.random.Generator,
         opposed: np.ndarray | None = None,
         traverser: np.ndarray | None = None,
+        groups: np.ndarray | None = None,
     ) -> None:
         """Play every row to its end by the current strategy in every seat (``opposed`` rows:
-        the opponent network in every seat but the row's ``traverser``)."""
+        the opponent network in every seat but the row's ``traverser``; ``groups``: rows of
+        one group draw one uniform a step, ``common_random``)."""
         while True:
             cur = t.states[:, S_CUR]
             if not (cur != TERMINAL).any():
@@ -313,7 +340,7 @@ class Traversal:
             if opposed is not None and traverser is not None:
                 against = opposed[deciding] & (cur[deciding] != traverser[deciding])
             _, _, rel = self._decide(t, deciding, against)
-            self._move(t, self._absolute(t.states[deciding], rel), deciding, rng)
+            self._move(t, self._absolute(t.states[deciding], rel), deciding, rng, groups)
 
     def play_out(self, t: Table, seat: int, rng: np.random.Generator) -> np.ndarray:
         """Play every row to its end by the current strategy in every seat; ``seat``'s returns."""
@@ -388,7 +415,8 @@ class Traversal:
         )
         end = Table(*(np.concatenate([getattr(b, f) for b in branches]) for f in _FIELDS))
         origin = np.concatenate(branch_rows)
-        self.play_to_end(end, rng, opposed[origin], traverser[origin])
+        groups = rollout_groups(which, action, per) if s.common_random else None
+        self.play_to_end(end, rng, opposed[origin], traverser[origin], groups)
         got = np.empty(len(which))  # each branch valued by its own traverser's return (D-10)
         owners_returns(end.states, self.cfg, seat[which].astype(np.int64), got)
         values = np.zeros(legal.shape)
@@ -503,13 +531,7 @@ class RegretSampler:
             before = np.maximum(self.net.outputs(x)[:, :-1].astype(np.float64), 0.0) * (legal > 0)
         target = running_target(before, regret, it, s.power)
         rng = np.random.default_rng([self.seed, self.iteration, 2])
-        losses = []
-        for _ in range(s.steps):
-            idx = rng.integers(0, len(x), size=s.minibatch)
-            acts, pre, out = self.opt.outputs(x[idx])
-            loss, grad = regret_loss(out, legal[idx], target[idx])
-            self.opt.update(acts, pre, grad.astype(np.float32))
-            losses.append(loss)
+        losses = self.fit_regrets(x, legal, target, rng)
         avg_loss = self.average.train(rng)
         self.games += self.config.players * s.games
         self.samples += len(x)
@@ -523,6 +545,21 @@ class RegretSampler:
             "mean_abs_regret": float(np.abs(regret).sum() / max(1.0, (legal > 0).sum())),
             "seconds": time.perf_counter() - start,
         }
+
+    def fit_regrets(
+        self, x: np.ndarray, legal: np.ndarray, target: np.ndarray, rng: np.random.Generator
+    ) -> list[float]:
+        """Fit the regret network by ``steps`` Adam steps on minibatches of the iteration's
+        decisions against their targets; each step's loss (an experiment may fit otherwise)."""
+        s = self.settings
+        losses = []
+        for _ in range(s.steps):
+            idx = rng.integers(0, len(x), size=s.minibatch)
+            acts, pre, out = self.opt.outputs(x[idx])
+            loss, grad = regret_loss(out, legal[idx], target[idx])
+            self.opt.update(acts, pre, grad.astype(np.float32))
+            losses.append(loss)
+        return losses
 
     # -- the run driver's protocol ---------------------------------------------------------
     def policy(self) -> TableNet:

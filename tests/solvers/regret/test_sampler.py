@@ -22,6 +22,7 @@ from complots_solver.solvers.regret.sampler import (
     RegretSettings,
     Table,
     matched,
+    rollout_groups,
     running_target,
 )
 from complots_solver.solvers.rows.batch import owners_returns
@@ -278,3 +279,46 @@ def test_challenge_decisions_are_valued_by_their_own_rollouts(ladder1):
     assert (~at4).sum() == (~at0).sum() > 0
     with pytest.raises(ValueError, match="challenge_rollouts"):
         RegretSampler(config, replace(SMALL, challenge_rollouts=-1))
+
+
+def test_rollout_groups_pair_the_kth_playout_of_each_action_of_a_decision():
+    """Branches come decision by decision, action by action, ``per`` copies each: the k-th copy
+    of every action of one decision shares a group, and no two decisions share one."""
+    which = np.array([0, 0, 0, 0, 1, 1, 1, 1, 2, 2])
+    action = np.array([2, 2, 5, 5, 0, 0, 3, 3, 1, 4])
+    per = np.array([2, 2, 1])
+    assert rollout_groups(which, action, per).tolist() == [0, 1, 0, 1, 2, 3, 2, 3, 4, 4]
+    assert rollout_groups(which[:0], action[:0], per).size == 0
+
+
+def test_common_random_numbers_play_one_groups_identical_rows_alike(ladder1):
+    """Copies of one state in one group draw the same uniform at every step, chance and
+    decisions alike, so they end in the same state; in groups of their own they part."""
+    config, _ = ladder1
+    run = RegretSampler(config, replace(SMALL, common_random=True), seed=2)
+    run.step(2)  # a trained, mixed strategy
+    traversal = run.traversal()
+    start = Table.initial(run.cfg, 1)
+    ends = {}
+    for name, groups in (("shared", np.zeros(64, dtype=np.int64)), ("own", np.arange(64))):
+        t = start.take(np.zeros(64, dtype=np.int64))
+        traversal.play_to_end(t, np.random.default_rng(5), groups=groups)
+        ends[name] = t.states
+    assert (ends["shared"] == ends["shared"][0]).all()
+    assert len({row.tobytes() for row in ends["own"]}) > 1
+
+
+def test_common_random_numbers_keep_the_regrets_and_the_decisions(ladder1):
+    """The main line draws as before (the same decisions arise) and each action's value stays
+    an unbiased sample: the mean regrets of the two runs agree within their noise."""
+    config, _ = ladder1
+    got = {}
+    for common in (False, True):
+        run = RegretSampler(config, replace(SMALL, games=2000, common_random=common), seed=1)
+        got[common] = run._traverse(np.random.default_rng(0))
+    np.testing.assert_array_equal(got[False][0], got[True][0])
+    np.testing.assert_array_equal(got[False][1], got[True][1])
+    a, b = got[False][2], got[True][2]
+    se = np.sqrt((a.var(axis=0) + b.var(axis=0)) / len(a)) + 1e-12
+    assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) < 5 * se).all()
+    assert not np.array_equal(a, b)
