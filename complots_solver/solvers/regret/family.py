@@ -47,8 +47,8 @@ HELP = {
     "regret; 0.5 keeps its scale steady as it converges)",
     "challenge_rollouts": "rollouts per legal action at the traverser's decisions to challenge a "
     "claim (0: rollouts); a yes/no decision, cheap to value more precisely",
-    "common_random": "the play-outs of one decision's actions draw the same random numbers step "
-    "by step, so the noise their values share cancels in the regrets",
+    "common_random": "the play-outs of one decision's actions draw the same random numbers move "
+    "by move, so the noise their values share cancels in the regrets",
     "memory": "the seat's last N observations, in order, read after the features (0: none; "
     "at most 16); both networks' input width follows",
 }

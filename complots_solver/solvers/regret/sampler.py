@@ -130,8 +130,9 @@ class RegretSettings:
     # yes/no decision with two branches, where the measured exploit lives (issue 50)
     challenge_rollouts: int = 0
     # common random numbers: the play-outs of one decision's actions (the k-th rollout of
-    # each) draw the same uniform at each step, chance and decisions alike, so the noise the
-    # actions' values share cancels in their regrets (each value stays an unbiased sample)
+    # each) draw the same uniform for each seat's k-th move and the k-th chance event
+    # (``Coupling``), so the noise the actions' values share cancels in their regrets (each
+    # value stays an unbiased sample)
     common_random: bool = False
 
     def validate(self) -> None:
@@ -239,6 +240,48 @@ def rollout_groups(which: np.ndarray, action: np.ndarray, per: np.ndarray) -> np
     return which.astype(np.int64) * int(per.max()) + rank
 
 
+@njit(cache=True)
+def _event_uniforms(cur, groups, counts, salt, players, out):
+    """Each unfinished row's uniform for its next event: a hash of (salt, group, who moves,
+    how many times they moved before), so the rows of one group draw alike event by event."""
+    golden = np.uint64(0x9E3779B97F4A7C15)
+    for i in range(cur.shape[0]):
+        out[i] = 0.0
+        if cur[i] == TERMINAL:
+            continue
+        kind = cur[i] if cur[i] >= 0 else players  # a seat, or chance
+        x = np.uint64(salt) + np.uint64(groups[i]) * golden
+        x = (x ^ (x >> np.uint64(31))) * np.uint64(0xBF58476D1CE4E5B9)
+        x += np.uint64(kind) * np.uint64(0x94D049BB133111EB) + np.uint64(counts[i, kind]) * golden
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        x = x ^ (x >> np.uint64(31))
+        out[i] = float(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        counts[i, kind] += 1
+
+
+class Coupling:
+    """Common random numbers for play-outs (``common_random``): rows of one group draw the same
+    uniform for the k-th move of each seat and the k-th chance event, wherever in the game it
+    comes, so play-outs that part by a step stay paired move for move."""
+
+    def __init__(self, groups: np.ndarray, players: int, rng: np.random.Generator) -> None:
+        """``groups``: each row's group; the salt is drawn from ``rng``."""
+        self.groups = np.ascontiguousarray(groups, dtype=np.int64)
+        self.players = int(players)
+        self.counts = np.zeros((len(groups), players + 1), dtype=np.int64)
+        self.salt = int(rng.integers(0, 2**62))
+
+    def draw(self, cur: np.ndarray) -> np.ndarray:
+        """The uniforms of every row whose mover is ``cur`` (terminal rows: 0, not counted)."""
+        out = np.empty(len(cur))
+        _event_uniforms(
+            np.ascontiguousarray(cur, dtype=np.int64), self.groups, self.counts, self.salt,
+            self.players, out,
+        )  # fmt: skip
+        return out
+
+
 class Traversal:
     """One stream of an iteration's games under a fixed regret network (picklable: it is sent to
     worker processes or Ray actors)."""
@@ -303,18 +346,18 @@ class Traversal:
         probs: np.ndarray,
         deciding: np.ndarray,
         rng: np.random.Generator,
-        groups: np.ndarray | None = None,
+        coupling: Coupling | None = None,
     ) -> None:
         """One move in every unfinished row: ``probs`` for the ``deciding`` rows, chance elsewhere
-        (``groups``: rows of one group draw one uniform, else each row its own)."""
+        (``coupling``: the rows' uniforms drawn by it, else each row its own)."""
         active = np.flatnonzero(t.states[:, S_CUR] != TERMINAL)
         full = np.zeros((len(t.states), self.num_actions))
         full[deciding] = probs
         chosen = np.empty(len(active), dtype=np.int32)
-        if groups is None:
+        if coupling is None:
             uniforms = rng.random(len(active))
         else:
-            uniforms = rng.random(int(groups.max()) + 1)[groups[active]]
+            uniforms = coupling.draw(t.states[:, S_CUR])[active]
         sample_moves(t.states[active], self.cfg, full[active], uniforms, chosen)
         moves = np.full(len(t.states), NO_MOVE, dtype=np.int32)
         moves[active] = chosen
@@ -330,7 +373,8 @@ class Traversal:
     ) -> None:
         """Play every row to its end by the current strategy in every seat (``opposed`` rows:
         the opponent network in every seat but the row's ``traverser``; ``groups``: rows of
-        one group draw one uniform a step, ``common_random``)."""
+        one group draw alike, ``common_random``)."""
+        coupling = None if groups is None else Coupling(groups, self.config.players, rng)
         while True:
             cur = t.states[:, S_CUR]
             if not (cur != TERMINAL).any():
@@ -340,7 +384,7 @@ class Traversal:
             if opposed is not None and traverser is not None:
                 against = opposed[deciding] & (cur[deciding] != traverser[deciding])
             _, _, rel = self._decide(t, deciding, against)
-            self._move(t, self._absolute(t.states[deciding], rel), deciding, rng, groups)
+            self._move(t, self._absolute(t.states[deciding], rel), deciding, rng, coupling)
 
     def play_out(self, t: Table, seat: int, rng: np.random.Generator) -> np.ndarray:
         """Play every row to its end by the current strategy in every seat; ``seat``'s returns."""
