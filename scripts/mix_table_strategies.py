@@ -24,9 +24,9 @@ from complots_solver.solvers.common.atomic import atomic_write_json, atomic_writ
 from complots_solver.solvers.common.folders import META_FILE, POLICY_FILE
 from complots_solver.solvers.nets.tablenet import (
     MIXTURE_HOW,
-    MIXTURE_PREFIX,
     TableNet,
     mixture_files,
+    save_strategy_nets,
 )
 from complots_solver.solvers.selfplay.run import KIT_FILE
 
@@ -54,11 +54,8 @@ def main() -> None:
     if len(games) != 1:
         raise SystemExit("refused: the members are networks of different games or features")
     args.out.mkdir(parents=True, exist_ok=True)
-    for old in [args.out / POLICY_FILE, *mixture_files(args.out)]:
-        old.unlink(missing_ok=True)
-    shutil.copyfile(args.members[0] / POLICY_FILE, args.out / POLICY_FILE)
-    for k, folder in enumerate(args.members[1:]):
-        shutil.copyfile(folder / POLICY_FILE, args.out / f"{MIXTURE_PREFIX}{k:02d}.npz")
+    nets = [TableNet.load(folder / POLICY_FILE) for folder in args.members]
+    save_strategy_nets(args.out, nets[0], nets[1:], {})
     newest = args.members[0]
     if (newest / "training.csv").is_file():
         shutil.copyfile(newest / "training.csv", args.out / "training.csv")

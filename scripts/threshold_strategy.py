@@ -16,7 +16,12 @@ import argparse
 from pathlib import Path
 
 from complots_solver.solvers.common.folders import POLICY_FILE
-from complots_solver.solvers.nets.tablenet import THRESHOLD_KEY, TableNet, mixture_files
+from complots_solver.solvers.nets.tablenet import (
+    THRESHOLD_KEY,
+    TableNet,
+    load_mixture,
+    save_strategy_nets,
+)
 
 
 def main() -> None:
@@ -29,9 +34,12 @@ def main() -> None:
     if not 0.0 <= args.threshold < 1.0:
         raise SystemExit(f"--threshold: from 0 to below 1, got {args.threshold}")
     args.out.mkdir(parents=True, exist_ok=True)
-    for path in [args.source / POLICY_FILE, *mixture_files(args.source)]:
-        net = TableNet.load(path)
-        net.save(args.out / path.name, meta={THRESHOLD_KEY: str(args.threshold)})
+    try:
+        policy = TableNet.load(args.source / POLICY_FILE)
+        members = load_mixture(args.source)
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"refused: {exc}") from None
+    save_strategy_nets(args.out, policy, members, {THRESHOLD_KEY: str(args.threshold)})
     print(f"wrote {args.out} (threshold {args.threshold})")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from complots_solver.solvers.nets.tablenet import TableNet, save_mixture
+from complots_solver.solvers.nets.tablenet import TableNet, save_strategy_nets
 from tests.cli.test_cli import run_cli
 
 SMALL = ["--option", "games=8", "--option", "parallel=8", "--option", "width=16"]
@@ -108,7 +108,8 @@ def test_selfplay_on_the_two_player_draft_plays_and_is_bounded_per_game(tmp_path
         assert other.returncode == 0, other.stderr
     written = json.loads((out / "meta.json").read_text())["exploitability_bound"]
     assert {"lbr", "trained", "bot:honest", "responder"} <= set(written)
-    save_mixture(out, [TableNet.load(out / "policy-net.npz")], {})
+    policy = TableNet.load(out / "policy-net.npz")
+    save_strategy_nets(out, policy, [policy], {})
     mixed = run_cli("bound", "draft-inquisitor", "--strategy", str(out), "--method", "lbr")
     assert mixed.returncode == 2 and "mixture" in mixed.stderr
     assert "Traceback" not in mixed.stderr

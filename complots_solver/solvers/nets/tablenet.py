@@ -10,6 +10,7 @@ default install trains it without a deep-learning framework.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,13 +18,15 @@ from pathlib import Path
 import numpy as np
 
 from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.common.folders import POLICY_FILE
 from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION
 from complots_solver.solvers.nets.valuenet import Adam, ValueNet
 
 KIND = "table-policy"
 THRESHOLD_KEY = "threshold"  # meta entry: thresholding at play (see thresholded)
 NEG = -1e9
-MIXTURE_PREFIX = "mixture-"  # mixture-00.npz, ...: further members beside policy-net.npz
+MIXTURE_PREFIX = "mixture-"  # mixture-TAG-00.npz, ...: further members beside policy-net.npz
+MIXTURE_KEY = "mixture"  # policy-net.npz's meta: its members' file names, comma-separated
 MIXTURE_HOW = "each seat draws one member for the whole game, uniformly"  # meta.json's words
 
 
@@ -35,21 +38,54 @@ def is_table_net(path: Path) -> bool:
 
 
 def mixture_files(folder: Path) -> list[Path]:
-    """The further members of a mixture strategy in ``folder``, in order (none: one network)."""
-    return sorted(Path(folder).glob(f"{MIXTURE_PREFIX}[0-9][0-9].npz"))
+    """The further members of a mixture strategy in ``folder``, in order (none: one network):
+    the files its ``policy-net.npz`` names (``MIXTURE_KEY``), or in a folder written before the
+    names were kept, every ``mixture-NN.npz``."""
+    folder = Path(folder)
+    policy = folder / POLICY_FILE
+    if policy.is_file():
+        listed = ValueNet.load(policy).meta.get(MIXTURE_KEY)
+        if listed is not None:
+            return [folder / name for name in str(listed).split(",") if name]
+    return sorted(folder.glob(f"{MIXTURE_PREFIX}[0-9][0-9].npz"))
 
 
 def load_mixture(folder: Path) -> list[TableNet]:
-    """The further members of the mixture in ``folder`` (ValueError for a bad file)."""
-    return [TableNet.load(p) for p in mixture_files(folder)]
+    """The further members of the mixture in ``folder`` (ValueError for a bad or missing file)."""
+    members = []
+    for path in mixture_files(folder):
+        if not path.is_file():
+            raise ValueError(f"{folder}: the mixture member {path.name} is missing")
+        members.append(TableNet.load(path))
+    return members
 
 
-def save_mixture(folder: Path, members: list[TableNet], meta: dict[str, str]) -> None:
-    """Write ``members`` as the mixture beside ``policy-net.npz`` (replacing any earlier one)."""
-    for old in mixture_files(folder):
-        old.unlink()
-    for k, net in enumerate(members):
-        net.save(Path(folder) / f"{MIXTURE_PREFIX}{k:02d}.npz", meta=meta)
+def _member_names(members: Sequence[TableNet]) -> list[str]:
+    """File names for ``members``: tagged by a digest of their weights, so a new set never
+    overwrites a file the set before it still names."""
+    digest = hashlib.sha1()
+    for net in members:
+        for w in (*net.net.weights, *net.net.biases):
+            digest.update(np.ascontiguousarray(w).tobytes())
+    tag = digest.hexdigest()[:8]
+    return [f"{MIXTURE_PREFIX}{tag}-{k:02d}.npz" for k in range(len(members))]
+
+
+def save_strategy_nets(
+    folder: Path, policy: TableNet, members: Sequence[TableNet], meta: dict[str, str]
+) -> None:
+    """Write ``policy-net.npz`` and the mixture's members beside it as one set: the members
+    first, then the policy naming them (atomically), then the files no longer named, so a
+    writer killed at any moment leaves the old set or the new one whole."""
+    folder = Path(folder)
+    names = _member_names(members)
+    for name, net in zip(names, members, strict=True):
+        net.save(folder / name, meta=meta)
+    stale = set(mixture_files(folder)) - {folder / n for n in names}
+    # a copy: the caller's network keeps no listing to carry into a folder of its own
+    policy.copy().save(folder / POLICY_FILE, meta={**meta, MIXTURE_KEY: ",".join(names)})
+    for old in stale:
+        old.unlink(missing_ok=True)
 
 
 class TableNet:

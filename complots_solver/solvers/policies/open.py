@@ -3,7 +3,7 @@
 A strategy folder holds one or more of:
 
 - ``policy-net.npz``: a table network (league self-play, sampled regret
-  matching+, a saved responder; ``mixture-NN.npz`` members beside it make a
+  matching+, a saved responder; mixture members beside it (which it names) make a
   mixture) or a belief run's policy network, spelled ``net:DIR``;
 - ``strategy.npz``: a tabular strategy, exact (on the compiled tree) or keyed
   (Monte Carlo CFR), spelled ``policy:DIR``;
@@ -39,7 +39,7 @@ from complots_solver.solvers.common.folders import (
 from complots_solver.solvers.common.protocols import Policy
 from complots_solver.solvers.common.strategy_file import is_keyed_strategy
 from complots_solver.solvers.nets.tablenet import KIND as TABLE_NET_KIND
-from complots_solver.solvers.nets.tablenet import TableNet, mixture_files
+from complots_solver.solvers.nets.tablenet import TableNet, load_mixture
 from complots_solver.solvers.nets.valuenet import ValueNet
 from complots_solver.solvers.policies.exact_policy import ExactPolicy
 from complots_solver.solvers.policies.mccfr_policy import KeyedPolicy
@@ -217,9 +217,7 @@ def _tabular(directory: str, kind: Kind) -> ExactPolicy | KeyedPolicy:
 @cache
 def _table_nets(path: str) -> tuple[TableNet, tuple[TableNet, ...]]:
     """A table network and its mixture members, read once per file and process."""
-    return TableNet.load(Path(path)), tuple(
-        TableNet.load(p) for p in mixture_files(Path(path).parent)
-    )
+    return TableNet.load(Path(path)), tuple(load_mixture(Path(path).parent))
 
 
 @cache

@@ -61,7 +61,7 @@ HELP = {
     "counterfactual": "0: decisions count as play reaches them; W: each learner decision's "
     "policy term is weighted by 1 / its seat's own reach so far, at most W, mean 1",
     "mixture": "networks in the strategy written: the last one and the mixture - 1 kept before "
-    "it, at least mixture_every / 2 iterations older (mixture-NN.npz), each seat playing one "
+    "it, at least mixture_every / 2 iterations older (mixture-TAG-NN.npz, named by policy-net.npz), each seat playing one "
     "for the whole game (1: the last network alone); a resume may change it",
     "mixture_every": "iterations between the networks kept for the mixture",
     "keep_every": "0: none; K: keep a copy of the network about every K iterations in the run "

@@ -8,7 +8,7 @@ Files in the run directory:
 ``training.csv``    one row per iteration (games, decisions, win share against the bots
                     in that iteration's bot games, entropy, losses)
 ``policy-net.npz``  the table network (``net:DIR`` and ``solved`` play it)
-``mixture-NN.npz``  with ``mixture`` M > 1: the M - 1 earlier networks the strategy mixes
+``mixture-TAG-NN.npz``  with ``mixture`` M > 1: the M - 1 earlier networks the strategy mixes
                     with it, newest first (``mixture_every`` iterations apart)
 ``meta.json``       what the run did, and the strategy's measured quality if any
 ``kept/it-NNNNNN/``  with ``keep_every`` K > 0: the network as it was at iteration NNNNNN
@@ -73,7 +73,7 @@ from complots_solver.solvers.nets.tablenet import (
     MIXTURE_HOW,
     TableNet,
     policy_meta,
-    save_mixture,
+    save_strategy_nets,
 )
 from complots_solver.solvers.selfplay.train import (
     LOG_COLUMNS,
@@ -297,7 +297,7 @@ class SelfPlayRun:
         self.save()
 
     def save(self) -> None:
-        """Write ``policy-net.npz`` (and the mixture's ``mixture-NN.npz``), ``selfplay-state.npz``
+        """Write ``policy-net.npz`` (and the mixture's members it names, as one set), ``selfplay-state.npz``
         and ``meta.json`` (what the run did; quality not measured).
 
         Also after every checkpoint, so that a run stopped at any moment can be played.
@@ -306,9 +306,8 @@ class SelfPlayRun:
         write_kit(self.out / KIT_FILE, tr)
         net_meta = policy_meta(self.config, ALGORITHM)
         policy = tr.policy()
-        policy.save(self.out / POLICY_FILE, meta=net_meta)
         members = tr.mixture_members()
-        save_mixture(self.out, [net for _, net in members], meta=net_meta)
+        save_strategy_nets(self.out, policy, [net for _, net in members], net_meta)
         meta = {
             "algorithm": ALGORITHM,
             "game": self.config.game_string(),

@@ -52,12 +52,13 @@ def test_the_mixture_is_the_last_network_and_those_of_earlier_iterations(config,
     2's: each equal to the network a run of the same seed stopped there writes."""
     meta = json.loads((five / "meta.json").read_text())
     assert meta["mixture"]["iterations"] == [5, 4, 2]
-    assert [p.name for p in mixture_files(five)] == ["mixture-00.npz", "mixture-01.npz"]
-    for iterations, name in ((4, "mixture-00.npz"), (2, "mixture-01.npz")):
+    files = mixture_files(five)
+    assert [p.name[-7:] for p in files] == ["-00.npz", "-01.npz"]
+    for iterations, path in zip((4, 2), files, strict=True):
         shorter = tmp_path / f"to{iterations}"
         _run(shorter, config, iterations)
         stopped = TableNet.load(shorter / "policy-net.npz")
-        assert _same(stopped, TableNet.load(five / name)), name
+        assert _same(stopped, TableNet.load(path)), path.name
         assert not _same(stopped, TableNet.load(five / "policy-net.npz"))
     policy = open_strategy(five, config)
     assert len(policy.mixture) == 2  # plays as a mixture of three
@@ -69,7 +70,8 @@ def test_a_resumed_run_writes_the_same_mixture(config, five, tmp_path):
     _run(folder, config, 3)
     assert json.loads((folder / "meta.json").read_text())["mixture"]["iterations"] == [3, 2]
     _run(folder, config, 5, resume=True)
-    for name in ("policy-net.npz", "mixture-00.npz", "mixture-01.npz"):
+    assert [p.name for p in mixture_files(folder)] == [p.name for p in mixture_files(five)]
+    for name in ("policy-net.npz", *(p.name for p in mixture_files(five))):
         assert _same(TableNet.load(folder / name), TableNet.load(five / name)), name
 
 
