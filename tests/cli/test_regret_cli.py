@@ -127,8 +127,8 @@ def test_regret_warm_start_from_a_folder_and_its_refusals(tmp_path):
         assert proc.returncode == 2, extra
         assert "warm" in proc.stderr or "games=40" in proc.stderr
         assert "Traceback" not in proc.stderr
-    shipped = run_cli(
-        "solve", "draft-ambassador", "--algorithm", "regret", "--out", str(tmp_path / "s"),
+    shipped = run_cli(  # the shipped Inquisitor network has no state (docs/regret.md)
+        "solve", "draft-inquisitor", "--algorithm", "regret", "--out", str(tmp_path / "s"),
         "-n", "1", "--option", "warm_start=solved",
     )  # fmt: skip
     assert shipped.returncode == 2 and "regret-state.npz" in shipped.stderr
@@ -146,3 +146,20 @@ def test_the_ray_flag_is_shown_and_refused_where_no_workers_play(tmp_path):
     )  # fmt: skip
     assert exact.returncode == 2 and "--ray" in exact.stderr and "regret" in exact.stderr
     assert "Traceback" not in exact.stderr
+
+
+def test_a_fresh_clone_continues_the_shipped_ambassador_network(tmp_path):
+    """`complots solve draft-ambassador --option warm_start=solved` starts from the shipped
+    state at iteration 690 with the shipped run's settings (its streams from --workers) and
+    writes iteration 691."""
+    out = tmp_path / "more"
+    proc = run_cli(
+        "solve", "draft-ambassador", "--out", str(out), "-n", "691", "--workers", "1",
+        "--option", "warm_start=solved",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "after iteration 690" in proc.stdout
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["training_iterations"] == 691 and meta["warm_start"]["iteration"] == 690
+    assert meta["settings"]["games"] == 500 and meta["settings"]["width"] == 256
+    assert meta["settings"]["jobs"] == 1  # a warm start takes every setting but jobs

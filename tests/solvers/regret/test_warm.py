@@ -117,3 +117,24 @@ def test_snapshots_keep_earlier_networks_to_measure_and_warm_start_from(
     assert warm.trainer.iteration == 4
     RegretRun(tmp_path / "run", config, SMALL, seed=2, force=True)
     assert not (tmp_path / "run" / "snapshots").exists()
+
+
+def test_the_shipped_ambassador_network_carries_its_state():
+    """A fresh clone continues the shipped draft-ambassador network (issue 50): its state file
+    loads without pickle for its game, at the shipped network's iteration and settings, and its
+    average network is the shipped network weight for weight."""
+    from complots_solver.solvers.common.folders import strategies_dir
+    from complots_solver.solvers.nets.tablenet import TableNet
+
+    config = resolve_game("draft-ambassador")[0]
+    folder = strategies_dir() / "draft-ambassador"
+    kit, meta = read_kit(folder, config)
+    shipped_meta = json.loads((folder / "meta.json").read_text())
+    assert int(kit["counters"][0]) == shipped_meta["training_iterations"] == 690
+    for key, value in shipped_meta["settings"].items():
+        assert meta["settings"][key] == value, key
+    assert meta["seed"] == 0
+    shipped = TableNet.load(folder / "policy-net.npz")
+    for i, weights in enumerate(shipped.params()):
+        np.testing.assert_array_equal(kit[f"avg_p{i}"], weights)
+    assert kit["avg_x"].shape[0] == 0  # no reservoir: the state is a few MB
