@@ -47,7 +47,7 @@ def main() -> None:
             meta = json.loads((folder / META_FILE).read_text())
         except (OSError, ValueError) as exc:
             raise SystemExit(f"refused: {folder}: {exc}") from None
-        if mixture_files(folder):
+        if mixture_files(folder, net):
             raise SystemExit(f"refused: {folder} is a mixture already")
         games.add((net.net.meta.get("game"), net.num_features, net.num_actions))
         metas.append(meta)

@@ -29,20 +29,12 @@ from complots_solver.lab.regret.exact_average import ExactAverage
 from complots_solver.lab.regret.exploiter import ExploiterLoop, ExploiterSettings
 from complots_solver.lab.regret.rehearsal import RehearsalSampler, RehearsalSettings
 from complots_solver.rules.presets import resolve_game
-from complots_solver.solvers.common.options import OptionSpec, parse_value
+from complots_solver.solvers.common.options import argument_type
 from complots_solver.solvers.exact.best_response import exploitability
 from complots_solver.solvers.exact.complots_tree import compile_complots_tree
 from complots_solver.solvers.nets.tablenet import THRESHOLD_KEY
 from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
 from complots_solver.solvers.selfplay.exact import mixture_strategy, table_tree_strategy
-
-
-def _flag(text: str) -> bool:
-    """A true/false word as a bool, read as ``complots solve --option`` reads it."""
-    try:
-        return parse_value(OptionSpec("flag", bool, False, ""), text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def main() -> None:
@@ -66,10 +58,9 @@ def main() -> None:
     parser.add_argument("--rehearse-share", type=float, default=0.0)
     parser.add_argument("--rehearse-capacity", type=int, default=RehearsalSettings.capacity)
     for f in fields(RegretSettings):
-        kind = type(f.default)
-        if kind is bool:  # bool("false") is True: read the word
-            kind = _flag
-        parser.add_argument(f"--{f.name.replace('_', '-')}", type=kind, default=f.default)
+        parser.add_argument(
+            f"--{f.name.replace('_', '-')}", type=argument_type(f.default), default=f.default
+        )
     args = parser.parse_args()
     config, _ = resolve_game(args.game)
     thresholds = [float(t) for t in args.thresholds.split(",") if t.strip()]

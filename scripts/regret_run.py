@@ -19,6 +19,7 @@ from pathlib import Path
 
 from complots_solver.lab.regret.exploiter import ExploiterLoop, ExploiterSettings
 from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.common.options import argument_type
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.regret.run import RegretRun
 from complots_solver.solvers.regret.sampler import RegretSettings
@@ -42,7 +43,7 @@ def main() -> None:
     parser.add_argument("--exploiter-games", type=int, default=ExploiterSettings.games)
     for f in fields(RegretSettings):
         parser.add_argument(
-            f"--{f.name.replace('_', '-')}", type=type(f.default), default=f.default
+            f"--{f.name.replace('_', '-')}", type=argument_type(f.default), default=f.default
         )
     args = parser.parse_args()
     out = Path(args.out)

@@ -36,7 +36,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     try:
         policy = TableNet.load(args.source / POLICY_FILE)
-        members = load_mixture(args.source)
+        members = load_mixture(args.source, policy)
     except (OSError, ValueError) as exc:
         raise SystemExit(f"refused: {exc}") from None
     save_strategy_nets(args.out, policy, members, {THRESHOLD_KEY: str(args.threshold)})

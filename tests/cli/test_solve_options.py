@@ -219,3 +219,15 @@ def test_the_driver_resumes_and_stops_at_the_budget(tmp_path: Path) -> None:
     assert again.iteration == 12 and [row[0] for row in driver.log] == [3, 6, 7, 10, 12]
     rows = (tmp_path / "progress.csv").read_text().splitlines()
     assert [row.split(",")[0] for row in rows[1:]] == ["3", "6", "7", "10", "12"]
+
+
+def test_a_scripts_bool_setting_reads_the_word_as_the_option_does():
+    """argument_type: the scripts' --common-random false is False (bool("false") would be True);
+    other settings keep their type; a word that is no flag is refused."""
+    from complots_solver.solvers.common.options import argument_type
+
+    flag = argument_type(False)
+    assert flag("false") is False and flag("true") is True and flag("no") is False
+    assert argument_type(3)("4") == 4 and argument_type(0.5)("0.25") == 0.25
+    with pytest.raises(ValueError):
+        flag("maybe")

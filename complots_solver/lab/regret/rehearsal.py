@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.nets.average import reservoir_slots
 from complots_solver.solvers.nets.tablenet import regret_loss
 from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
 
@@ -71,10 +72,7 @@ class RehearsalSampler(RegretSampler):
 
     def _keep(self, x: np.ndarray, legal: np.ndarray, rng: np.random.Generator) -> None:
         """Offer the iteration's decisions to the reservoir (uniform over all offered)."""
-        cap = self.rehearsal.capacity
-        index = self.kept_seen + np.arange(len(x))
-        slot = np.where(index < cap, index, rng.integers(0, index + 1))
-        keep = slot < cap
+        slot, keep = reservoir_slots(self.kept_seen, len(x), self.rehearsal.capacity, rng)
         self.kept_x[slot[keep]] = x[keep]
         self.kept_legal[slot[keep]] = legal[keep]
         self.kept_seen += len(x)

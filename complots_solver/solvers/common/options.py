@@ -10,7 +10,7 @@ field's type, with a ValueError naming the key and what it takes.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -134,3 +134,15 @@ def read_config_file(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ValueError(f"--config: {path} must hold one JSON object of settings")
     return data
+
+
+def argument_type(default: Any) -> Callable[[str], Any]:
+    """The ``argparse`` type of a setting with this default: its type, but a bool reads a
+    true/false word as ``--option`` does (``bool("false")`` is True)."""
+    if not isinstance(default, bool):
+        return type(default)
+
+    def flag(text: str) -> bool:
+        return parse_value(OptionSpec("flag", bool, False, ""), text)
+
+    return flag

@@ -75,6 +75,16 @@ def without_reservoir(state: dict[str, np.ndarray], prefix: str = "avg_") -> dic
     return out
 
 
+def reservoir_slots(
+    seen: int, n: int, capacity: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where ``n`` rows offered after ``seen`` go in a reservoir of ``capacity`` (each kept with
+    probability capacity / rows offered so far): their slots, and which are kept."""
+    index = seen + np.arange(n)
+    slot = np.where(index < capacity, index, rng.integers(0, index + 1))
+    return slot, slot < capacity
+
+
 class AveragePolicy:
     """A reservoir of the learner's decisions and a network fitted to it (see the module note)."""
 
@@ -128,9 +138,7 @@ class AveragePolicy:
         n = len(x)
         if n == 0:
             return
-        index = self.seen + np.arange(n)
-        slot = np.where(index < self.capacity, index, rng.integers(0, index + 1))
-        keep = slot < self.capacity
+        slot, keep = reservoir_slots(self.seen, n, self.capacity, rng)
         # a later row that draws the same slot overwrites an earlier one, as in sequential order
         packed = self._pack(x[:, self.dense :]) if self.dense < x.shape[1] else None
         self.x[slot[keep]] = x[keep, : self.dense]

@@ -37,23 +37,28 @@ def is_table_net(path: Path) -> bool:
     return ValueNet.load(Path(path)).meta.get("kind") == KIND
 
 
-def mixture_files(folder: Path) -> list[Path]:
+def mixture_files(folder: Path, policy: TableNet | None = None) -> list[Path]:
     """The further members of a mixture strategy in ``folder``, in order (none: one network):
-    the files its ``policy-net.npz`` names (``MIXTURE_KEY``), or in a folder written before the
-    names were kept, every ``mixture-NN.npz``."""
+    the files its ``policy-net.npz`` (or ``policy``, that file already read) names
+    (``MIXTURE_KEY``), or in a folder written before the names were kept, every
+    ``mixture-NN.npz``."""
     folder = Path(folder)
-    policy = folder / POLICY_FILE
-    if policy.is_file():
-        listed = ValueNet.load(policy).meta.get(MIXTURE_KEY)
-        if listed is not None:
-            return [folder / name for name in str(listed).split(",") if name]
+    if policy is not None:
+        listed = policy.net.meta.get(MIXTURE_KEY)
+    elif (folder / POLICY_FILE).is_file():
+        listed = ValueNet.load(folder / POLICY_FILE).meta.get(MIXTURE_KEY)
+    else:
+        listed = None
+    if listed is not None:
+        return [folder / name for name in str(listed).split(",") if name]
     return sorted(folder.glob(f"{MIXTURE_PREFIX}[0-9][0-9].npz"))
 
 
-def load_mixture(folder: Path) -> list[TableNet]:
-    """The further members of the mixture in ``folder`` (ValueError for a bad or missing file)."""
+def load_mixture(folder: Path, policy: TableNet | None = None) -> list[TableNet]:
+    """The further members of the mixture in ``folder`` (``policy``: its network, already
+    read); ValueError for a bad or missing file."""
     members = []
-    for path in mixture_files(folder):
+    for path in mixture_files(folder, policy):
         if not path.is_file():
             raise ValueError(f"{folder}: the mixture member {path.name} is missing")
         members.append(TableNet.load(path))

@@ -217,7 +217,8 @@ def _tabular(directory: str, kind: Kind) -> ExactPolicy | KeyedPolicy:
 @cache
 def _table_nets(path: str) -> tuple[TableNet, tuple[TableNet, ...]]:
     """A table network and its mixture members, read once per file and process."""
-    return TableNet.load(Path(path)), tuple(load_mixture(Path(path).parent))
+    net = TableNet.load(Path(path))
+    return net, tuple(load_mixture(Path(path).parent, net))
 
 
 @cache
