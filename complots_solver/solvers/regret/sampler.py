@@ -88,6 +88,8 @@ from complots_solver.solvers.rows.table import (
 )
 
 _FIELDS = ("states", "knows", "drafts", "records", "seens", "rings")
+# play-outs step only their unfinished rows once fewer than 1 in this many are unfinished
+COMPACT_BELOW = 2
 OPPONENT_PREFIX = "opponent_"  # the opponent's weights in the state (frozen_arrays)
 # the decisions to challenge a claim: an action's, a counter's, a co-claim's (challenge_rollouts)
 CHALLENGE_STAGES = np.array(
@@ -197,6 +199,13 @@ class Table:
             self.rings[idx].copy(),
         )
 
+    def put(self, into: Table, rows: np.ndarray) -> None:
+        """Write these rows into rows ``rows`` of ``into`` (nothing when ``into`` is this table)."""
+        if into is self:
+            return
+        for f in _FIELDS:
+            getattr(into, f)[rows] = getattr(self, f)
+
     def step(self, moves: np.ndarray, cfg: np.ndarray) -> None:
         """One move per row (NO_MOVE: unchanged), records kept."""
         step_table_rows(
@@ -271,6 +280,10 @@ class Coupling:
         self.players = int(players)
         self.counts = np.zeros((len(groups), players + 1), dtype=np.int64)
         self.salt = int(rng.integers(0, 2**62))
+
+    def keep(self, rows: np.ndarray) -> None:
+        """Keep only rows ``rows`` (in that order), with their counts."""
+        self.groups, self.counts = self.groups[rows], self.counts[rows]
 
     def draw(self, cur: np.ndarray) -> np.ndarray:
         """The uniforms of every row whose mover is ``cur`` (terminal rows: 0, not counted)."""
@@ -351,14 +364,15 @@ class Traversal:
         """One move in every unfinished row: ``probs`` for the ``deciding`` rows, chance elsewhere
         (``coupling``: the rows' uniforms drawn by it, else each row its own)."""
         active = np.flatnonzero(t.states[:, S_CUR] != TERMINAL)
-        full = np.zeros((len(t.states), self.num_actions))
-        full[deciding] = probs
+        # the active rows' probabilities only: a table of finished rows is mostly finished
+        full = np.zeros((len(active), self.num_actions))
+        full[np.searchsorted(active, deciding)] = probs
         chosen = np.empty(len(active), dtype=np.int32)
         if coupling is None:
             uniforms = rng.random(len(active))
         else:
             uniforms = coupling.draw(t.states[:, S_CUR])[active]
-        sample_moves(t.states[active], self.cfg, full[active], uniforms, chosen)
+        sample_moves(t.states[active], self.cfg, full, uniforms, chosen)
         moves = np.full(len(t.states), NO_MOVE, dtype=np.int32)
         moves[active] = chosen
         t.step(moves, self.cfg)
@@ -375,16 +389,29 @@ class Traversal:
         the opponent network in every seat but the row's ``traverser``; ``groups``: rows of
         one group draw alike, ``common_random``)."""
         coupling = None if groups is None else Coupling(groups, self.config.players, rng)
+        live, home = t, np.arange(len(t.states))  # the rows still played, and where they belong
         while True:
-            cur = t.states[:, S_CUR]
-            if not (cur != TERMINAL).any():
+            cur = live.states[:, S_CUR]
+            unfinished = np.flatnonzero(cur != TERMINAL)
+            if len(unfinished) * COMPACT_BELOW < len(cur):
+                # a few long games outlast the rest: step only those (the same rows in the same
+                # order, so the same draws; finished rows go back to ``t`` as they are)
+                live.put(t, home)
+                live, home = live.take(unfinished), home[unfinished]
+                if opposed is not None and traverser is not None:
+                    opposed, traverser = opposed[unfinished], traverser[unfinished]
+                if coupling is not None:
+                    coupling.keep(unfinished)
+                cur = live.states[:, S_CUR]
+            if len(unfinished) == 0:
                 break
             deciding = np.flatnonzero(cur >= 0)
             against = None
             if opposed is not None and traverser is not None:
                 against = opposed[deciding] & (cur[deciding] != traverser[deciding])
-            _, _, rel = self._decide(t, deciding, against)
-            self._move(t, self._absolute(t.states[deciding], rel), deciding, rng, coupling)
+            _, _, rel = self._decide(live, deciding, against)
+            self._move(live, self._absolute(live.states[deciding], rel), deciding, rng, coupling)
+        live.put(t, home)
 
     def play_out(self, t: Table, seat: int, rng: np.random.Generator) -> np.ndarray:
         """Play every row to its end by the current strategy in every seat; ``seat``'s returns."""

@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from complots_solver.rules.layout import S_WINNER
+from complots_solver.rules.layout import S_CUR, S_WINNER
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.exact.best_response import game_value
@@ -25,7 +25,7 @@ from complots_solver.solvers.regret.sampler import (
     rollout_groups,
     running_target,
 )
-from complots_solver.solvers.rows.batch import owners_returns
+from complots_solver.solvers.rows.batch import TERMINAL, owners_returns
 from complots_solver.solvers.selfplay.exact import table_exploitability
 
 SMALL = RegretSettings(games=100, steps=20, average_steps=40, width=32, average=50_000)
@@ -238,7 +238,7 @@ def test_a_three_player_iteration_has_every_seat_traverse_and_centred_regrets():
     assert run.games == 3 * settings.games
 
 
-def test_challenge_decisions_are_valued_by_their_own_rollouts(ladder1):
+def test_challenge_decisions_are_valued_by_their_own_rollouts(ladder1, monkeypatch):
     """With ``challenge_rollouts`` 4 a challenge decision's two actions are each the mean of four
     returns in {-1, 0, 1}: at the uniform first iteration its regrets are multiples of 1/8, where
     one rollout gives multiples of 1/2; other decisions keep one rollout."""
@@ -249,6 +249,8 @@ def test_challenge_decisions_are_valued_by_their_own_rollouts(ladder1):
     config, _ = ladder1
     seen: list[np.ndarray] = []
     real = module.Table.take
+    # the play-outs' own takes of their unfinished rows would count too: none until the end
+    monkeypatch.setattr(module, "COMPACT_BELOW", 1e12)
 
     def spy(self, idx):  # the stage of every decision a branch is cut from
         seen.append(self.states[idx, S_STAGE].copy())
@@ -322,3 +324,55 @@ def test_common_random_numbers_keep_the_regrets_and_the_decisions(ladder1):
     se = np.sqrt((a.var(axis=0) + b.var(axis=0)) / len(a)) + 1e-12
     assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) < 5 * se).all()
     assert not np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("common", [False, True])
+def test_play_outs_step_only_unfinished_rows_and_end_as_if_they_stepped_all(monkeypatch, common):
+    """Once most rows are finished the play-out steps the rest alone (the speed-up of issue
+    50's fifth goal): every field of every row ends as when the whole table is stepped to the
+    end, with the opponent in some rows and common random numbers in the groups."""
+    config = resolve_game("draft-inquisitor")[0]
+    run = RegretSampler(config, replace(SMALL, common_random=common), seed=4)
+    run.step(1)  # a trained network plays the rows
+    run.opponent, run.opponent_share = run.net.copy(), 0.5
+    run.opponent.net.weights[0] *= -1.0  # another strategy than the current one
+    traversal = run.traversal()
+    start = Table.initial(run.cfg, 96)
+    opposed = np.arange(96) % 3 == 0
+    traverser = np.arange(96) % 2
+    groups = np.arange(96) // 4
+    import complots_solver.solvers.regret.sampler as sampler
+
+    taken = []
+    real_take = Table.take
+
+    def counting_take(self, idx):
+        taken.append(len(idx))
+        return real_take(self, idx)
+
+    ends = {}
+    for name, below in (
+        ("whole table", 1e12),
+        ("compacted", sampler.COMPACT_BELOW),
+        ("often", 1.01),
+    ):
+        monkeypatch.setattr(sampler, "COMPACT_BELOW", below)
+        monkeypatch.setattr(Table, "take", counting_take)
+        taken.clear()
+        t = start.take(np.arange(96))
+        traversal.play_to_end(
+            t,
+            np.random.default_rng(5),
+            opposed.copy(),
+            traverser.copy(),
+            groups if common else None,
+        )
+        ends[name] = (t, list(taken))
+    whole, _ = ends["whole table"]
+    assert len(ends["whole table"][1]) == 2  # the copy above, then the empty table at the end
+    for name in ("compacted", "often"):
+        t, calls = ends[name]
+        assert len(calls) > 3, name  # it did step fewer rows
+        for field in ("states", "knows", "drafts", "records", "seens", "rings"):
+            np.testing.assert_array_equal(getattr(t, field), getattr(whole, field), err_msg=field)
+    assert (whole.states[:, S_CUR] == TERMINAL).all()
