@@ -10,9 +10,11 @@ shipped ``policy-net.npz``), the iteration, game count and settings of its ``met
 and the seed its command used (``--seed``, default 0 as ``complots solve``). The Adam
 optimiser's moments were never shipped, so they restart at zero: a continuation takes its
 first steps as a fresh optimiser would, which a run resumed from its checkpoint would not.
-The folder's ``meta.json`` gets a ``state_file`` note saying so. Refuses (exit 1, nothing
-written) a folder that already has a state file, an average network, or a network of
-another game or shape.
+When the shipped network is its run's average network (``--option average``, the 2-player
+Complots 2 drafts), the learning network was never shipped either: both start from the
+average's weights, with its reservoir empty. The folder's ``meta.json`` gets a ``state_file``
+note saying so. Refuses (exit 1, nothing written) a folder that already has a state file, or
+a network of another game or shape.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ NOTE = (
     "made after training from the shipped network and meta.json "
     "(scripts/selfplay_state_from_network.py): the run folder was gone, so the Adam "
     "optimiser restarts from zero moments and the past selves start empty"
+)
+AVERAGE_NOTE = (
+    "; the shipped network is the run's average network and the learning network was not "
+    "kept, so both start from the average's weights, its reservoir empty"
 )
 
 
@@ -50,7 +56,7 @@ def main() -> None:
     arrays, meta = read_kit(args.preset_dir, config)  # loads back, without pickle
     meta_path = args.preset_dir / META_FILE
     shipped = json.loads(meta_path.read_text())
-    shipped["state_file"] = NOTE
+    shipped["state_file"] = NOTE + (AVERAGE_NOTE if meta["settings"].get("average", 0) else "")
     atomic_write_json(meta_path, shipped)
     print(
         f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB): iteration {int(arrays['iteration'])}, "

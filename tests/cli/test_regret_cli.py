@@ -133,6 +133,14 @@ def test_regret_warm_start_from_a_folder_and_its_refusals(tmp_path):
     )  # fmt: skip
     assert shipped.returncode == 2 and "regret-state.npz" in shipped.stderr
     assert "Traceback" not in shipped.stderr
+    # a Complots 2 draft ships league self-play's state: the refusal names the way on
+    league = run_cli(
+        "solve", "draft-c2-expert", "--out", str(tmp_path / "c2"), "-n", "1", "--option",
+        "warm_start=solved",
+    )  # fmt: skip
+    assert league.returncode == 2 and "Traceback" not in league.stderr
+    assert "it holds selfplay-state.npz: --algorithm selfplay continues that" in league.stderr
+    assert len(league.stderr.strip().splitlines()) == 1
 
 
 def test_the_ray_flag_is_shown_and_refused_where_no_workers_play(tmp_path):

@@ -63,6 +63,9 @@ def warm_settings(
     return keep_saved(stored, now, given, resumable, where, "warm_start")
 
 
+STATE_SUFFIX = "-state.npz"  # every family's state file: FAMILY-state.npz
+
+
 @dataclass(frozen=True)
 class KitSpec:
     """One family's state file: its name, kind, format version and how messages name it."""
@@ -117,9 +120,15 @@ class KitSpec:
         or game)."""
         path = Path(folder) / self.file
         if not path.is_file():
+            # a state file is named after its family (regret-state.npz, selfplay-state.npz)
+            others = sorted(q.name for q in Path(folder).glob(f"*{STATE_SUFFIX}"))
+            hint = "".join(
+                f"; it holds {name}: --algorithm {name[: -len(STATE_SUFFIX)]} continues that"
+                for name in others
+            )
             raise ValueError(
                 f"warm_start: {folder} holds no {self.file} ({self.writer} writes one with "
-                "every checkpoint)"
+                f"every checkpoint){hint}"
             )
         try:
             with np.load(path, allow_pickle=False) as data:

@@ -163,9 +163,10 @@ def kit_from_checkpoint(checkpoint: Path, config: GameConfig) -> dict[str, np.nd
 
 def kit_from_network(folder: Path, config: GameConfig, seed: int = 0) -> dict[str, np.ndarray]:
     """The arrays of a ``selfplay-state.npz`` for a strategy folder whose run is gone: its
-    ``policy-net.npz`` (the last network, not an average) with a restarted Adam state (zero
-    moments), the iteration, game count and settings of its ``meta.json``; ValueError for
-    another game, algorithm, an average network or a network of another shape."""
+    ``policy-net.npz`` with a restarted Adam state (zero moments), the iteration, game count
+    and settings of its ``meta.json``; ValueError for another game, algorithm or a network of
+    another shape. When the shipped network is a run's average network (``average``), the
+    learning network was never shipped: both start from the average's weights."""
     folder = Path(folder)
     meta_path = folder / META_FILE
     if not meta_path.is_file():
@@ -176,14 +177,13 @@ def kit_from_network(folder: Path, config: GameConfig, seed: int = 0) -> dict[st
     if meta.get("game") != config.game_string():
         raise ValueError(f"{folder} holds a strategy of {meta.get('game')}")
     settings = _settings({**_saved_defaults(), **meta.get("settings", {})})
-    if settings.average > 0:
-        raise ValueError(
-            f"{folder}: an average network is not the learning network a warm start continues"
-        )
     # the trainer only carries the arrays here and seats no bot, so it needs no bot factory
     trainer = SelfPlayTrainer(config, replace(settings, bot_share=0.0), seed=seed)
     try:
-        trainer.net.assign(TableNet.load(folder / POLICY_FILE))
+        shipped = TableNet.load(folder / POLICY_FILE)
+        trainer.net.assign(shipped)
+        if trainer.average is not None:
+            trainer.average.net.assign(shipped)
     except ValueError:
         raise ValueError(
             f"{folder}/{POLICY_FILE} is a network of another shape or features"

@@ -200,7 +200,7 @@ def test_unusable_state_files_are_refused_by_name(config, first, tmp_path):
 def test_a_state_made_from_a_shipped_network_alone_continues_it(config, tmp_path):
     """For a strategy whose run is gone: the state holds the shipped network weight for
     weight, zero Adam moments, the meta.json's counters and settings; a warm start from it
-    begins there and trains on. An average network, or another game's, is refused."""
+    begins there and trains on. Another game's network is refused."""
     plain = replace(SMALL, average=0)
     run = SelfPlayRun(tmp_path / "run", config, plain, seed=4)
     run.train(iterations=2)
@@ -221,14 +221,38 @@ def test_a_state_made_from_a_shipped_network_alone_continues_it(config, tmp_path
     assert warm.settings == plain and warm.trainer.iteration == 2
     warm.train(iterations=3)
     assert warm.trainer.iteration == 3 and warm.trainer.ppo.t > 0
-    averaged = SelfPlayRun(tmp_path / "averaged", config, SMALL, seed=1)
-    averaged.train(iterations=1)
-    averaged.save()
-    with pytest.raises(ValueError, match="average network"):
-        kit_from_network(averaged.out, config)
     other = resolve_game("complots-inquisitor-3")[0]
     with pytest.raises(ValueError, match="strategy of"):
         kit_from_network(shipped, other)
+
+
+def test_a_state_made_from_a_shipped_average_network_starts_both_networks_from_it(config, tmp_path):
+    """The Complots 2 drafts ship their run's average network, and the learning network is
+    gone: the state starts the learner and the average from the shipped weights (which
+    differ from the run's learner), with zero moments and an empty reservoir, and a warm
+    start from it plays the shipped strategy until it trains."""
+    run = SelfPlayRun(tmp_path / "averaged", config, SMALL, seed=1)
+    run.train(iterations=2)
+    run.save()
+    shipped = tmp_path / "strategies" / PRESET
+    shipped.mkdir(parents=True)
+    for name in ("policy-net.npz", "meta.json"):
+        (shipped / name).write_bytes((run.out / name).read_bytes())
+    average = run.trainer.average.net.params()
+    assert not np.array_equal(average[0], run.trainer.net.params()[0])
+    kit = kit_from_network(shipped, config, seed=1)
+    for i, weights in enumerate(average):
+        np.testing.assert_array_equal(kit[f"p{i}"], weights)
+        np.testing.assert_array_equal(kit[f"avg_p{i}"], weights)
+        assert not kit[f"m{i}"].any() and not kit[f"avg_m{i}"].any()
+    assert int(kit["avg_seen"]) == 0 and len(kit["avg_x"]) == 0
+    np.savez(shipped / KIT_FILE, **kit)
+    warm = SelfPlayRun(tmp_path / "warm", config, SelfPlaySettings(), seed=2, warm_start=shipped)
+    assert warm.settings == SMALL and warm.trainer.iteration == 2
+    for mine, weights in zip(warm.trainer.policy().params(), average, strict=True):
+        np.testing.assert_array_equal(mine, weights)
+    warm.train(iterations=3)
+    assert warm.trainer.iteration == 3 and warm.trainer.average.seen > 0
 
 
 TABLE_PRESETS = [
@@ -252,6 +276,27 @@ def test_every_shipped_table_strategy_carries_its_state(preset):
     for i, weights in enumerate(shipped.params()):
         np.testing.assert_array_equal(kit[f"p{i}"], weights)
     assert meta["settings"]["average"] == 0
+
+
+@pytest.mark.parametrize("preset", ["draft-c2-catechumene", "draft-c2-expert"])
+def test_the_shipped_complots2_drafts_carry_a_state_starting_from_their_network(preset):
+    """A fresh clone can continue the two Complots 2 drafts' league networks (issue 50, goal
+    2): the state loads without pickle for the draft's game, and both its learning and its
+    average network are the shipped average network weight for weight (the runs' learners
+    were not kept), with the reservoir empty."""
+    from complots_solver.solvers.nets.tablenet import TableNet
+
+    config = resolve_game(preset)[0]
+    folder = folders.strategies_dir() / preset
+    kit, meta = read_kit(folder, config)
+    shipped = TableNet.load(folder / "policy-net.npz")
+    for i, weights in enumerate(shipped.params()):
+        np.testing.assert_array_equal(kit[f"p{i}"], weights)
+        np.testing.assert_array_equal(kit[f"avg_p{i}"], weights)
+    assert meta["settings"]["average"] > 0 and int(kit["avg_seen"]) == 0
+    shipped_meta = json.loads((folder / "meta.json").read_text())
+    assert int(kit["iteration"]) == shipped_meta["training_iterations"]
+    assert "average network" in shipped_meta["state_file"]
 
 
 def test_the_shipped_strategies_stay_within_50_mb():
