@@ -16,6 +16,10 @@ exploitability is at most the mean of theirs).
 
 With ``--rehearse-share S`` a share S of each regret minibatch rehearses earlier iterations'
 decisions against the network's held regrets (``lab.regret.rehearsal``; ``--rehearse-capacity``).
+
+With ``--regret-memory N`` the regret network is fitted to a reservoir of N rows of every
+iteration's sampled regrets, weighted by iteration, instead of to its own held output (Deep
+CFR's way, ``lab.regret.regret_memory``; ``--regret-memory-uniform``: every row weighs alike).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from dataclasses import fields
 
 from complots_solver.lab.regret.exact_average import ExactAverage
 from complots_solver.lab.regret.exploiter import ExploiterLoop, ExploiterSettings
+from complots_solver.lab.regret.regret_memory import RegretMemorySampler, RegretMemorySettings
 from complots_solver.lab.regret.rehearsal import RehearsalSampler, RehearsalSettings
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.common.options import argument_type
@@ -57,6 +62,8 @@ def main() -> None:
     parser.add_argument("--exploiter-games", type=int, default=ExploiterSettings.games)
     parser.add_argument("--rehearse-share", type=float, default=0.0)
     parser.add_argument("--rehearse-capacity", type=int, default=RehearsalSettings.capacity)
+    parser.add_argument("--regret-memory", type=int, default=0, help="rows; 0: the held target")
+    parser.add_argument("--regret-memory-uniform", action="store_true")
     for f in fields(RegretSettings):
         parser.add_argument(
             f"--{f.name.replace('_', '-')}", type=argument_type(f.default), default=f.default
@@ -82,12 +89,18 @@ def main() -> None:
         if exact is not None:  # after the exploiter: the strategy this iteration plays
             exact.before(sampler)
 
-    if args.rehearse_share > 0.0:
+    if args.regret_memory > 0 and args.rehearse_share > 0.0:
+        parser.error("--regret-memory and --rehearse-share: one at a time")
+    if args.regret_memory > 0:
+        memory = RegretMemorySettings(args.regret_memory, not args.regret_memory_uniform)
+        record["regret_memory"] = memory.record()
+        run: RegretSampler = RegretMemorySampler(
+            config, settings, memory, seed=args.seed, before_iteration=before
+        )
+    elif args.rehearse_share > 0.0:
         rehearsal = RehearsalSettings(args.rehearse_share, args.rehearse_capacity)
         record["rehearsal"] = rehearsal.record()
-        run: RegretSampler = RehearsalSampler(
-            config, settings, rehearsal, seed=args.seed, before_iteration=before
-        )
+        run = RehearsalSampler(config, settings, rehearsal, seed=args.seed, before_iteration=before)
     else:
         run = RegretSampler(config, settings, seed=args.seed, before_iteration=before)
     print(json.dumps(record), flush=True)

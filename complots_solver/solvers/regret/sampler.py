@@ -597,10 +597,7 @@ class RegretSampler:
         self.average.add(ax, alegal, aprobs, rng, weight=float(self.iteration + 1))
         self.iteration += 1
         it = float(self.iteration)
-        before = np.zeros(legal.shape)  # the running sum: nothing before the first iteration
-        if self.iteration > 1:
-            before = np.maximum(self.net.outputs(x)[:, :-1].astype(np.float64), 0.0) * (legal > 0)
-        target = running_target(before, regret, it, s.power)
+        target = self.regret_targets(x, legal, regret)
         rng = np.random.default_rng([self.seed, self.iteration, 2])
         losses = self.fit_regrets(x, legal, target, rng)
         avg_loss = self.average.train(rng)
@@ -616,6 +613,15 @@ class RegretSampler:
             "mean_abs_regret": float(np.abs(regret).sum() / max(1.0, (legal > 0).sum())),
             "seconds": time.perf_counter() - start,
         }
+
+    def regret_targets(self, x: np.ndarray, legal: np.ndarray, regret: np.ndarray) -> np.ndarray:
+        """What the regret network is fitted to at this iteration's decisions: the held clipped
+        sum (its own output before the fit) moved by this iteration's sampled regrets
+        (:func:`running_target`; an experiment may fit otherwise)."""
+        before = np.zeros(legal.shape)  # the running sum: nothing before the first iteration
+        if self.iteration > 1:
+            before = np.maximum(self.net.outputs(x)[:, :-1].astype(np.float64), 0.0) * (legal > 0)
+        return running_target(before, regret, float(self.iteration), self.settings.power)
 
     def fit_regrets(
         self, x: np.ndarray, legal: np.ndarray, target: np.ndarray, rng: np.random.Generator
