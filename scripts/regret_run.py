@@ -7,6 +7,10 @@ With ``--exploiter-share S`` a trained exploiter of the average network plays th
 that share of each traverser's games (``lab.regret.exploiter``, a candidate measured worse on
 the ladder; ``--exploiter-every``, ``--exploiter-games``); its settings are kept in the folder's
 ``exploiter.json`` and a resumed run goes on with them.
+
+With ``--regret-memory N`` the regret network is fitted to a reservoir of N rows of every
+iteration's sampled regrets weighted by iteration (``lab.regret.regret_memory``, Deep CFR's
+way); kept in ``regret-memory.json`` likewise, and the reservoir in each checkpoint.
 """
 
 from __future__ import annotations
@@ -14,17 +18,27 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import fields
+from functools import partial
 from pathlib import Path
 
 from complots_solver.lab.regret.exploiter import ExploiterLoop, ExploiterSettings
+from complots_solver.lab.regret.regret_memory import RegretMemorySampler, RegretMemorySettings
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.common.options import argument_type
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.regret.run import RegretRun
-from complots_solver.solvers.regret.sampler import RegretSettings
+from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
 
 EXPLOITER_FILE = "exploiter.json"
+MEMORY_FILE = "regret-memory.json"
+
+
+def _memory_sampler(
+    config: object, settings: RegretSettings, memory: RegretMemorySettings, **kwargs: object
+) -> RegretSampler:
+    return RegretMemorySampler(config, settings, memory, **kwargs)  # type: ignore[arg-type]
 
 
 def main() -> None:
@@ -41,6 +55,7 @@ def main() -> None:
     parser.add_argument("--exploiter-share", type=float, default=0.0)
     parser.add_argument("--exploiter-every", type=int, default=ExploiterSettings.every)
     parser.add_argument("--exploiter-games", type=int, default=ExploiterSettings.games)
+    parser.add_argument("--regret-memory", type=int, default=0, help="rows; 0: the held target")
     for f in fields(RegretSettings):
         parser.add_argument(
             f"--{f.name.replace('_', '-')}", type=argument_type(f.default), default=f.default
@@ -65,12 +80,24 @@ def main() -> None:
                 exploiter = None
             if exploiter is not None:
                 loop = ExploiterLoop(config, exploiter, args.seed)
+            kept = out / MEMORY_FILE
+            memory = None
+            if args.resume and kept.is_file():
+                memory = RegretMemorySettings(**json.loads(kept.read_text()))
+            elif args.regret_memory > 0:
+                memory = RegretMemorySettings(args.regret_memory)
+            make: Callable[..., RegretSampler] = RegretSampler
+            if memory is not None:
+                make = partial(_memory_sampler, memory=memory)
+
             run = RegretRun(
                 out, config, settings, args.seed, args.resume, args.force, pool=pool,
-                before_iteration=loop,
+                before_iteration=loop, make_sampler=make,
             )  # fmt: skip
             if exploiter is not None:
                 saved.write_text(json.dumps(exploiter.record()) + "\n")
+            if memory is not None:
+                kept.write_text(json.dumps(memory.record()) + "\n")
         except ValueError as exc:
             sys.exit(f"error: {exc}")
 

@@ -87,3 +87,35 @@ def test_it_learns_on_ladder_1(config):
     last = table_exploitability(config, run.policy(), tree)["exploitability"]
     assert last < 0.15
     assert last < 0.5 * first
+
+
+def test_a_run_folder_resumes_it_exactly_and_its_state_file_leaves_the_reservoir_out(
+    config, tmp_path
+):
+    """Through the library's run folder (``make_sampler``): 3 iterations then a resume to 5 give
+    the networks of 5 straight, the checkpoint holds the reservoir, the state file does not."""
+    from functools import partial
+
+    from complots_solver.solvers.regret.run import RegretRun
+
+    memory = RegretMemorySettings(capacity=400)  # full after the first iterations
+    make = partial(_memory_sampler, memory=memory)
+    straight = RegretRun(tmp_path / "a", config, SMALL, seed=3, make_sampler=make)
+    straight.train(iterations=5)
+    first = RegretRun(tmp_path / "b", config, SMALL, seed=3, make_sampler=make)
+    first.train(iterations=3)
+    first.save()
+    del first
+    again = RegretRun(tmp_path / "b", config, SMALL, seed=3, resume=True, make_sampler=make)
+    assert again.trainer.iteration == 3 and again.trainer.kept == 400
+    again.train(iterations=5)
+    for a, b in zip(straight.trainer.net.params(), again.trainer.net.params(), strict=True):
+        np.testing.assert_array_equal(a, b)
+    again.save()
+    with np.load(tmp_path / "b" / "regret-state.npz") as kit:
+        assert not [k for k in kit.files if "rmem" in k]
+        assert "regret_p0" in kit.files
+
+
+def _memory_sampler(config, settings, memory, **kwargs):
+    return RegretMemorySampler(config, settings, memory, **kwargs)

@@ -27,6 +27,8 @@ from complots_solver.solvers.nets.average import reservoir_slots
 from complots_solver.solvers.nets.tablenet import regret_loss
 from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
 
+PREFIX = "rmem_"  # the reservoir's arrays in a checkpoint
+
 
 @dataclass(frozen=True)
 class RegretMemorySettings:
@@ -66,6 +68,31 @@ class RegretMemorySampler(RegretSampler):
         self.kept_regret = np.zeros((n, self.num_actions), dtype=np.float32)
         self.kept_weight = np.zeros(n, dtype=np.float64)
         self.kept_seen = 0
+
+    def get_state(self) -> dict[str, np.ndarray]:
+        """The library's state and the reservoir of sampled regrets (a checkpoint resumes it)."""
+        n = self.kept
+        return {
+            **super().get_state(),
+            f"{PREFIX}seen": np.array(self.kept_seen),
+            f"{PREFIX}x": self.kept_x[:n],
+            f"{PREFIX}legal": self.kept_legal[:n],
+            f"{PREFIX}regret": self.kept_regret[:n],
+            f"{PREFIX}weight": self.kept_weight[:n],
+        }
+
+    def kit_state(self) -> dict[str, np.ndarray]:
+        """The library's state file: the networks without either reservoir."""
+        return {k: v for k, v in super().kit_state().items() if not k.startswith(PREFIX)}
+
+    def set_state(self, state: dict[str, np.ndarray]) -> None:
+        """Restore :meth:`get_state`'s arrays (a state file without the reservoir: empty)."""
+        super().set_state(state)
+        self.kept_seen = int(state.get(f"{PREFIX}seen", 0))
+        n = self.kept
+        for name in ("x", "legal", "regret", "weight"):
+            if n:
+                getattr(self, f"kept_{name}")[:n] = state[f"{PREFIX}{name}"]
 
     @property
     def kept(self) -> int:

@@ -109,13 +109,16 @@ class RegretRun:
         warm_start: Path | None = None,
         given: Iterable[str] = frozenset(),
         before_iteration: Callable[[RegretSampler], None] | None = None,
+        make_sampler: Callable[..., RegretSampler] = RegretSampler,
     ) -> None:
         """Set up the folder; on ``resume`` the saved settings and seed are the run's (a run from
         before the ``jobs`` setting played one stream, its default). ``pool`` plays the
         iteration's streams. ``warm_start``: a new run from a folder's ``regret-state.npz``
         (module note), its settings but for ``jobs``; ValueError if unusable. A setting named
         in ``given`` that differs from the kept one is refused (the driver's reconciliation).
-        ``before_iteration``: the sampler's hook (an experiment's opponent, ``lab.regret``)."""
+        ``before_iteration``: the sampler's hook (an experiment's opponent, ``lab.regret``);
+        ``make_sampler``: builds the sampler from (config, settings, seed=, pool=,
+        before_iteration=), a subclass where an experiment fits otherwise (``lab.regret``)."""
         self.out = Path(out)
         self.config = config
         self.warm: dict[str, Any] | None = None
@@ -145,7 +148,7 @@ class RegretRun:
             self.warm = saved.get("warm_start")
         self.settings = settings
         self.seed = seed
-        self.trainer = RegretSampler(
+        self.trainer = make_sampler(
             config, settings, seed=seed, pool=pool, before_iteration=before_iteration
         )
         record = _record(config, seed, settings)
