@@ -22,9 +22,11 @@ from collections.abc import Callable
 from dataclasses import fields
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from complots_solver.lab.regret.exploiter import ExploiterLoop, ExploiterSettings
 from complots_solver.lab.regret.regret_memory import RegretMemorySampler, RegretMemorySettings
+from complots_solver.rules.config import GameConfig
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.common.options import argument_type
 from complots_solver.solvers.common.pool import WorkerPool
@@ -36,9 +38,9 @@ MEMORY_FILE = "regret-memory.json"
 
 
 def _memory_sampler(
-    config: object, settings: RegretSettings, memory: RegretMemorySettings, **kwargs: object
+    config: GameConfig, settings: RegretSettings, memory: RegretMemorySettings, **kwargs: Any
 ) -> RegretSampler:
-    return RegretMemorySampler(config, settings, memory, **kwargs)  # type: ignore[arg-type]
+    return RegretMemorySampler(config, settings, memory, **kwargs)
 
 
 def main() -> None:
