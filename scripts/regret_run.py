@@ -22,11 +22,9 @@ from collections.abc import Callable
 from dataclasses import fields
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from complots_solver.lab.regret.exploiter import ExploiterLoop, ExploiterSettings
 from complots_solver.lab.regret.regret_memory import RegretMemorySampler, RegretMemorySettings
-from complots_solver.rules.config import GameConfig
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.common.options import argument_type
 from complots_solver.solvers.common.pool import WorkerPool
@@ -35,12 +33,6 @@ from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
 
 EXPLOITER_FILE = "exploiter.json"
 MEMORY_FILE = "regret-memory.json"
-
-
-def _memory_sampler(
-    config: GameConfig, settings: RegretSettings, memory: RegretMemorySettings, **kwargs: Any
-) -> RegretSampler:
-    return RegretMemorySampler(config, settings, memory, **kwargs)
 
 
 def main() -> None:
@@ -90,7 +82,7 @@ def main() -> None:
                 memory = RegretMemorySettings(args.regret_memory)
             make: Callable[..., RegretSampler] = RegretSampler
             if memory is not None:
-                make = partial(_memory_sampler, memory=memory)
+                make = partial(RegretMemorySampler, memory=memory)
 
             run = RegretRun(
                 out, config, settings, args.seed, args.resume, args.force, pool=pool,

@@ -37,22 +37,23 @@ def test_the_reservoir_holds_each_iterations_sampled_regrets_weighted_by_iterati
     sampler.fit_regrets = spy  # type: ignore[method-assign]
     sampler.step(3)
     sizes = [len(x) for x, _ in seen]
-    assert sampler.kept == sum(sizes) == sampler.samples
+    kept = sampler.kept
+    assert kept.size == sum(sizes) == sampler.samples
     start = 0
     for t, (x, regret) in enumerate(seen, start=1):
         rows = slice(start, start + len(x))
-        np.testing.assert_array_equal(sampler.kept_x[rows], x)
-        np.testing.assert_array_equal(sampler.kept_regret[rows], regret.astype(np.float32))
-        assert (sampler.kept_weight[rows] == t).all()
+        np.testing.assert_array_equal(kept.x[rows], x)
+        np.testing.assert_array_equal(kept.probs[rows], regret.astype(np.float32))
+        assert (kept.weight[rows] == t).all()
         start += len(x)
-    legal = sampler.kept_legal[: sampler.kept]
-    assert np.all(sampler.kept_regret[: sampler.kept][legal == 0] == 0.0)
-    assert np.abs(sampler.kept_regret[: sampler.kept]).max() > 0.0
+    legal = kept.legal[: kept.size]
+    assert np.all(kept.probs[: kept.size][legal == 0] == 0.0)
+    assert np.abs(kept.probs[: kept.size]).max() > 0.0
     uniform = RegretMemorySampler(
         config, SMALL, RegretMemorySettings(capacity=100_000, linear=False), seed=2
     )
     uniform.step(2)
-    assert (uniform.kept_weight[: uniform.kept] == 1.0).all()
+    assert (uniform.kept.weight[: uniform.kept.size] == 1.0).all()
     with pytest.raises(ValueError, match="capacity"):
         RegretMemorySampler(config, SMALL, RegretMemorySettings(capacity=0))
 
@@ -99,7 +100,7 @@ def test_a_run_folder_resumes_it_exactly_and_its_state_file_leaves_the_reservoir
     from complots_solver.solvers.regret.run import RegretRun
 
     memory = RegretMemorySettings(capacity=400)  # full after the first iterations
-    make = partial(_memory_sampler, memory=memory)
+    make = partial(RegretMemorySampler, memory=memory)
     straight = RegretRun(tmp_path / "a", config, SMALL, seed=3, make_sampler=make)
     straight.train(iterations=5)
     first = RegretRun(tmp_path / "b", config, SMALL, seed=3, make_sampler=make)
@@ -107,7 +108,7 @@ def test_a_run_folder_resumes_it_exactly_and_its_state_file_leaves_the_reservoir
     first.save()
     del first
     again = RegretRun(tmp_path / "b", config, SMALL, seed=3, resume=True, make_sampler=make)
-    assert again.trainer.iteration == 3 and again.trainer.kept == 400
+    assert again.trainer.iteration == 3 and again.trainer.kept.size == 400
     again.train(iterations=5)
     for a, b in zip(straight.trainer.net.params(), again.trainer.net.params(), strict=True):
         np.testing.assert_array_equal(a, b)
@@ -115,7 +116,3 @@ def test_a_run_folder_resumes_it_exactly_and_its_state_file_leaves_the_reservoir
     with np.load(tmp_path / "b" / "regret-state.npz") as kit:
         assert not [k for k in kit.files if "rmem" in k]
         assert "regret_p0" in kit.files
-
-
-def _memory_sampler(config, settings, memory, **kwargs):
-    return RegretMemorySampler(config, settings, memory, **kwargs)

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from complots_solver.rules.config import GameConfig
-from complots_solver.solvers.nets.average import reservoir_slots
+from complots_solver.solvers.nets.average import AveragePolicy
 from complots_solver.solvers.nets.tablenet import regret_loss
 from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
 
@@ -48,7 +48,11 @@ class RegretMemorySettings:
 
 
 class RegretMemorySampler(RegretSampler):
-    """Sampled regret matching whose regret network learns the kept samples (the module note)."""
+    """Sampled regret matching whose regret network learns the kept samples (the module note).
+
+    The reservoir is the library's weighted one (``nets.average.AveragePolicy``) over the
+    regret network itself, fitting by squared error (``regret_loss``) with the sampler's own
+    optimiser: its rows' targets (``probs``) are the sampled regrets."""
 
     def __init__(
         self,
@@ -62,24 +66,16 @@ class RegretMemorySampler(RegretSampler):
         memory.validate()
         super().__init__(config, settings, seed=seed, **kwargs)  # type: ignore[arg-type]
         self.memory = memory
-        n, width = memory.capacity, self.net.num_features
-        self.kept_x = np.zeros((n, width), dtype=np.float32)
-        self.kept_legal = np.zeros((n, self.num_actions), dtype=np.float32)
-        self.kept_regret = np.zeros((n, self.num_actions), dtype=np.float32)
-        self.kept_weight = np.zeros(n, dtype=np.float64)
-        self.kept_seen = 0
+        self.kept = AveragePolicy(
+            self.net, memory.capacity, settings.steps, settings.minibatch, settings.lr,
+            weighted=True, binary_from=self.average.dense,
+            loss=regret_loss,
+        )  # fmt: skip
+        self.opt = self.kept.opt  # one optimiser for the regret network: the reservoir's
 
     def get_state(self) -> dict[str, np.ndarray]:
         """The library's state and the reservoir of sampled regrets (a checkpoint resumes it)."""
-        n = self.kept
-        return {
-            **super().get_state(),
-            f"{PREFIX}seen": np.array(self.kept_seen),
-            f"{PREFIX}x": self.kept_x[:n],
-            f"{PREFIX}legal": self.kept_legal[:n],
-            f"{PREFIX}regret": self.kept_regret[:n],
-            f"{PREFIX}weight": self.kept_weight[:n],
-        }
+        return {**super().get_state(), **self.kept.get_state(PREFIX)}
 
     def kit_state(self) -> dict[str, np.ndarray]:
         """The library's state file: the networks without either reservoir."""
@@ -88,16 +84,8 @@ class RegretMemorySampler(RegretSampler):
     def set_state(self, state: dict[str, np.ndarray]) -> None:
         """Restore :meth:`get_state`'s arrays (a state file without the reservoir: empty)."""
         super().set_state(state)
-        self.kept_seen = int(state.get(f"{PREFIX}seen", 0))
-        n = self.kept
-        for name in ("x", "legal", "regret", "weight"):
-            if n:
-                getattr(self, f"kept_{name}")[:n] = state[f"{PREFIX}{name}"]
-
-    @property
-    def kept(self) -> int:
-        """Rows the reservoir holds."""
-        return min(self.kept_seen, self.memory.capacity)
+        if f"{PREFIX}seen" in state:
+            self.kept.set_state(state, PREFIX)
 
     def regret_targets(self, x: np.ndarray, legal: np.ndarray, regret: np.ndarray) -> np.ndarray:
         """The iteration's sampled regrets themselves (the reservoir holds the rest)."""
@@ -106,24 +94,10 @@ class RegretMemorySampler(RegretSampler):
     def fit_regrets(
         self, x: np.ndarray, legal: np.ndarray, target: np.ndarray, rng: np.random.Generator
     ) -> list[float]:
-        """Keep the iteration's rows, then ``steps`` Adam steps on minibatches drawn from the
-        reservoir in proportion to the rows' weights, against their sampled regrets."""
-        s = self.settings
-        keep_rng = np.random.default_rng([self.seed, self.iteration, 3])
-        slot, keep = reservoir_slots(self.kept_seen, len(x), self.memory.capacity, keep_rng)
-        rows = slot[keep]
-        self.kept_x[rows] = x[keep]
-        self.kept_legal[rows] = legal[keep]
-        self.kept_regret[rows] = target[keep]
-        self.kept_weight[rows] = float(self.iteration) if self.memory.linear else 1.0
-        self.kept_seen += len(x)
-        cum = np.cumsum(self.kept_weight[: self.kept])
-        losses = []
-        for _ in range(s.steps):
-            idx = np.searchsorted(cum, rng.random(s.minibatch) * cum[-1], side="right")
-            idx = np.minimum(idx, self.kept - 1)
-            acts, pre, out = self.opt.outputs(self.kept_x[idx])
-            loss, grad = regret_loss(out, self.kept_legal[idx], self.kept_regret[idx])
-            self.opt.update(acts, pre, grad.astype(np.float32))
-            losses.append(loss)
-        return losses
+        """Keep the iteration's rows, weighted by the iteration (or alike), then ``steps`` Adam
+        steps on minibatches drawn from the reservoir in proportion to the weights."""
+        weight = float(self.iteration) if self.memory.linear else 1.0
+        self.kept.add(
+            x, legal, target, np.random.default_rng([self.seed, self.iteration, 3]), weight
+        )
+        return [self.kept.train(rng)]

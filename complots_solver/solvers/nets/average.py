@@ -26,6 +26,8 @@ opponent's part of that reach.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from complots_solver.solvers.nets.tablenet import (
@@ -45,6 +47,10 @@ def _row_cross_entropy(p: np.ndarray, legal: np.ndarray, target: np.ndarray) -> 
 def row_losses(out: np.ndarray, legal: np.ndarray, target: np.ndarray) -> np.ndarray:
     """Each row's cross-entropy of the softmax of ``out``'s logits against ``target``."""
     return _row_cross_entropy(masked_softmax(out[:, :-1], legal), legal, target)
+
+
+# (outputs, legal mask, targets) -> (loss, gradient of the outputs)
+Loss = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[float, np.ndarray]]
 
 
 def average_loss(
@@ -97,10 +103,13 @@ class AveragePolicy:
         lr: float = 1e-3,
         weighted: bool = False,
         binary_from: int | None = None,
+        loss: Loss | None = None,
     ) -> None:
         """An empty reservoir; ``weighted``: minibatches drawn in proportion to each row's
         weight (the iteration, for a linear average), else uniformly; ``binary_from``: the
-        first of the inputs that are all 0 or 1, kept packed (None: none)."""
+        first of the inputs that are all 0 or 1, kept packed (None: none); ``loss``: of the
+        network's outputs against the rows' targets (:func:`average_loss`, the cross-entropy
+        of a strategy, by default; ``lab.regret`` fits sampled regrets by squared error)."""
         if capacity < 1 or steps < 0 or minibatch < 1:
             raise ValueError("capacity and minibatch must be at least 1, steps at least 0")
         width = net.num_features
@@ -119,6 +128,7 @@ class AveragePolicy:
         self.probs = np.zeros((capacity, net.num_actions), dtype=np.float32)
         self.weight = np.ones(capacity, dtype=np.float64)
         self.weighted = bool(weighted)
+        self.loss: Loss = average_loss if loss is None else loss
         self.seen = 0  # decisions offered to the reservoir so far
 
     @property
@@ -178,7 +188,7 @@ class AveragePolicy:
                 u = rng.random(min(self.minibatch, self.size)) * cdf[-1]
                 idx = np.minimum(np.searchsorted(cdf, u, side="right"), self.size - 1)
             acts, pre, out = self.opt.outputs(self.rows(idx))
-            loss, grad = average_loss(out, self.legal[idx], self.probs[idx])
+            loss, grad = self.loss(out, self.legal[idx], self.probs[idx])
             self.opt.update(acts, pre, grad.astype(np.float32))
             losses.append(loss)
         return float(np.mean(losses))

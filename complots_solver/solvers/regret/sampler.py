@@ -199,12 +199,17 @@ class Table:
             self.rings[idx].copy(),
         )
 
-    def put(self, into: Table, rows: np.ndarray) -> None:
-        """Write these rows into rows ``rows`` of ``into`` (nothing when ``into`` is this table)."""
+    def put(self, into: Table, rows: np.ndarray, which: np.ndarray | None = None) -> None:
+        """Write this table's rows ``which`` (None: all) into rows ``rows[which]`` of ``into``
+        (nothing when ``into`` is this table)."""
         if into is self:
             return
         for f in _FIELDS:
-            getattr(into, f)[rows] = getattr(self, f)
+            mine = getattr(self, f)
+            if which is None:
+                getattr(into, f)[rows] = mine
+            else:
+                getattr(into, f)[rows[which]] = mine[which]
 
     def step(self, moves: np.ndarray, cfg: np.ndarray) -> None:
         """One move per row (NO_MOVE: unchanged), records kept."""
@@ -396,7 +401,7 @@ class Traversal:
             if len(unfinished) * COMPACT_BELOW < len(cur):
                 # a few long games outlast the rest: step only those (the same rows in the same
                 # order, so the same draws; finished rows go back to ``t`` as they are)
-                live.put(t, home)
+                live.put(t, home, np.flatnonzero(cur == TERMINAL))
                 live, home = live.take(unfinished), home[unfinished]
                 if opposed is not None and traverser is not None:
                     opposed, traverser = opposed[unfinished], traverser[unfinished]

@@ -197,18 +197,24 @@ def test_unusable_state_files_are_refused_by_name(config, first, tmp_path):
     assert not (tmp_path / "other").exists()
 
 
-def test_a_state_made_from_a_shipped_network_alone_continues_it(config, tmp_path):
-    """For a strategy whose run is gone: the state holds the shipped network weight for
-    weight, zero Adam moments, the meta.json's counters and settings; a warm start from it
-    begins there and trains on. Another game's network is refused."""
-    plain = replace(SMALL, average=0)
-    run = SelfPlayRun(tmp_path / "run", config, plain, seed=4)
+def _shipped_without_its_run(tmp_path, config, settings, seed):
+    """A 2-iteration run, and a strategy folder holding only its network and meta.json."""
+    run = SelfPlayRun(tmp_path / "run", config, settings, seed=seed)
     run.train(iterations=2)
     run.save()
     shipped = tmp_path / "strategies" / PRESET
     shipped.mkdir(parents=True)
     for name in ("policy-net.npz", "meta.json"):
         (shipped / name).write_bytes((run.out / name).read_bytes())
+    return run, shipped
+
+
+def test_a_state_made_from_a_shipped_network_alone_continues_it(config, tmp_path):
+    """For a strategy whose run is gone: the state holds the shipped network weight for
+    weight, zero Adam moments, the meta.json's counters and settings; a warm start from it
+    begins there and trains on. Another game's network is refused."""
+    plain = replace(SMALL, average=0)
+    run, shipped = _shipped_without_its_run(tmp_path, config, plain, seed=4)
     kit = kit_from_network(shipped, config, seed=4)
     for i, weights in enumerate(run.trainer.net.params()):
         np.testing.assert_array_equal(kit[f"p{i}"], weights)
@@ -231,13 +237,7 @@ def test_a_state_made_from_a_shipped_average_network_starts_both_networks_from_i
     gone: the state starts the learner and the average from the shipped weights (which
     differ from the run's learner), with zero moments and an empty reservoir, and a warm
     start from it plays the shipped strategy until it trains."""
-    run = SelfPlayRun(tmp_path / "averaged", config, SMALL, seed=1)
-    run.train(iterations=2)
-    run.save()
-    shipped = tmp_path / "strategies" / PRESET
-    shipped.mkdir(parents=True)
-    for name in ("policy-net.npz", "meta.json"):
-        (shipped / name).write_bytes((run.out / name).read_bytes())
+    run, shipped = _shipped_without_its_run(tmp_path, config, SMALL, seed=1)
     average = run.trainer.average.net.params()
     assert not np.array_equal(average[0], run.trainer.net.params()[0])
     kit = kit_from_network(shipped, config, seed=1)
