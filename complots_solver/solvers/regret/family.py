@@ -49,6 +49,8 @@ HELP = {
     "claim (0: rollouts); a yes/no decision, cheap to value more precisely",
     "common_random": "the play-outs of one decision's actions draw the same random numbers move "
     "by move, so the noise their values share cancels in the regrets",
+    "lr_decay": "the regret network's Adam step at iteration t is lr * t**-lr_decay (0: "
+    "constant), so its jitter shrinks as the held regrets settle",
     "memory": "the seat's last N observations, in order, read after the features (0: none; "
     "at most 16); both networks' input width follows",
 }

@@ -136,6 +136,10 @@ class RegretSettings:
     # (``Coupling``), so the noise the actions' values share cancels in their regrets (each
     # value stays an unbiased sample)
     common_random: bool = False
+    # the regret network's Adam step at iteration t is lr * t**-lr_decay: the held regrets move
+    # by about 1/t an iteration late in a run, while a constant Adam step moves the weights by
+    # about lr a step whatever the gradient, a jitter that does not shrink (0: constant)
+    lr_decay: float = 0.0
 
     def validate(self) -> None:
         """Raise ValueError naming the first setting out of range."""
@@ -152,6 +156,8 @@ class RegretSettings:
             raise ValueError(f"lr: positive, got {self.lr}")
         if not 0.0 <= self.power <= 1.0:
             raise ValueError(f"power: in [0, 1], got {self.power}")
+        if not 0.0 <= self.lr_decay <= 1.0:
+            raise ValueError(f"lr_decay: in [0, 1], got {self.lr_decay}")
         if self.challenge_rollouts < 0:
             raise ValueError(f"challenge_rollouts: at least 0, got {self.challenge_rollouts}")
         if not 0 <= self.memory <= MAX_MEMORY:
@@ -233,6 +239,13 @@ def running_target(before: np.ndarray, regret: np.ndarray, it: float, power: flo
     if power == 1.0:  # kept apart: the runs made before the setting, bit for bit
         return before * (it - 1.0) / it + regret / it
     return before * ((it - 1.0) / it) ** power + regret / it**power
+
+
+def regret_lr(settings: RegretSettings, it: float) -> float:
+    """The regret network's Adam step at iteration ``it`` (1, 2, ...): lr * it**-lr_decay."""
+    if settings.lr_decay == 0.0:  # kept apart: the runs made before the setting, bit for bit
+        return settings.lr
+    return settings.lr * it**-settings.lr_decay
 
 
 def matched(out: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -603,6 +616,7 @@ class RegretSampler:
         self.iteration += 1
         it = float(self.iteration)
         target = self.regret_targets(x, legal, regret)
+        self.opt.lr = regret_lr(s, it)
         rng = np.random.default_rng([self.seed, self.iteration, 2])
         losses = self.fit_regrets(x, legal, target, rng)
         avg_loss = self.average.train(rng)

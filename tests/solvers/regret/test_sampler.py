@@ -207,6 +207,31 @@ def test_a_power_outside_zero_to_one_is_refused():
     replace(SMALL, power=0.5).validate()
 
 
+def test_a_decayed_step_is_the_constant_step_set_to_lr_over_t_to_the_decay(ladder1):
+    """lr_decay d fits iteration t (1, 2, ...) with Adam's step lr * t**-d: the same networks,
+    bit for bit, as a constant-step run whose lr is set to that value before each iteration,
+    and not those of a run that keeps lr."""
+    config, _ = ladder1
+    decayed = RegretSampler(config, replace(SMALL, lr_decay=0.7), seed=3)
+    by_hand = RegretSampler(config, SMALL, seed=3)
+    constant = RegretSampler(config, SMALL, seed=3)
+    for t in (1, 2, 3):
+        decayed.step()
+        by_hand.settings = replace(SMALL, lr=SMALL.lr * float(t) ** -0.7)
+        by_hand.step()
+        constant.step()
+    assert decayed.opt.lr == pytest.approx(SMALL.lr * 3**-0.7, rel=1e-15)
+    for mine, other in zip(decayed.net.params(), by_hand.net.params(), strict=True):
+        np.testing.assert_array_equal(mine, other)
+    assert any(
+        not np.array_equal(mine, other)
+        for mine, other in zip(decayed.net.params(), constant.net.params(), strict=True)
+    )
+    for bad in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="lr_decay"):
+            replace(SMALL, lr_decay=bad).validate()
+
+
 def test_each_branch_is_valued_by_its_own_traversers_return_at_three_players():
     """D-10: +1 to the winner, -1/2 to each other seat; a branch of seat s gets s's return."""
     config = resolve_game("complots-ambassador-3")[0]
