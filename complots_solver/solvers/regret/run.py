@@ -54,7 +54,12 @@ from complots_solver.solvers.common.kit import KitSpec, refuse_with_resume, warm
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.knowledge.table_features import FEATURE_VERSION
 from complots_solver.solvers.nets.tablenet import policy_meta
-from complots_solver.solvers.regret.sampler import LOG_COLUMNS, RegretSampler, RegretSettings
+from complots_solver.solvers.regret.sampler import (
+    BEFORE_SETTING,
+    LOG_COLUMNS,
+    RegretSampler,
+    RegretSettings,
+)
 
 ALGORITHM = "regret"
 CHECKPOINT_SECONDS = 300.0
@@ -125,8 +130,9 @@ class RegretRun:
         self.kept: dict[str, Any] = {}
         kit = None
         names = {f.name for f in fields(RegretSettings)}
-        # settings a run or state saved before they existed take their defaults
-        defaults = RegretSettings().record()
+        # settings a run or state saved before they existed take their defaults, or the value
+        # they had then where the default has changed since
+        defaults = {**RegretSettings().record(), **BEFORE_SETTING}
         refuse_with_resume(warm_start, resume)
         if warm_start is not None:
             kit, meta = read_kit(Path(warm_start), config)

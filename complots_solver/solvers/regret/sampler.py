@@ -95,6 +95,9 @@ OPPONENT_PREFIX = "opponent_"  # the opponent's weights in the state (frozen_arr
 CHALLENGE_STAGES = np.array(
     [Stage.CHALLENGE, Stage.COUNTER_CHALLENGE, Stage.CLAIM_CHALLENGE], dtype=np.int64
 )
+# what a setting was in runs and state files saved before it existed (resume, warm start):
+# power was 1 (the mean regret) until it became a setting, and its default was 1 until 2026-12-07
+BEFORE_SETTING: dict[str, Any] = {"power": 1.0}
 LOG_COLUMNS = (
     "iteration",
     "games",
@@ -121,10 +124,11 @@ class RegretSettings:
     average: int = 2_000_000  # reservoir rows
     average_steps: int = 200
     jobs: int = 1  # game streams an iteration is split into, each with its own seed
-    # the regret network holds the clipped running regret sum over t**power: 1 is the mean
-    # regret, which shrinks like 1/sqrt(t) near an equilibrium while the fitting error does
-    # not; 0.5 keeps the held regrets' scale steady (regret matching ignores the scale)
-    power: float = 1.0
+    # the regret network holds the clipped running regret sum over t**power: 0 is the sum
+    # itself, as CFR+ keeps it, which grows while the fitting error does not (the lowest
+    # measured: docs/regret.md); 1, the default until 2026-12-07, is the mean regret, which
+    # shrinks like 1/sqrt(t) near an equilibrium; regret matching ignores the scale
+    power: float = 0.0
     # the seat's last ``memory`` observations, in order, as inputs after the features (0: none;
     # knowledge.table_features, issue 50): what the features' summary of the record loses
     memory: int = 0

@@ -105,6 +105,24 @@ def test_same_seed_same_run_and_resume_continues_exactly(ladder1, tmp_path):
     assert json.loads((tmp_path / "b" / "meta.json").read_text())["training_iterations"] == 3
 
 
+def test_a_run_saved_before_power_was_a_setting_resumes_with_the_mean_regret(ladder1, tmp_path):
+    """A fresh run holds the clipped sum (power 0, the default since 2026-12-07); a run whose
+    config.json has no power, saved before the setting existed, resumes holding the mean
+    regret it was made with (power 1), as a run that records power 1 does."""
+    config, _ = ladder1
+    assert RegretRun(tmp_path / "fresh", config, SMALL, seed=4).settings.power == 0.0
+    old = RegretRun(tmp_path / "old", config, replace(SMALL, power=1.0), seed=4)
+    old.train(iterations=1)
+    old.save()
+    path = tmp_path / "old" / "config.json"
+    record = json.loads(path.read_text())
+    assert record["solver"].pop("power") == 1.0
+    path.write_text(json.dumps(record))
+    resumed = RegretRun(tmp_path / "old", config, SMALL, resume=True)
+    assert resumed.settings.power == 1.0
+    assert resumed.trainer.settings.power == 1.0
+
+
 def _two_iterations(config, pool):
     run = RegretSampler(config, replace(SMALL, jobs=3), seed=5, pool=pool)
     run.step(2)
