@@ -30,8 +30,8 @@ from complots_solver.solvers.common.rundir import read_checkpoint
 from complots_solver.solvers.nets.average import average_loss, row_losses
 from complots_solver.solvers.nets.tablenet import TableNet, policy_meta
 from complots_solver.solvers.nets.valuenet import Adam
-from complots_solver.solvers.regret.run import ALGORITHM
-from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
+from complots_solver.solvers.regret.run import ALGORITHM, recorded_settings
+from complots_solver.solvers.regret.sampler import RegretSampler
 
 HELD_OUT = 0.02  # share of the reservoir kept out of the fit, to measure it
 
@@ -64,8 +64,7 @@ def main() -> None:
     config, _ = resolve_game(record["game"])
     solver = dict(record["solver"])
     run_seed = int(solver.pop("seed"))
-    names = set(RegretSettings().record())
-    settings = RegretSettings(**{k: v for k, v in solver.items() if k in names})
+    settings = recorded_settings(solver)
     sampler = RegretSampler(config, settings, seed=run_seed)
     t0 = time.time()
     sampler.set_state(read_checkpoint(args.run / "checkpoint.npz").state)

@@ -99,6 +99,15 @@ def read_kit(folder: Path, config: GameConfig) -> tuple[dict[str, np.ndarray], d
     return KIT.read(folder, config, FEATURE_VERSION)
 
 
+def recorded_settings(solver: dict[str, Any]) -> RegretSettings:
+    """The settings a run folder or state file recorded (its other keys ignored): a setting
+    saved before it existed takes its default, or the value it had then where the default has
+    changed since (``BEFORE_SETTING``)."""
+    names = {f.name for f in fields(RegretSettings)}
+    given = {**BEFORE_SETTING, **solver}
+    return RegretSettings(**{k: v for k, v in given.items() if k in names})
+
+
 class RegretRun:
     """Train, checkpoint, resume and save sampled regret matching+ in one folder (module note)."""
 
@@ -129,9 +138,6 @@ class RegretRun:
         self.warm: dict[str, Any] | None = None
         self.kept: dict[str, Any] = {}
         kit = None
-        names = {f.name for f in fields(RegretSettings)}
-        # settings a run or state saved before they existed take their defaults, or the value
-        # they had then where the default has changed since
         defaults = {**RegretSettings().record(), **BEFORE_SETTING}
         refuse_with_resume(warm_start, resume)
         if warm_start is not None:
@@ -139,7 +145,7 @@ class RegretRun:
             solver, self.kept = warm_settings(
                 meta, defaults, settings.record(), {*given, "jobs"}, ("jobs",), warm_start
             )
-            settings = RegretSettings(**{k: v for k, v in solver.items() if k in names})
+            settings = recorded_settings(solver)
             counters = [int(v) for v in kit["counters"]]
             self.warm = {"from": str(warm_start), "iteration": counters[0], "games": counters[1]}
         if resume and not force:
@@ -149,7 +155,7 @@ class RegretRun:
             solver, self.kept = reconcile(
                 self.out, _record(config, seed, settings), given, (), {"seed": seed, **defaults}
             )
-            settings = RegretSettings(**{k: v for k, v in solver.items() if k in names})
+            settings = recorded_settings(solver)
             seed = int(solver["seed"])
             self.warm = saved.get("warm_start")
         self.settings = settings

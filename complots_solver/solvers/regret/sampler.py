@@ -125,8 +125,8 @@ class RegretSettings:
     average_steps: int = 200
     jobs: int = 1  # game streams an iteration is split into, each with its own seed
     # the regret network holds the clipped running regret sum over t**power: 0 is the sum
-    # itself, as CFR+ keeps it, which grows while the fitting error does not (the lowest
-    # measured: docs/regret.md); 1, the default until 2026-12-07, is the mean regret, which
+    # itself, as CFR+ keeps it, which grows while the fitting error does not (lower on
+    # ladder-3-inquisitor: docs/regret.md); 1, the default until 2026-12-07, is the mean regret, which
     # shrinks like 1/sqrt(t) near an equilibrium; regret matching ignores the scale
     power: float = 0.0
     # the seat's last ``memory`` observations, in order, as inputs after the features (0: none;
@@ -246,9 +246,8 @@ def running_target(before: np.ndarray, regret: np.ndarray, it: float, power: flo
 
 
 def regret_lr(settings: RegretSettings, it: float) -> float:
-    """The regret network's Adam step at iteration ``it`` (1, 2, ...): lr * it**-lr_decay."""
-    if settings.lr_decay == 0.0:  # kept apart: the runs made before the setting, bit for bit
-        return settings.lr
+    """The regret network's Adam step at iteration ``it`` (1, 2, ...): lr * it**-lr_decay
+    (exactly lr when lr_decay is 0, so the runs made before the setting stay bit for bit)."""
     return settings.lr * it**-settings.lr_decay
 
 
