@@ -158,16 +158,17 @@ def test_the_ray_flag_is_shown_and_refused_where_no_workers_play(tmp_path):
 
 def test_a_fresh_clone_continues_the_shipped_ambassador_network(tmp_path):
     """`complots solve draft-ambassador --option warm_start=solved` starts from the shipped
-    state at iteration 690 with the shipped run's settings (its streams from --workers) and
-    writes iteration 691."""
+    state at iteration 600 with the shipped run's settings (its streams from --workers) and
+    writes iteration 601."""
     out = tmp_path / "more"
     proc = run_cli(
-        "solve", "draft-ambassador", "--out", str(out), "-n", "691", "--workers", "1",
+        "solve", "draft-ambassador", "--out", str(out), "-n", "601", "--workers", "1",
         "--option", "warm_start=solved",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert "after iteration 690" in proc.stdout
+    assert "after iteration 600" in proc.stdout
     meta = json.loads((out / "meta.json").read_text())
-    assert meta["training_iterations"] == 691 and meta["warm_start"]["iteration"] == 690
+    assert meta["training_iterations"] == 601 and meta["warm_start"]["iteration"] == 600
     assert meta["settings"]["games"] == 500 and meta["settings"]["width"] == 256
+    assert meta["settings"]["power"] == 0.0  # the clipped regret sum, as the shipped run
     assert meta["settings"]["jobs"] == 1  # a warm start takes every setting but jobs

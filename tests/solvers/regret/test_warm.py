@@ -130,7 +130,8 @@ def test_the_shipped_ambassador_network_carries_its_state():
     folder = strategies_dir() / "draft-ambassador"
     kit, meta = read_kit(folder, config)
     shipped_meta = json.loads((folder / "meta.json").read_text())
-    assert int(kit["counters"][0]) == shipped_meta["training_iterations"] == 690
+    assert int(kit["counters"][0]) == shipped_meta["training_iterations"] == 600
+    assert meta["settings"]["power"] == 0.0  # the clipped regret sum, shipped on 2026-12-07
     for key, value in shipped_meta["settings"].items():
         assert meta["settings"][key] == value, key
     assert meta["seed"] == 0
