@@ -119,15 +119,17 @@ def test_snapshots_keep_earlier_networks_to_measure_and_warm_start_from(
     assert not (tmp_path / "run" / "snapshots").exists()
 
 
-def test_the_shipped_ambassador_network_carries_its_state():
-    """A fresh clone continues the shipped draft-ambassador network (issue 50): its state file
+@pytest.mark.parametrize("preset", ["draft-ambassador", "draft-inquisitor"])
+def test_the_shipped_regret_networks_carry_their_state(preset):
+    """A fresh clone continues each shipped 2-player regret network (issue 50): its state file
     loads without pickle for its game, at the shipped network's iteration and settings, and its
-    average network is the shipped network weight for weight."""
+    average network is the shipped network weight for weight (the Inquisitor's threshold is
+    the played network's, in its file's meta)."""
     from complots_solver.solvers.common.folders import strategies_dir
     from complots_solver.solvers.nets.tablenet import TableNet
 
-    config = resolve_game("draft-ambassador")[0]
-    folder = strategies_dir() / "draft-ambassador"
+    config = resolve_game(preset)[0]
+    folder = strategies_dir() / preset
     kit, meta = read_kit(folder, config)
     shipped_meta = json.loads((folder / "meta.json").read_text())
     assert int(kit["counters"][0]) == shipped_meta["training_iterations"] == 600
