@@ -6,8 +6,10 @@ Usage: python scripts/bench_regret_iteration.py [--preset draft-ambassador] [--b
 Issue 50's fifth goal asks for the ratio of iterations per core-hour against the method as
 it was, measured side by side in one run. The baseline commit is checked out in a temporary
 git worktree, and both trees run the same iterations of the same fresh run (the preset's
-default settings and seed 0, or ``--option`` given to both, ``jobs=1``, one BLAS thread, one
-process at a time, alternating ``--rounds`` times so that a busy machine slows both alike).
+default settings and seed 0, or ``--option`` given to both; ``jobs=1``, one BLAS thread, one
+process at a time, alternating ``--rounds`` times so that a busy machine slows both alike). A
+setting added since the baseline takes the value it had before it existed (``BEFORE_SETTING``,
+``power=1``) unless ``--option`` gives it, so both trees run one method.
 Each process times only its last ``--iterations`` iterations, after ``--warmup`` (numba's
 compiled code is cached on disk, but the first iterations' strategy is uniform and its games
 differ). Prints each round's seconds per iteration, the iterations per core-hour of each tree
@@ -34,9 +36,11 @@ import numpy as np
 from complots_solver.rules.presets import resolve_game
 from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
 from complots_solver.solvers.common.options import argument_type
+from complots_solver.solvers.regret import sampler as sampler_module
 args = json.loads(sys.argv[1])
 defaults = RegretSettings()
-kw = {}
+# A setting the baseline lacks takes the value the baseline ran with, so both trees run one method.
+kw = dict(getattr(sampler_module, "BEFORE_SETTING", {}))
 for item in args["options"]:
     name, value = item.split("=", 1)
     kw[name] = argument_type(getattr(defaults, name))(value)
