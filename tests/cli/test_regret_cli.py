@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import shutil
 
+from complots_solver.solvers.common.folders import strategies_dir
 from complots_solver.solvers.nets.tablenet import TableNet
 from tests.cli.test_cli import run_cli
 
@@ -127,9 +129,12 @@ def test_regret_warm_start_from_a_folder_and_its_refusals(tmp_path):
         assert proc.returncode == 2, extra
         assert "warm" in proc.stderr or "games=40" in proc.stderr
         assert "Traceback" not in proc.stderr
-    shipped = run_cli(  # the shipped Inquisitor network has no state (docs/regret.md)
+    bare = tmp_path / "network-only"  # a strategy folder without its state file
+    bare.mkdir()
+    shutil.copy(strategies_dir() / "draft-inquisitor" / "policy-net.npz", bare)
+    shipped = run_cli(
         "solve", "draft-inquisitor", "--algorithm", "regret", "--out", str(tmp_path / "s"),
-        "-n", "1", "--option", "warm_start=solved",
+        "-n", "1", "--option", f"warm_start={bare}",
     )  # fmt: skip
     assert shipped.returncode == 2 and "regret-state.npz" in shipped.stderr
     assert "Traceback" not in shipped.stderr
