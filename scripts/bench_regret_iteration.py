@@ -34,9 +34,9 @@ CHILD = r"""
 import hashlib, json, sys, time
 import numpy as np
 from complots_solver.rules.presets import resolve_game
+from complots_solver.solvers.regret import sampler as sampler_module
 from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings
 from complots_solver.solvers.common.options import argument_type
-from complots_solver.solvers.regret import sampler as sampler_module
 args = json.loads(sys.argv[1])
 defaults = RegretSettings()
 # A setting the baseline lacks takes the value the baseline ran with, so both trees run one method.

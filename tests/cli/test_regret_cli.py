@@ -132,12 +132,12 @@ def test_regret_warm_start_from_a_folder_and_its_refusals(tmp_path):
     bare = tmp_path / "network-only"  # a strategy folder without its state file
     bare.mkdir()
     shutil.copy(strategies_dir() / "draft-inquisitor" / "policy-net.npz", bare)
-    shipped = run_cli(
+    refused = run_cli(
         "solve", "draft-inquisitor", "--algorithm", "regret", "--out", str(tmp_path / "s"),
         "-n", "1", "--option", f"warm_start={bare}",
     )  # fmt: skip
-    assert shipped.returncode == 2 and "regret-state.npz" in shipped.stderr
-    assert "Traceback" not in shipped.stderr
+    assert refused.returncode == 2 and "regret-state.npz" in refused.stderr
+    assert "Traceback" not in refused.stderr
     # a Complots 2 draft ships league self-play's state: the refusal names the way on
     league = run_cli(
         "solve", "draft-c2-expert", "--out", str(tmp_path / "c2"), "-n", "1", "--option",

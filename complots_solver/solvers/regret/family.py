@@ -44,8 +44,8 @@ HELP = {
     "--workers (default: --workers; the result depends on jobs, never on --workers; runs made "
     "before it existed used 1)",
     "power": "the regret network holds the clipped regret sum over t**power (0: the sum, "
-    "lower on ladder-3-inquisitor; 1: the mean regret, the default until 2026-12-07, with which the "
-    "shipped draft-ambassador and draft-inquisitor networks were made)",
+    "with which the shipped draft-ambassador and draft-inquisitor networks were made; 1: the "
+    "mean regret, the default until 2026-12-07)",
     "challenge_rollouts": "rollouts per legal action at the traverser's decisions to challenge a "
     "claim (0: rollouts); a yes/no decision, cheap to value more precisely",
     "common_random": "the play-outs of one decision's actions draw the same random numbers move "

@@ -138,7 +138,7 @@ class RegretRun:
         self.warm: dict[str, Any] | None = None
         self.kept: dict[str, Any] = {}
         kit = None
-        defaults = {**RegretSettings().record(), **BEFORE_SETTING}
+        defaults = recorded_settings({}).record()  # what a record without a setting means
         refuse_with_resume(warm_start, resume)
         if warm_start is not None:
             kit, meta = read_kit(Path(warm_start), config)
