@@ -36,6 +36,7 @@ from complots_solver.rules.layout import (
     A_REVEAL,
     A_SHOW,
     A_TARGETED,
+    C_COPIES,
     C_COUNTERS,
     C_EXTENDED,
     C_MAX_TURNS,
@@ -45,6 +46,7 @@ from complots_solver.rules.layout import (
     NUM_MULTISETS,
     S_ACT,
     S_ACTOR,
+    S_BURIED,
     S_CLAIM,
     S_CLAIM_TRUE,
     S_CLAIMANT,
@@ -67,7 +69,12 @@ from complots_solver.rules.layout import (
     X_GIVE,
 )
 from complots_solver.solvers.knowledge.belief_features import COIN_SCALE, hand_index
-from complots_solver.solvers.knowledge.hypotheses import KNOW_SIZE, note_draft, update_knowledge
+from complots_solver.solvers.knowledge.hypotheses import (
+    KNOW_COURT,
+    KNOW_SIZE,
+    note_draft,
+    update_knowledge,
+)
 
 FEATURE_VERSION = 1
 
@@ -132,6 +139,17 @@ T_KIND = T_PRESENT + 1
 T_STAGE = T_KIND + TOKEN_KINDS
 T_WHO = T_STAGE + STAGE_SLOTS
 
+# The card-count odds (issue 50): the belief about the other seats' hands that follows from the
+# cards the viewer knows the place of, when every unseen card is equally likely to be anywhere
+# unseen (the prior of a uniformly random deal, before anyone's play is read). Exact
+# combinatorics, from the viewer's own information only: the same arithmetic as the card
+# counting bot's (play.cards), computed here from the certain knowledge the table memory keeps.
+# The block follows the features (and the draft clans), before any memory:
+O_UNSEEN = 0  # per clan: copies whose place the viewer does not know, over the copies
+O_CLAIM = O_UNSEEN + NUM_CLANS  # the action claim, the counter claim, the co-claim on the table:
+O_CLAIM_SIZE = 2  # P(its claimant holds the clan), 1 if impossible (no unseen copy)
+O_HOLD = O_CLAIM + 3 * O_CLAIM_SIZE  # per seat clockwise from the viewer: P(>= 1 card of a clan)
+
 
 @njit(cache=True)
 def token_values(n, extended):
@@ -147,33 +165,61 @@ def token_size(n, extended):
     return T_WHO + n + token_values(n, extended)
 
 
-def num_features(players: int, draft: bool = False, memory: int = 0, extended: bool = False) -> int:
+@njit(cache=True)
+def odds_size(n):
+    """Inputs of the card-count odds block (:func:`odds_features`) at ``n`` seats."""
+    return O_HOLD + n * NUM_CLANS
+
+
+def num_features(
+    players: int, draft: bool = False, memory: int = 0, extended: bool = False, odds: bool = False
+) -> int:
     """Length of the feature vector at a table of ``players`` seats (``draft``: the 2-player
-    draft; ``memory``: the seat's last ``memory`` observations after the features, whose size
-    depends on ``extended``, a Complots 2 character in play)."""
+    draft; ``odds``: the card-count odds block after the features; ``memory``: the seat's last
+    ``memory`` observations after those, whose size depends on ``extended``, a Complots 2
+    character in play)."""
     base = GLOBAL_SIZE + players * SEAT_SIZE + (DRAFT_SIZE if draft else 0)
+    base += int(odds_size(players)) if odds else 0
     return base + (memory * int(token_size(players, extended)) if memory else 0)
 
 
-def config_features(cfg: np.ndarray, memory: int = 0) -> int:
+def config_features(cfg: np.ndarray, memory: int = 0, odds: bool = False) -> int:
     """Length of the feature vector for the game of the config array ``cfg``."""
     return num_features(
-        int(cfg[C_PLAYERS]), int(cfg[C_VARIANT]) == Variant.DRAFT, memory, bool(cfg[C_EXTENDED])
+        int(cfg[C_PLAYERS]),
+        int(cfg[C_VARIANT]) == Variant.DRAFT,
+        memory,
+        bool(cfg[C_EXTENDED]),
+        odds,
+    )
+
+
+def inputs_of(width: int, cfg: np.ndarray) -> tuple[int, bool]:
+    """(memory length, odds block) of a network reading ``width`` features in the game of
+    ``cfg``; ValueError if no memory length, with or without the odds, gives that width. The
+    odds block is smaller than one remembered move, so the two never give the same width."""
+    base = config_features(cfg)
+    n = int(cfg[C_PLAYERS])
+    size = int(token_size(n, bool(cfg[C_EXTENDED])))
+    for odds in (False, True):
+        extra = width - base - (int(odds_size(n)) if odds else 0)
+        if extra >= 0 and extra % size == 0 and extra // size <= MAX_MEMORY:
+            return extra // size, odds
+    raise ValueError(
+        f"net: reads {width} features, this game's seats read {base} (plus {int(odds_size(n))} "
+        f"with the card-count odds, and {size} for each remembered move, at most {MAX_MEMORY})"
     )
 
 
 def memory_of(width: int, cfg: np.ndarray) -> int:
     """The memory length of a network reading ``width`` features in the game of ``cfg``;
-    ValueError if no memory length gives that width."""
-    base = config_features(cfg)
-    size = int(token_size(int(cfg[C_PLAYERS]), bool(cfg[C_EXTENDED])))
-    extra = width - base
-    if extra < 0 or extra % size or extra // size > MAX_MEMORY:
-        raise ValueError(
-            f"net: reads {width} features, this game's seats read {base} (plus {size} "
-            f"for each remembered move, at most {MAX_MEMORY})"
-        )
-    return extra // size
+    ValueError if no input layout gives that width."""
+    return inputs_of(width, cfg)[0]
+
+
+def odds_of(width: int, cfg: np.ndarray) -> bool:
+    """Whether a network reading ``width`` features reads the card-count odds block."""
+    return inputs_of(width, cfg)[1]
 
 
 @njit(cache=True)
@@ -423,11 +469,92 @@ def decision_row(s, cfg, me, record, seen, know, draft, feats, legal, moves, ext
 
 
 @njit(cache=True)
+def _holds(unseen_total, unseen_c, h):
+    """P(a uniformly random ``h``-subset of ``unseen_total`` cards has one of ``unseen_c``)."""
+    if h <= 0 or unseen_c <= 0:
+        return 0.0
+    none = 1.0
+    for i in range(h):
+        if unseen_total - unseen_c - i <= 0:
+            return 1.0
+        none *= (unseen_total - unseen_c - i) / (unseen_total - i)
+    return 1.0 - none
+
+
+@njit(cache=True)
+def odds_features(s, cfg, me, know, draft, out, offset):
+    """Seat ``me``'s card-count odds (see O_*) written at ``out[offset:]``."""
+    n = cfg[C_PLAYERS]
+    copies = cfg[C_COPIES]
+    unseen = np.empty(NUM_CLANS, dtype=np.int64)
+    is_draft = cfg[C_VARIANT] == Variant.DRAFT
+    total = 0
+    for c in range(NUM_CLANS):
+        u = copies - s[S_HIDDEN + me * NUM_CLANS + c] - know[me, KNOW_COURT + c]
+        if cfg[C_EXTENDED] != 0:
+            u -= s[S_BURIED + me * NUM_CLANS + c]  # its own cards lost face down
+        for q in range(n):
+            u -= s[S_REVEALED + q * NUM_CLANS + c]
+        if is_draft:
+            # out of the game: the viewer's own pile but its pick, and each other seat's
+            # pile until that seat has picked (which its public card count tells)
+            u -= 0 if draft[me, 1] == c else 1
+            for q in range(n):
+                if q != me:
+                    cards = 0  # face down, face up or lost face down: once 2, it picked
+                    for k in range(NUM_CLANS):
+                        i = q * NUM_CLANS + k
+                        cards += s[S_HIDDEN + i] + s[S_REVEALED + i] + s[S_BURIED + i]
+                    if cards < 2:
+                        u -= 1
+        if u < 0:
+            u = 0
+        unseen[c] = u
+        total += u
+    for c in range(NUM_CLANS):
+        out[offset + O_UNSEEN + c] = unseen[c] / float(copies)
+    for r in range(n):
+        q = (me + r) % n
+        base = offset + O_HOLD + r * NUM_CLANS
+        h = 0
+        for c in range(NUM_CLANS):
+            h += s[S_HIDDEN + q * NUM_CLANS + c]
+        for c in range(NUM_CLANS):
+            if q == me:
+                out[base + c] = 1.0 if s[S_HIDDEN + me * NUM_CLANS + c] > 0 else 0.0
+            else:
+                out[base + c] = _holds(total, unseen[c], h)
+    for j in range(3):
+        if j == 0:
+            claimant, clan = s[S_ACTOR], s[S_CLAIM]
+        elif j == 1:
+            claimant, clan = s[S_COUNTERER], s[S_COUNTER_CLAN]
+        else:
+            claimant, clan = s[S_CLAIMANT], s[S_CLAIMED]
+        base = offset + O_CLAIM + j * O_CLAIM_SIZE
+        out[base] = 0.0
+        out[base + 1] = 0.0
+        if claimant < 0 or clan < 0 or clan >= NUM_CLANS:
+            continue
+        r = (claimant - me) % n
+        out[base] = out[offset + O_HOLD + r * NUM_CLANS + clan]
+        if claimant != me and unseen[clan] == 0:
+            out[base + 1] = 1.0
+
+
+@njit(cache=True)
 def decision_row_memory(
     s, cfg, me, record, seen, know, draft, ring, memory, feats, legal, moves, extended
 ):  # fmt: skip
-    """:func:`decision_row`, then seat ``me``'s last ``memory`` observations after the features."""
+    """:func:`decision_row`, then the card-count odds if ``feats`` is wide enough to hold them
+    (a network's width says which inputs it reads: :func:`inputs_of`), then seat ``me``'s last
+    ``memory`` observations."""
     k = decision_row(s, cfg, me, record, seen, know, draft, feats, legal, moves, extended)
+    n = cfg[C_PLAYERS]
+    base = GLOBAL_SIZE + n * SEAT_SIZE + (DRAFT_SIZE if cfg[C_VARIANT] == Variant.DRAFT else 0)
+    tail = feats.shape[0] - base - memory * token_size(n, extended)
+    if tail == odds_size(n):
+        odds_features(s, cfg, me, know, draft, feats, base)
     if memory > 0:
         memory_features(ring, me, memory, cfg, feats)
     return k

@@ -54,6 +54,9 @@ HELP = {
     "constant), so its jitter shrinks as the held regrets settle",
     "memory": "the seat's last N observations, in order, read after the features (0: none; "
     "at most 16); both networks' input width follows",
+    "odds": "read the card-count odds after the features: for each other seat and character, "
+    "the chance it holds one if every card whose place the seat does not know were equally "
+    "likely anywhere, and that chance for each claim on the table",
 }
 
 

@@ -132,6 +132,10 @@ class RegretSettings:
     # the seat's last ``memory`` observations, in order, as inputs after the features (0: none;
     # knowledge.table_features, issue 50): what the features' summary of the record loses
     memory: int = 0
+    # the card-count odds as inputs after the features (knowledge.table_features, issue 50):
+    # the chance that a claim is true if every card whose place the seat does not know were
+    # equally likely anywhere, which the features hold only in pieces
+    odds: bool = False
     # rollouts per legal action at the traverser's challenge decisions (0: ``rollouts``): a
     # yes/no decision with two branches, where the measured exploit lives (issue 50)
     challenge_rollouts: int = 0
@@ -546,14 +550,14 @@ class RegretSampler:
         self.pool = pool
         self.cfg = np.ascontiguousarray(config.to_array(), dtype=np.int32)
         self.num_actions = config.num_distinct_actions()
-        feats = config_features(self.cfg, settings.memory)
+        feats = config_features(self.cfg, settings.memory, settings.odds)
         hidden = (settings.width, settings.width)
         self.net = TableNet.create(feats, self.num_actions, hidden, seed=seed)
         self.opt = Adam(self.net.net, lr=settings.lr)
         self.average = AveragePolicy(
             TableNet.create(feats, self.num_actions, hidden, seed=seed + 1),
             settings.average, settings.average_steps, settings.minibatch, weighted=True,
-            binary_from=config_features(self.cfg) if settings.memory else None,
+            binary_from=config_features(self.cfg, 0, settings.odds) if settings.memory else None,
         )  # fmt: skip
         self.iteration = 0
         self.games = 0

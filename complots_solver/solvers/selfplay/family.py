@@ -69,6 +69,9 @@ HELP = {
     "measurement; a resume or warm start may change it",
     "memory": "the seat's last N observations, in order, read after the features (0: none; "
     "at most 16); the network's input width follows",
+    "odds": "read the card-count odds after the features: for each other seat and character, "
+    "the chance it holds one if every card whose place the seat does not know were equally "
+    "likely anywhere, and that chance for each claim on the table",
 }  # fmt: skip
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from complots_solver.rules.config import GameConfig
 from complots_solver.rules.stats import wilson_interval
-from complots_solver.solvers.knowledge.table_features import memory_of
+from complots_solver.solvers.knowledge.table_features import inputs_of
 from complots_solver.solvers.nets.tablenet import TableNet
 from complots_solver.solvers.selfplay.tables import Seat, TableRunner
 from complots_solver.solvers.selfplay.train import SelfPlaySettings, SelfPlayTrainer
@@ -119,8 +119,9 @@ def train_responder(
         snapshots=0,
         width=first.net.sizes[1],
         jobs=1,
-        memory=memory_of(first.num_features, config.to_array()),
-    )  # one stream: the budgets of the recorded figures; the strategy's memory, as its copy
+        memory=inputs_of(first.num_features, config.to_array())[0],
+        odds=inputs_of(first.num_features, config.to_array())[1],
+    )  # one stream: the budgets of the recorded figures; the strategy's inputs, as its copy
     trainer = SelfPlayTrainer(config, base, seed=seed + 7919, frozen=members)
     origin = first if start is None else start
     if [w.shape for w in trainer.net.net.weights] == [w.shape for w in origin.net.weights]:

@@ -59,6 +59,7 @@ from typing import Any
 import numpy as np
 
 from complots_solver.rules.config import GameConfig
+from complots_solver.solvers.common.options import OptionSpec, parse_value
 from complots_solver.solvers.common.pool import WorkerPool
 from complots_solver.solvers.knowledge.table_features import (
     FEATURE_VERSION,
@@ -137,6 +138,8 @@ class SelfPlaySettings:
     # the seat's last ``memory`` observations, in order, as inputs after the features (0: none;
     # knowledge.table_features, issue 50): what the features' summary of the record loses
     memory: int = 0
+    # the card-count odds as inputs after the features (knowledge.table_features, issue 50)
+    odds: bool = False
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> SelfPlaySettings:
@@ -149,6 +152,9 @@ class SelfPlaySettings:
             kind = known[key]
             if kind in ("str", str):
                 values[key] = str(raw)
+                continue
+            if kind in ("bool", bool):
+                values[key] = parse_value(OptionSpec(key, bool, False, ""), raw)
                 continue
             cast = int if kind in ("int", int) else float
             try:
@@ -350,7 +356,7 @@ class SelfPlayTrainer:
             raise ValueError("bot_share > 0 needs a bot factory")
         self.runner = TableRunner(config, parallel=settings.parallel, lam=settings.lam)
         cfg = config.to_array()
-        feats = config_features(cfg, settings.memory)
+        feats = config_features(cfg, settings.memory, settings.odds)
         for f in self.frozen or ():
             try:
                 memory_of(f.num_features, cfg)
@@ -385,7 +391,7 @@ class SelfPlayTrainer:
                 settings.average,
                 settings.average_steps,
                 settings.minibatch,
-                binary_from=config_features(cfg) if settings.memory else None,
+                binary_from=config_features(cfg, 0, settings.odds) if settings.memory else None,
             )
         self.magnet: TableNet | None = None
         if frozen is None and settings.magnet_every > 0:

@@ -49,8 +49,8 @@ class _World:
         self.s = core.initial_state(self.cfg)
         self.mem = TableMemory(self.cfg)
         self.moves = np.empty(512, dtype=np.int32)
-        # the features and the longest memory a network may read (issue 50)
-        self.feats = np.empty(config_features(self.cfg, MAX_MEMORY), dtype=np.float32)
+        # the features, the card-count odds and the longest memory a network may read (issue 50)
+        self.feats = np.empty(config_features(self.cfg, MAX_MEMORY, True), dtype=np.float32)
         self.legal = np.empty(config.num_distinct_actions(), dtype=np.float32)
         self.tokens: list[list[int]] = [[] for _ in range(config.players)]
         self._tok = np.empty(config.players + 1, dtype=np.int64)  # every seat, then the public view
