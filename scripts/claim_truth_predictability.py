@@ -94,6 +94,8 @@ def main() -> None:
     moves = np.empty(512, dtype=np.int32)
     outs = np.empty(256, dtype=np.int32)
     chance_p = np.empty(256)
+    x = np.empty((1, width), dtype=np.float32)
+    legal = np.empty((1, config.num_distinct_actions()), dtype=np.float32)
     rows, truth, challenge = [], [], []
     for _ in range(args.games):
         s = core.initial_state(cfg)
@@ -104,8 +106,6 @@ def main() -> None:
                 k = core.chance_outcomes_into(s, cfg, outs, chance_p)
                 a = int(outs[rng.choice(k, p=chance_p[:k] / chance_p[:k].sum())])
             else:
-                x = np.empty((1, width), dtype=np.float32)
-                legal = np.empty((1, config.num_distinct_actions()), dtype=np.float32)
                 mem.row(s, me, 0, x[0], legal[0], moves)
                 probs, _ = net.policy_value(x[:, : net.num_features], legal)
                 p = probs[0].astype(np.float64)
@@ -120,7 +120,7 @@ def main() -> None:
             before = s.copy()
             core.apply_action(s, cfg, a)
             mem.observe(before, a, s)
-    x = np.array(rows)
+    x = np.array(rows)  # the decisions' features, now that play is over
     y = np.array(truth)
     c = np.array(challenge)
     half = rng.permutation(len(y))

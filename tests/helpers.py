@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections import Counter
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -221,3 +224,13 @@ def random_spiel_game(game: pyspiel.Game, rng: np.random.Generator) -> list[pysp
         state.apply_action(a)
         states.append(state.clone())
     return states
+
+
+def load_script(name: str) -> ModuleType:
+    """Import ``scripts/NAME.py`` as a module (the scripts are not a package)."""
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -3,27 +3,14 @@ separable and a blind sample."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from types import ModuleType
-
 import numpy as np
 import pytest
 
+from tests.helpers import load_script
+
 pytestmark = pytest.mark.slow
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "claim_truth_predictability.py"
-
-
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("claim_truth_predictability", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-CT = _load_script()
+CT = load_script("claim_truth_predictability")
 
 
 def _pairs(score: np.ndarray, label: np.ndarray) -> float:

@@ -6,25 +6,11 @@ A difference means a rule, string or observation changed; if intended, rerun
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "make_playthroughs.py"
+from tests.helpers import load_script
 
-
-def _load_script() -> ModuleType:
-    """Import scripts/make_playthroughs.py as a module."""
-    spec = importlib.util.spec_from_file_location("make_playthroughs", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-MP = _load_script()
+MP = load_script("make_playthroughs")
 
 
 def test_every_two_player_configuration_has_a_playthrough() -> None:

@@ -166,6 +166,13 @@ def token_size(n, extended):
 
 
 @njit(cache=True)
+def base_size(n, draft):
+    """Inputs every table network reads at ``n`` seats (``draft``: the 2-player draft's clans),
+    before the card-count odds and the memory."""
+    return GLOBAL_SIZE + n * SEAT_SIZE + (DRAFT_SIZE if draft else 0)
+
+
+@njit(cache=True)
 def odds_size(n):
     """Inputs of the card-count odds block (:func:`odds_features`) at ``n`` seats."""
     return O_HOLD + n * NUM_CLANS
@@ -178,8 +185,7 @@ def num_features(
     draft; ``odds``: the card-count odds block after the features; ``memory``: the seat's last
     ``memory`` observations after those, whose size depends on ``extended``, a Complots 2
     character in play)."""
-    base = GLOBAL_SIZE + players * SEAT_SIZE + (DRAFT_SIZE if draft else 0)
-    base += int(odds_size(players)) if odds else 0
+    base = int(base_size(players, draft)) + (int(odds_size(players)) if odds else 0)
     return base + (memory * int(token_size(players, extended)) if memory else 0)
 
 
@@ -215,11 +221,6 @@ def memory_of(width: int, cfg: np.ndarray) -> int:
     """The memory length of a network reading ``width`` features in the game of ``cfg``;
     ValueError if no input layout gives that width."""
     return inputs_of(width, cfg)[0]
-
-
-def odds_of(width: int, cfg: np.ndarray) -> bool:
-    """Whether a network reading ``width`` features reads the card-count odds block."""
-    return inputs_of(width, cfg)[1]
 
 
 @njit(cache=True)
@@ -488,6 +489,16 @@ def odds_features(s, cfg, me, know, draft, out, offset):
     copies = cfg[C_COPIES]
     unseen = np.empty(NUM_CLANS, dtype=np.int64)
     is_draft = cfg[C_VARIANT] == Variant.DRAFT
+    # in the draft, each other seat's pile is out of the game until that seat has picked,
+    # which its public card count tells (face down, face up or lost face down: 2 once picked)
+    unpicked = 0
+    if is_draft:
+        for q in range(n):
+            cards = 0
+            for i in range(q * NUM_CLANS, (q + 1) * NUM_CLANS):
+                cards += s[S_HIDDEN + i] + s[S_REVEALED + i] + s[S_BURIED + i]
+            if q != me and cards < 2:
+                unpicked += 1
     total = 0
     for c in range(NUM_CLANS):
         u = copies - s[S_HIDDEN + me * NUM_CLANS + c] - know[me, KNOW_COURT + c]
@@ -496,17 +507,8 @@ def odds_features(s, cfg, me, know, draft, out, offset):
         for q in range(n):
             u -= s[S_REVEALED + q * NUM_CLANS + c]
         if is_draft:
-            # out of the game: the viewer's own pile but its pick, and each other seat's
-            # pile until that seat has picked (which its public card count tells)
-            u -= 0 if draft[me, 1] == c else 1
-            for q in range(n):
-                if q != me:
-                    cards = 0  # face down, face up or lost face down: once 2, it picked
-                    for k in range(NUM_CLANS):
-                        i = q * NUM_CLANS + k
-                        cards += s[S_HIDDEN + i] + s[S_REVEALED + i] + s[S_BURIED + i]
-                    if cards < 2:
-                        u -= 1
+            # out of the game: the viewer's own pile but its pick, and the unpicked piles
+            u -= (0 if draft[me, 1] == c else 1) + unpicked
         if u < 0:
             u = 0
         unseen[c] = u
@@ -551,7 +553,7 @@ def decision_row_memory(
     ``memory`` observations."""
     k = decision_row(s, cfg, me, record, seen, know, draft, feats, legal, moves, extended)
     n = cfg[C_PLAYERS]
-    base = GLOBAL_SIZE + n * SEAT_SIZE + (DRAFT_SIZE if cfg[C_VARIANT] == Variant.DRAFT else 0)
+    base = base_size(n, cfg[C_VARIANT] == Variant.DRAFT)
     tail = feats.shape[0] - base - memory * token_size(n, extended)
     if tail == odds_size(n):
         odds_features(s, cfg, me, know, draft, feats, base)

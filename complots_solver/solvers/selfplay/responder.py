@@ -113,14 +113,15 @@ def train_responder(
         raise ValueError("give the responder's budget: seconds or iterations")
     members = _members(strategy)
     first = members[0]
+    memory, odds = inputs_of(first.num_features, config.to_array())
     base = settings or SelfPlaySettings(
         self_share=0.0,
         bot_share=0.0,
         snapshots=0,
         width=first.net.sizes[1],
         jobs=1,
-        memory=inputs_of(first.num_features, config.to_array())[0],
-        odds=inputs_of(first.num_features, config.to_array())[1],
+        memory=memory,
+        odds=odds,
     )  # one stream: the budgets of the recorded figures; the strategy's inputs, as its copy
     trainer = SelfPlayTrainer(config, base, seed=seed + 7919, frozen=members)
     origin = first if start is None else start

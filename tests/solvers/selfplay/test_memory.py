@@ -228,16 +228,24 @@ def test_the_exact_tree_strategy_of_a_memory_network_is_what_the_bot_plays(game)
         assert got == pytest.approx(want, abs=1e-6)
 
 
-def test_the_regret_samplers_rows_remember_as_the_playing_bot_does():
+@pytest.mark.parametrize(
+    ("preset", "inputs"),
+    [("draft-inquisitor", {"memory": 8}), ("draft-ambassador", {"odds": True})],
+)
+def test_the_regret_samplers_rows_remember_as_the_playing_bot_does(preset, inputs):
     """Rows stepped by the sampler carry the same ring as a TableMemory replaying their moves,
-    and their features with memory are the bot's."""
-    config = resolve_game("draft-inquisitor")[0]
-    settings = RegretSettings(games=6, steps=2, average_steps=2, width=16, memory=8)
+    and their features, with memory or with the card-count odds, are the bot's (the extra
+    inputs filled in, the networks wider by them)."""
+    config = resolve_game(preset)[0]
+    settings = RegretSettings(games=6, steps=2, average_steps=2, width=16, **inputs)
+    memory = settings.memory
     run = RegretSampler(config, settings, seed=3)
-    assert run.net.num_features == config_features(run.cfg, 8)
+    assert run.net.num_features == config_features(run.cfg, memory, settings.odds)
+    assert run.average.net.num_features == run.net.num_features
+    base = config_features(run.cfg)
     traversal = run.traversal()
     rng = np.random.default_rng(4)
-    t = Table.initial(run.cfg, 6, 8)
+    t = Table.initial(run.cfg, 6, memory)
     mems = [TableMemory(run.cfg) for _ in range(6)]
     moves = np.empty(512, dtype=np.int32)
     checked = 0
@@ -250,8 +258,9 @@ def test_the_regret_samplers_rows_remember_as_the_playing_bot_does():
         for j, i in enumerate(deciding.tolist()):
             x = np.empty(run.net.num_features, dtype=np.float32)
             lg = np.empty(run.num_actions, dtype=np.float32)
-            mems[i].row(t.states[i], int(cur[i]), 8, x, lg, moves)
+            mems[i].row(t.states[i], int(cur[i]), memory, x, lg, moves)
             np.testing.assert_array_equal(feats[j], x)
+            assert x[base:].any()
             checked += 1
         before = t.states.copy()
         traversal._move(t, traversal._absolute(t.states[deciding], rel), deciding, rng)
@@ -260,7 +269,8 @@ def test_the_regret_samplers_rows_remember_as_the_playing_bot_does():
                 # the move a row took: the one whose result is the row's new state
                 a = _taken(before[i], t.states[i], run.cfg)
                 mems[i].observe(before[i], a, t.states[i])
-                np.testing.assert_array_equal(mems[i].ring, t.rings[i])
+                if memory:
+                    np.testing.assert_array_equal(mems[i].ring, t.rings[i])
     assert checked > 50
 
 

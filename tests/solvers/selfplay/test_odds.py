@@ -1,6 +1,6 @@
 """The card-count odds as network inputs (issue 50): the arithmetic against enumeration, the block
-against the card-counting bot's own tracker, the width that says a network reads them, and every
-path that trains or plays a table network feeding the same block."""
+against the card-counting bot's own tracker, the width that says a network reads them, and the
+playing bot and the responder reading them (the sampler's rows: test_memory.py, with the memory)."""
 
 from __future__ import annotations
 
@@ -39,11 +39,9 @@ from complots_solver.solvers.knowledge.table_features import (
     config_features,
     inputs_of,
     memory_of,
-    odds_of,
     odds_size,
 )
 from complots_solver.solvers.nets.tablenet import TableNet
-from complots_solver.solvers.regret.sampler import RegretSampler, RegretSettings, Table
 from complots_solver.solvers.selfplay.player import TablePlayer
 from complots_solver.solvers.selfplay.responder import train_responder
 from complots_solver.solvers.selfplay.train import SelfPlaySettings
@@ -205,7 +203,6 @@ def test_the_width_says_which_inputs_a_network_reads():
             assert inputs_of(config_features(cfg, m), cfg) == (m, False)
             assert inputs_of(config_features(cfg, m, True), cfg) == (m, True)
             assert memory_of(config_features(cfg, m, True), cfg) == m
-            assert odds_of(config_features(cfg, m, True), cfg)
         with pytest.raises(ValueError, match="card-count odds"):
             inputs_of(config_features(cfg, 0, True) + 1, cfg)
         n = int(cfg[0])
@@ -239,52 +236,6 @@ def test_a_network_without_the_odds_reads_exactly_what_it_read_before():
         core.apply_action(s, cfg, a)
         mem.observe(before, a, s)
     assert seen > 5
-
-
-def _taken(before: np.ndarray, after: np.ndarray, cfg: np.ndarray) -> int:
-    for a in _options(before, cfg)[0]:
-        s = before.copy()
-        core.apply_action(s, cfg, a)
-        if np.array_equal(s, after):
-            return a
-    raise AssertionError("no move leads there")
-
-
-def test_the_regret_samplers_rows_read_the_odds_as_the_playing_bot_does():
-    """With ``odds`` the sampler's networks are wider by the block, and the features its rows
-    carry are those a TableMemory replaying their moves gives, which the playing bot uses."""
-    config = resolve_game("draft-ambassador")[0]
-    settings = RegretSettings(games=6, steps=2, average_steps=2, width=16, odds=True)
-    run = RegretSampler(config, settings, seed=3)
-    assert run.net.num_features == config_features(run.cfg, 0, True)
-    assert run.average.net.num_features == config_features(run.cfg, 0, True)
-    traversal = run.traversal()
-    rng = np.random.default_rng(4)
-    t = Table.initial(run.cfg, 6, 0)
-    mems = [TableMemory(run.cfg) for _ in range(6)]
-    moves = np.empty(512, dtype=np.int32)
-    base = config_features(run.cfg)
-    checked = 0
-    for _ in range(60):
-        cur = t.states[:, S_CUR]
-        if not (cur != TERMINAL).any():
-            break
-        deciding = np.flatnonzero(cur >= 0)
-        feats, _, rel = traversal._decide(t, deciding)
-        for j, i in enumerate(deciding.tolist()):
-            x = np.empty(run.net.num_features, dtype=np.float32)
-            lg = np.empty(run.num_actions, dtype=np.float32)
-            mems[i].row(t.states[i], int(cur[i]), 0, x, lg, moves)
-            np.testing.assert_array_equal(feats[j], x)
-            assert x[base:].any()
-            checked += 1
-        before = t.states.copy()
-        traversal._move(t, traversal._absolute(t.states[deciding], rel), deciding, rng)
-        for i in range(6):
-            if not np.array_equal(before[i], t.states[i]):
-                a = _taken(before[i], t.states[i], run.cfg)
-                mems[i].observe(before[i], a, t.states[i])
-    assert checked > 50
 
 
 def test_the_playing_bot_feeds_an_odds_network_its_odds():
